@@ -1,0 +1,44 @@
+// @ts-check
+/** One jest run for the whole repo: fast unit specs, then the integration and
+ * end-to-end specs that talk to a real Postgres (pgvector) and real NATS JetStream. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@engram/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+  setupFiles: ['reflect-metadata'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{libs,services,tools,scripts}/**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{libs,services,tools}/**/*.int-spec.ts', '<rootDir>/tests/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      testTimeout: 120_000,
+      slowTestThreshold: 30,
+    },
+  ],
+};

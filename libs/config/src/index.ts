@@ -1,0 +1,3 @@
+export * from './variables';
+export * from './load-config';
+export * from './config-table';

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (value) => value.split(',').every((part) => protocols.some((p) => part.trim().startsWith(`${p}://`))),
+    { message: `must be a ${protocols.join(' or ')} URL` },
+  );
+
+/** Default HTTP port (health, readiness, metrics) of each service when run on one host. */
+export const DEFAULT_HTTP_PORTS = {
+  api: 8080,
+  ingest: 9101,
+  embedder: 9102,
+  compactor: 9103,
+  patrol: 9104,
+  retrieval: 9105,
+  'context-builder': 9106,
+  gerty: 9107,
+} as const;
+
+export type ServiceName = keyof typeof DEFAULT_HTTP_PORTS;
+
+interface Variable<T extends z.ZodType = z.ZodType> {
+  readonly schema: T;
+  /** Shown in the README's configuration table. */
+  readonly defaultText: string;
+  readonly description: string;
+  /** Which part of Engram reads it (README grouping). */
+  readonly usedBy: string;
+}
+
+function variable<T extends z.ZodType>(schema: T, defaultText: string, usedBy: string, description: string) {
+  return { schema, defaultText, usedBy, description } satisfies Variable<T>;
+}
+
+/**
+ * Every environment variable Engram reads. The README's configuration table is
+ * generated from this list (`npm run docs:config`), and a test keeps the two equal.
+ */
+export const Variables = {
+  NATS_URL: variable(
+    url(['nats', 'tls', 'ws', 'wss']).default('nats://127.0.0.1:4222'),
+    'nats://127.0.0.1:4222',
+    'all services',
+    'NATS server(s) with JetStream, comma-separated.',
+  ),
+  NATS_STREAM_REPLICAS: variable(
+    int(1, 5).default(1),
+    '1',
+    'all services',
+    'Replicas of each JetStream stream: 1 on a single server, 3 on a NATS cluster.',
+  ),
+  DATABASE_URL: variable(
+    url(['postgres', 'postgresql']).default('postgres://engram_app@127.0.0.1:5432/engram'),
+    'postgres://engram_app@127.0.0.1:5432/engram',
+    'all services',
+    'Postgres for the services: a role without BYPASSRLS, so row-level security isolates tenants (a superuser is refused).',
+  ),
+  DATABASE_POOL_SIZE: variable(int(1, 200).default(10), '10', 'all services', 'Connections per service process.'),
+  DATABASE_OWNER_URL: variable(
+    url(['postgres', 'postgresql']).default('postgres://engram_owner@127.0.0.1:5432/engram'),
+    'postgres://engram_owner@127.0.0.1:5432/engram',
+    'engram db migrate',
+    'Postgres as the schema owner; migrations run with it.',
+  ),
+  ENGRAM_PG_ADMIN_URL: variable(
+    url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
+    'postgres://postgres@127.0.0.1:5432/postgres',
+    'provisioning, engram db setup, tests',
+    'A superuser connection, used once to create the database, its roles and extensions (and by tests to create scratch databases).',
+  ),
+  EMBEDDING_DIMENSIONS: variable(
+    int(2, 4000).default(100),
+    '100',
+    'engram db migrate, embedder',
+    'Width of every embedding column (halfvec); 100 for the built-in model. Fixed when the schema is created.',
+  ),
+  HTTP_PORT: variable(
+    int(0, 65535).optional(),
+    'api 8080, ingest 9101, embedder 9102, compactor 9103, patrol 9104, retrieval 9105, context-builder 9106, gerty 9107',
+    'all services',
+    'Port of the service’s HTTP endpoints: /health/live, /health/ready, /metrics (and the API on api).',
+  ),
+  HTTP_HOST: variable(z.string().default('0.0.0.0'), '0.0.0.0', 'all services', 'Interface the HTTP endpoints bind to.'),
+  LOG_LEVEL: variable(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    'info',
+    'all services',
+    'Level of the structured JSON logs on stdout.',
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: variable(
+    z.string().url().optional(),
+    '(unset: traces are not exported)',
+    'all services',
+    'OTLP/HTTP collector for OpenTelemetry traces; trace context always travels in NATS headers.',
+  ),
+  CONSUMER_CONCURRENCY: variable(
+    int(1, 256).optional(),
+    'per consumer (ingest 4)',
+    'workers',
+    'Batches (or messages) a worker processes at once per consumer.',
+  ),
+  CONSUMER_BATCH_SIZE: variable(
+    int(1, 10_000).optional(),
+    'per consumer (ingest 256)',
+    'workers',
+    'Most messages handed to a batch handler at once.',
+  ),
+  CONSUMER_LINGER_MS: variable(
+    int(0, 60_000).optional(),
+    'per consumer (ingest 5)',
+    'workers',
+    'How long a partial batch waits for more messages.',
+  ),
+  RETRY_BASE_DELAY_MS: variable(
+    int(1, 600_000).default(1000),
+    '1000',
+    'workers',
+    'First retry delay of a failed message; doubles per delivery (with jitter) up to RETRY_MAX_DELAY_MS.',
+  ),
+  RETRY_MAX_DELAY_MS: variable(int(1, 3_600_000).default(60_000), '60000', 'workers', 'Longest retry delay.'),
+  RPC_CONCURRENCY: variable(
+    int(1, 1024).default(32),
+    '32',
+    'RPC services',
+    'Requests a service process handles at once per RPC.',
+  ),
+  RPC_MAX_QUEUED: variable(
+    int(0, 100_000).default(1000),
+    '1000',
+    'RPC services',
+    'Requests waiting beyond RPC_CONCURRENCY before the service answers RESOURCE_EXHAUSTED (busy).',
+  ),
+  SHUTDOWN_GRACE_MS: variable(
+    int(0, 600_000).default(15_000),
+    '15000',
+    'all services',
+    'On SIGTERM: how long in-flight work may finish before the connection is drained anyway.',
+  ),
+  INGEST_MAX_MESSAGES_PER_TURN: variable(
+    int(1, 100_000).default(1000),
+    '1000',
+    'ingest',
+    'A turn with more messages is dead-lettered as invalid.',
+  ),
+  INGEST_MAX_CONTENT_CHARS: variable(
+    int(1, 50_000_000).default(1_000_000),
+    '1000000',
+    'ingest',
+    'A message with longer content is dead-lettered as invalid.',
+  ),
+  FACT_OVERLAP_THRESHOLD: variable(
+    z.coerce.number().min(0).max(1).default(0.7),
+    '0.7',
+    'ingest',
+    'A tagged fact whose words overlap an active fact of the same agent by more than this is not stored again.',
+  ),
+  ENGRAM_STACK_SERVICES: variable(
+    z.string().optional(),
+    '(all)',
+    'npm start',
+    'Comma-separated subset of services to start.',
+  ),
+} as const satisfies Record<string, Variable>;
+
+export type VariableName = keyof typeof Variables;
+
+/** What every service reads: where NATS and Postgres are, its HTTP endpoints, logs, shutdown. */
+export const SERVICE_VARIABLES = [
+  'NATS_URL',
+  'NATS_STREAM_REPLICAS',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'HTTP_PORT',
+  'HTTP_HOST',
+  'LOG_LEVEL',
+  'SHUTDOWN_GRACE_MS',
+  'RPC_CONCURRENCY',
+  'RPC_MAX_QUEUED',
+] as const satisfies readonly VariableName[];
+
+/** What services with JetStream consumers read in addition. */
+export const WORKER_VARIABLES = [
+  'CONSUMER_CONCURRENCY',
+  'CONSUMER_BATCH_SIZE',
+  'CONSUMER_LINGER_MS',
+  'RETRY_BASE_DELAY_MS',
+  'RETRY_MAX_DELAY_MS',
+] as const satisfies readonly VariableName[];

@@ -1,0 +1,13 @@
+export * from './gen/memory/v1/common_pb';
+export * from './gen/memory/v1/turn_pb';
+export * from './gen/memory/v1/events_pb';
+export * from './gen/memory/v1/retrieval_pb';
+export * from './gen/memory/v1/context_pb';
+export * from './gen/memory/v1/gerty_pb';
+export * from './gen/memory/v1/tenant_pb';
+export * from './subjects';
+export * from './topology';
+export * from './rpcs';
+export * from './codec';
+export { create, type MessageShape, type MessageInitShape, type DescMessage } from '@bufbuild/protobuf';
+export { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';

@@ -1,0 +1,87 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+import {
+  BrowseRequestSchema,
+  BrowseResponseSchema,
+  ForgetRequestSchema,
+  ForgetResponseSchema,
+  RecallRequestSchema,
+  RecallResponseSchema,
+  SaveRequestSchema,
+  SaveResponseSchema,
+  SearchRequestSchema,
+  SearchResponseSchema,
+  StatsRequestSchema,
+  StatsResponseSchema,
+} from './gen/memory/v1/retrieval_pb';
+import { ContextBuildRequestSchema, ContextBuildResponseSchema } from './gen/memory/v1/context_pb';
+import {
+  CompleteRequestSchema,
+  CompleteResponseSchema,
+  EmbedRequestSchema,
+  EmbedResponseSchema,
+} from './gen/memory/v1/gerty_pb';
+import {
+  GetTenantSettingsRequestSchema,
+  SetTenantSettingsRequestSchema,
+  TenantSettingsSchema,
+} from './gen/memory/v1/tenant_pb';
+
+/**
+ * A request/reply RPC over core NATS. Tenant-scoped RPCs are requested on
+ * `<subject>.<tenant>`, so NATS permissions can confine a runtime to its tenant.
+ */
+export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends DescMessage = DescMessage> {
+  readonly subject: string;
+  readonly tenantScoped: boolean;
+  readonly request: Req;
+  readonly response: Res;
+}
+
+function rpc<Req extends DescMessage, Res extends DescMessage>(
+  subject: string,
+  request: Req,
+  response: Res,
+  tenantScoped = true,
+): RpcSpec<Req, Res> {
+  return { subject, request, response, tenantScoped };
+}
+
+export const Rpcs = {
+  search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema),
+  browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema),
+  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema),
+  recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema),
+  save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema),
+  forget: rpc('mem.rpc.forget', ForgetRequestSchema, ForgetResponseSchema),
+  contextBuild: rpc('mem.rpc.context.build', ContextBuildRequestSchema, ContextBuildResponseSchema),
+  tenantSettingsGet: rpc('mem.rpc.tenant.settings.get', GetTenantSettingsRequestSchema, TenantSettingsSchema),
+  tenantSettingsSet: rpc('mem.rpc.tenant.settings.set', SetTenantSettingsRequestSchema, TenantSettingsSchema),
+  gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, false),
+  gertyComplete: rpc('gerty.rpc.complete', CompleteRequestSchema, CompleteResponseSchema, false),
+} as const;
+
+/** The subject a client requests: `<subject>.<tenant>` for tenant-scoped RPCs. */
+export function rpcSubject(spec: RpcSpec, tenantId?: string): string {
+  if (!spec.tenantScoped) return spec.subject;
+  if (!tenantId) throw new Error(`${spec.subject} is tenant-scoped: a tenant id is required`);
+  return `${spec.subject}.${tenantId}`;
+}
+
+/** The subject a server subscribes to. */
+export function rpcSubscription(spec: RpcSpec): string {
+  return spec.tenantScoped ? `${spec.subject}.*` : spec.subject;
+}
+
+/** Canonical error codes of RpcError.code, with the NATS micro status each maps to. */
+export const RpcErrorCodes = {
+  INVALID_ARGUMENT: 400,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  FAILED_PRECONDITION: 412,
+  RESOURCE_EXHAUSTED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  DEADLINE_EXCEEDED: 504,
+} as const;
+
+export type RpcErrorCode = keyof typeof RpcErrorCodes;

@@ -1,0 +1,44 @@
+/**
+ * Every NATS subject and JetStream stream name Engram uses. Nothing else in the
+ * code base spells a subject: it builds one from here.
+ *
+ * Tokens that carry a tenant or an agent must be NATS-safe: see `isValidToken`.
+ */
+
+/** Tenant ids and agent names become subject tokens, so they may not hold `.`, `*`, `>` or spaces. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isValidToken(value: string): boolean {
+  return TOKEN_PATTERN.test(value);
+}
+
+export const Subjects = {
+  /** An agent runtime publishes each turn here. */
+  turn: (tenantId: string, agent: string) => `mem.turn.${tenantId}.${agent}`,
+  turnWildcard: 'mem.turn.>',
+  messageStored: (tenantId: string) => `mem.message.stored.${tenantId}`,
+  messageStoredWildcard: 'mem.message.stored.>',
+  summaryCreated: (tenantId: string) => `mem.summary.created.${tenantId}`,
+  summaryCreatedWildcard: 'mem.summary.created.>',
+  factUpserted: (tenantId: string) => `mem.fact.upserted.${tenantId}`,
+  factUpsertedWildcard: 'mem.fact.upserted.>',
+  embeddingWritten: (tenantId: string) => `mem.embedding.written.${tenantId}`,
+  embeddingWrittenWildcard: 'mem.embedding.written.>',
+  deadLetter: (stream: string, consumer: string) => `mem.deadletter.${stream}.${consumer}`,
+  deadLetterWildcard: 'mem.deadletter.>',
+  /** JetStream's advisory when a consumer gave up on a message (its process died on every try). */
+  maxDeliveriesAdvisory: (stream: string, consumer: string) =>
+    `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.${consumer}`,
+} as const;
+
+/** Parses `mem.turn.{tenant}.{agent}`; null when the subject has another shape. */
+export function parseTurnSubject(subject: string): { tenantId: string; agent: string } | null {
+  const parts = subject.split('.');
+  if (parts.length !== 4 || parts[0] !== 'mem' || parts[1] !== 'turn') return null;
+  return { tenantId: parts[2]!, agent: parts[3]! };
+}
+
+/** Parses the tenant token that ends every tenant-scoped subject. */
+export function tenantOfSubject(subject: string): string {
+  return subject.slice(subject.lastIndexOf('.') + 1);
+}

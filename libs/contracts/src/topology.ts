@@ -1,0 +1,102 @@
+import type { DescMessage } from '@bufbuild/protobuf';
+import { Subjects } from './subjects';
+import { TurnEventSchema } from './gen/memory/v1/turn_pb';
+import {
+  EmbeddingWrittenSchema,
+  FactUpsertedSchema,
+  MessageStoredSchema,
+  SummaryCreatedSchema,
+} from './gen/memory/v1/events_pb';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+/** A JetStream stream, provisioned from code by every service that uses it. */
+export interface StreamSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly subjects: readonly string[];
+  /** How long a message stays in the stream; Postgres is the system of record, streams are buffers. */
+  readonly maxAgeMs: number;
+  /** Window within which a repeated Nats-Msg-Id is dropped by the server. */
+  readonly duplicateWindowMs: number;
+}
+
+export const Streams = {
+  turns: {
+    name: 'TURNS',
+    description: 'Turns published by agent runtimes, until ingest made them durable.',
+    subjects: [Subjects.turnWildcard],
+    maxAgeMs: 7 * DAY,
+    duplicateWindowMs: 2 * MINUTE,
+  },
+  events: {
+    name: 'MEMORY_EVENTS',
+    description: 'What the workers announce: messages stored, summaries created, facts upserted, vectors written.',
+    subjects: [
+      Subjects.messageStoredWildcard,
+      Subjects.summaryCreatedWildcard,
+      Subjects.factUpsertedWildcard,
+      Subjects.embeddingWrittenWildcard,
+    ],
+    maxAgeMs: 7 * DAY,
+    duplicateWindowMs: 2 * MINUTE,
+  },
+  deadLetters: {
+    name: 'DEADLETTERS',
+    description: 'Events that could not be handled, each with the original message and the reason.',
+    subjects: [Subjects.deadLetterWildcard],
+    maxAgeMs: 30 * DAY,
+    duplicateWindowMs: 10 * MINUTE,
+  },
+} as const satisfies Record<string, StreamSpec>;
+
+export const ALL_STREAMS: readonly StreamSpec[] = Object.values(Streams);
+
+/**
+ * A durable pull consumer: which stream, which subjects, how its messages decode,
+ * and how often a failing message is retried before it is dead-lettered.
+ * Run N replicas of the owning service and JetStream spreads the messages over them.
+ */
+export interface ConsumerSpec<Schema extends DescMessage = DescMessage> {
+  readonly stream: StreamSpec;
+  readonly durable: string;
+  readonly description: string;
+  readonly filterSubject: string;
+  readonly schema: Schema;
+  /** Reject unknown JSON fields: on for what outsiders publish, off for our own events (rolling upgrades). */
+  readonly strictDecoding: boolean;
+  /** Deliveries before a failing message goes to the dead-letter subject. */
+  readonly maxDeliver: number;
+  /** How long a delivery may stay unacknowledged before JetStream redelivers it. */
+  readonly ackWaitMs: number;
+  /** Upper bound of unacknowledged messages over all replicas. */
+  readonly maxAckPending: number;
+}
+
+export const Consumers = {
+  ingestTurns: {
+    stream: Streams.turns,
+    durable: 'ingest-turns',
+    description: 'ingest: turns into the transcript',
+    filterSubject: Subjects.turnWildcard,
+    schema: TurnEventSchema,
+    strictDecoding: true,
+    maxDeliver: 5,
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
+} as const satisfies Record<string, ConsumerSpec>;
+
+/** An event a service announces on a tenant-scoped subject of MEMORY_EVENTS. */
+export interface EventSpec<Schema extends DescMessage = DescMessage> {
+  readonly schema: Schema;
+  readonly subject: (tenantId: string) => string;
+}
+
+export const Events = {
+  messageStored: { schema: MessageStoredSchema, subject: Subjects.messageStored },
+  summaryCreated: { schema: SummaryCreatedSchema, subject: Subjects.summaryCreated },
+  factUpserted: { schema: FactUpsertedSchema, subject: Subjects.factUpserted },
+  embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
+} as const satisfies Record<string, EventSpec>;

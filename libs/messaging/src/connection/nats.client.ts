@@ -1,0 +1,80 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { ReadinessRegistry } from '@engram/platform';
+import { MESSAGING_OPTIONS, type MessagingOptions } from '../messaging.options';
+
+export interface NatsHandles {
+  readonly connection: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+}
+
+/**
+ * The process's one NATS connection. It connects in the background and retries
+ * forever, so a service starts (and answers /health/live) while NATS is down,
+ * and reports ready only once connected.
+ */
+@Injectable()
+export class NatsClient implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('NatsClient');
+  private handles?: Promise<NatsHandles>;
+  private connection?: NatsConnection;
+
+  constructor(
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register({
+      name: 'nats',
+      check: async () => {
+        const nc = this.connection;
+        if (!nc || nc.isClosed()) throw new Error('not connected to NATS');
+        const rtt = await nc.rtt();
+        return { server: nc.getServer(), rttMs: rtt };
+      },
+    });
+    void this.connected().catch(() => undefined);
+  }
+
+  /** Resolves once connected (first call starts connecting). */
+  connected(): Promise<NatsHandles> {
+    this.handles ??= this.connect();
+    return this.handles;
+  }
+
+  private async connect(): Promise<NatsHandles> {
+    const connection = await connect({
+      servers: this.options.natsUrl.split(',').map((s) => s.trim()),
+      name: `engram-${this.options.service}-${process.pid}`,
+      waitOnFirstConnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
+    this.connection = connection;
+    this.logger.log(`connected to NATS ${connection.getServer()}`);
+    void this.watch(connection);
+    return { connection, js: jetstream(connection), jsm: await jetstreamManager(connection) };
+  }
+
+  private async watch(connection: NatsConnection): Promise<void> {
+    for await (const status of connection.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') {
+        this.logger.warn(`NATS ${status.type}: ${'server' in status ? String(status.server) : ''}`);
+      }
+    }
+  }
+
+  /** Runs after the transport stopped its consumers: flushes what is buffered, then closes. */
+  async onApplicationShutdown(): Promise<void> {
+    const connection = this.connection;
+    if (!connection || connection.isClosed()) return;
+    try {
+      await connection.drain();
+    } catch {
+      await connection.close();
+    }
+  }
+}

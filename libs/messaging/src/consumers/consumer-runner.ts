@@ -1,0 +1,286 @@
+import { Logger } from '@nestjs/common';
+import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
+import { ContractViolationError, decodeMessage, type ConsumerSpec } from '@engram/contracts';
+import { counter, histogram } from '@engram/platform';
+import { context, SpanKind, SpanStatusCode, trace, type Context } from '@engram/telemetry';
+import type { ConsumerRuntimeOptions } from '../messaging.options';
+import type { DeadLetterCause, DeadLetterPublisher } from '../publishing/dead-letter.publisher';
+import { extractTraceContext } from '../tracing/trace-headers';
+import { Delivery, InvalidEventError, type Verdict } from './delivery';
+import { retryDelayMs } from './retry-policy';
+
+/** Calls the Nest handler with one delivery or a batch; rejects when the handler failed. */
+export type HandlerInvoker = (payload: Delivery<unknown> | Delivery<unknown>[]) => Promise<void>;
+
+export interface ConsumerRunnerDeps {
+  readonly js: JetStreamClient;
+  readonly deadLetters: DeadLetterPublisher;
+  readonly retry: { baseDelayMs: number; maxDelayMs: number };
+}
+
+const outcomes = counter('engram_consumer_messages_total', 'Messages settled per consumer and outcome', [
+  'consumer',
+  'outcome',
+]);
+const handlerSeconds = histogram('engram_consumer_handler_seconds', 'Handler time per batch or message', ['consumer']);
+const tracer = trace.getTracer('@engram/messaging');
+
+/**
+ * Runs one durable pull consumer: pulls messages, groups them into batches
+ * (size or linger time), runs at most `concurrency` batches at once, and settles
+ * each message only after the handler finished: ack, retry with backoff, or dead
+ * letter. Nothing here ever throws into the pull loop: a bad message cannot stop
+ * the messages behind it.
+ */
+export class ConsumerRunner {
+  private readonly logger: Logger;
+  private readonly pending: JsMsg[] = [];
+  private oldestPendingAt = 0;
+  private lingerTimer?: NodeJS.Timeout;
+  private inFlight = 0;
+  private stopping = false;
+  private messages?: ConsumerMessages;
+  private pumping?: Promise<void>;
+  private wakeUp?: () => void;
+
+  constructor(
+    private readonly spec: ConsumerSpec,
+    private readonly batched: boolean,
+    private readonly runtime: ConsumerRuntimeOptions,
+    private readonly invoke: HandlerInvoker,
+    private readonly deps: ConsumerRunnerDeps,
+  ) {
+    this.logger = new Logger(`Consumer ${spec.durable}`);
+  }
+
+  private get batchSize(): number {
+    return this.batched ? this.runtime.batchSize : 1;
+  }
+
+  async start(): Promise<void> {
+    const consumer = await this.deps.js.consumers.get(this.spec.stream.name, this.spec.durable);
+    const prefetch = Math.min(this.spec.maxAckPending, Math.max(this.batchSize * this.runtime.concurrency * 2, 16));
+    this.messages = await consumer.consume({ max_messages: prefetch });
+    this.pumping = this.pump(this.messages);
+  }
+
+  /** Stops pulling, hands back what is buffered, and waits (up to graceMs) for running handlers. */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.lingerTimer);
+    this.messages?.stop();
+    for (const msg of this.pending.splice(0)) msg.nak();
+    this.wake();
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight > 0 && Date.now() < deadline) await sleep(20);
+    if (this.inFlight > 0) this.logger.warn(`${this.inFlight} batch(es) still running after ${graceMs} ms`);
+    await this.pumping?.catch(() => undefined);
+  }
+
+  private async pump(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const msg of messages) {
+        if (this.stopping) {
+          msg.nak();
+          continue;
+        }
+        if (this.pending.length === 0) this.oldestPendingAt = Date.now();
+        this.pending.push(msg);
+        this.schedule();
+        // Backpressure: stop taking messages while a full batch waits for a free slot.
+        while (!this.stopping && this.pending.length >= this.batchSize && this.inFlight >= this.runtime.concurrency) {
+          await new Promise<void>((resolve) => (this.wakeUp = resolve));
+        }
+      }
+    } catch (error) {
+      if (!this.stopping) this.logger.error(`pull loop ended: ${describe(error)}`);
+    }
+  }
+
+  private wake(): void {
+    const wake = this.wakeUp;
+    this.wakeUp = undefined;
+    wake?.();
+  }
+
+  /** Dispatches full batches (or lingered partial ones) while slots are free. */
+  private schedule(): void {
+    while (!this.stopping && this.pending.length > 0 && this.inFlight < this.runtime.concurrency) {
+      const lingered = Date.now() - this.oldestPendingAt >= this.runtime.lingerMs;
+      if (this.pending.length < this.batchSize && !lingered) {
+        this.lingerTimer ??= setTimeout(
+          () => {
+            this.lingerTimer = undefined;
+            this.schedule();
+          },
+          Math.max(1, this.runtime.lingerMs - (Date.now() - this.oldestPendingAt)),
+        );
+        return;
+      }
+      const batch = this.pending.splice(0, this.batchSize);
+      this.oldestPendingAt = Date.now();
+      void this.process(batch);
+    }
+  }
+
+  private async process(batch: JsMsg[]): Promise<void> {
+    this.inFlight++;
+    const settled = new Set<JsMsg>();
+    const keepAlive = setInterval(
+      () => batch.forEach((msg) => settled.has(msg) || msg.working()),
+      Math.max(1000, this.spec.ackWaitMs / 3),
+    );
+    const stopTimer = handlerSeconds.startTimer({ consumer: this.spec.durable });
+    try {
+      const deliveries: Array<{ msg: JsMsg; delivery: Delivery<unknown> }> = [];
+      for (const msg of batch) {
+        try {
+          const message = decodeMessage(this.spec.schema, msg.data, { strict: this.spec.strictDecoding });
+          const delivery = new Delivery(
+            message,
+            msg.subject,
+            msg.seq,
+            msg.info.deliveryCount,
+            msg.time,
+            msg.headers,
+            extractTraceContext(msg.headers),
+          );
+          deliveries.push({ msg, delivery });
+        } catch (error) {
+          const reason =
+            error instanceof ContractViolationError
+              ? `does not decode as ${error.typeName}: ${error.message}`
+              : `cannot be decoded: ${describe(error)}`;
+          await this.deadLetter(msg, 'invalid', reason);
+          settled.add(msg);
+        }
+      }
+      if (deliveries.length === 0) return;
+
+      let failure: unknown;
+      try {
+        await this.traced(deliveries.map((d) => d.delivery));
+      } catch (error) {
+        failure = error;
+      }
+      await Promise.all(
+        deliveries.map(async ({ msg, delivery }) => {
+          await this.settle(msg, delivery.verdict ?? verdictOf(failure));
+          settled.add(msg);
+        }),
+      );
+    } catch (error) {
+      // Settling itself failed (NATS gone): unsettled messages come back after ack_wait.
+      this.logger.error(`settling a batch failed: ${describe(error)}`);
+    } finally {
+      stopTimer();
+      clearInterval(keepAlive);
+      this.inFlight--;
+      this.wake();
+      this.schedule();
+    }
+  }
+
+  private traced(deliveries: Delivery<unknown>[]): Promise<void> {
+    const single = !this.batched;
+    const parent: Context = single ? deliveries[0]!.traceContext : context.active();
+    const links = single
+      ? []
+      : deliveries
+          .map((d) => trace.getSpanContext(d.traceContext))
+          .filter((c) => c !== undefined)
+          .map((c) => ({ context: c }));
+    return tracer.startActiveSpan(
+      `consume ${this.spec.durable}`,
+      {
+        kind: SpanKind.CONSUMER,
+        links,
+        attributes: { 'messaging.system': 'nats', 'messaging.batch.message_count': deliveries.length },
+      },
+      parent,
+      async (span) => {
+        try {
+          await this.invoke(single ? deliveries[0]! : deliveries);
+        } catch (error) {
+          span.recordException(error as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: describe(error) });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async settle(msg: JsMsg, verdict: Verdict | undefined): Promise<void> {
+    if (!verdict) {
+      msg.ack();
+      outcomes.inc({ consumer: this.spec.durable, outcome: 'ack' });
+      return;
+    }
+    if (verdict.kind === 'reject') {
+      await this.deadLetter(msg, 'invalid', verdict.reason, verdict.details);
+      return;
+    }
+    const deliveries = msg.info.deliveryCount;
+    if (deliveries >= this.spec.maxDeliver) {
+      await this.deadLetter(msg, 'exhausted', `failed ${deliveries} deliveries; last error: ${verdict.reason}`);
+      return;
+    }
+    this.logger.warn(`delivery ${deliveries}/${this.spec.maxDeliver} of #${msg.seq} failed: ${verdict.reason}`);
+    msg.nak(retryDelayMs(deliveries, this.deps.retry));
+    outcomes.inc({ consumer: this.spec.durable, outcome: 'retry' });
+  }
+
+  /** The dead letter is durable before the original is terminated; if it cannot be written, retry later. */
+  private async deadLetter(
+    msg: JsMsg,
+    cause: DeadLetterCause,
+    reason: string,
+    details?: Record<string, unknown>,
+  ): Promise<void> {
+    try {
+      await this.deps.deadLetters.publish(
+        this.deps.js,
+        {
+          stream: this.spec.stream.name,
+          consumer: this.spec.durable,
+          subject: msg.subject,
+          sequence: msg.seq,
+          data: msg.data,
+          headers: msg.headers,
+          deliveries: msg.info.deliveryCount,
+        },
+        cause,
+        reason,
+        details,
+      );
+      msg.term();
+      outcomes.inc({ consumer: this.spec.durable, outcome: 'dead_letter' });
+      this.logger.warn(`#${msg.seq} on ${msg.subject} dead-lettered (${cause}): ${reason}`);
+    } catch (error) {
+      this.logger.error(`could not dead-letter #${msg.seq}: ${describe(error)}; retrying later`);
+      msg.nak(retryDelayMs(msg.info.deliveryCount, this.deps.retry));
+    }
+  }
+}
+
+function verdictOf(failure: unknown): Verdict | undefined {
+  if (failure === undefined) return undefined;
+  if (failure instanceof InvalidEventError) {
+    return failure.details
+      ? { kind: 'reject', reason: failure.message, details: failure.details }
+      : { kind: 'reject', reason: failure.message };
+  }
+  return { kind: 'retry', reason: describe(failure) };
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
+  return String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

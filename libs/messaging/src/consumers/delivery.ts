@@ -1,0 +1,53 @@
+import type { MsgHdrs } from '@nats-io/transport-node';
+import type { Context } from '@engram/telemetry';
+
+export type Verdict =
+  | { readonly kind: 'reject'; readonly reason: string; readonly details?: Record<string, unknown> }
+  | { readonly kind: 'retry'; readonly reason: string };
+
+/**
+ * One decoded JetStream message handed to a handler. The transport settles it
+ * after the handler returned: acknowledged, unless the handler rejected it (it
+ * goes to the dead-letter subject now) or asked for a retry (it is redelivered
+ * later, and dead-lettered once its deliveries are exhausted). A handler that
+ * throws asks for a retry of every delivery it did not settle itself.
+ */
+export class Delivery<T> {
+  private decided?: Verdict;
+
+  constructor(
+    readonly message: T,
+    readonly subject: string,
+    readonly streamSequence: number,
+    readonly deliveryCount: number,
+    /** When JetStream stored the message. */
+    readonly receivedAt: Date,
+    readonly headers: MsgHdrs | undefined,
+    readonly traceContext: Context,
+  ) {}
+
+  /** It can never succeed (invalid content): dead-letter it with this reason, do not retry. */
+  reject(reason: string, details?: Record<string, unknown>): void {
+    this.decided = details ? { kind: 'reject', reason, details } : { kind: 'reject', reason };
+  }
+
+  /** It failed for now: deliver it again later. */
+  retry(reason: string): void {
+    this.decided = { kind: 'retry', reason };
+  }
+
+  get verdict(): Verdict | undefined {
+    return this.decided;
+  }
+}
+
+/** Thrown by a single-message handler for a message that can never succeed. */
+export class InvalidEventError extends Error {
+  override readonly name = 'InvalidEventError';
+  constructor(
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}

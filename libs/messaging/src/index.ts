@@ -1,0 +1,14 @@
+export * from './messaging.module';
+export * from './messaging.options';
+export * from './jetstream.server';
+export * from './handlers.decorators';
+export * from './connection/nats.client';
+export * from './consumers/delivery';
+export * from './consumers/retry-policy';
+export * from './publishing/event.publisher';
+export * from './publishing/dead-letter.publisher';
+export * from './rpc/rpc-error';
+export * from './rpc/rpc.client';
+export type { RpcCallContext } from './rpc/rpc.endpoint';
+export * from './tracing/trace-headers';
+export * from './messaging-options.factory';

@@ -1,0 +1,148 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Server, type CustomTransportStrategy, type MessageHandler } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { ALL_STREAMS, Subjects, type ConsumerSpec } from '@engram/contracts';
+import { NatsClient, type NatsHandles } from './connection/nats.client';
+import { ConsumerRunner, describe } from './consumers/consumer-runner';
+import { ENGRAM_HANDLER, type HandlerMeta } from './handlers.decorators';
+import { DEFAULT_CONSUMER_RUNTIME, MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
+import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
+import { RpcEndpoint } from './rpc/rpc.endpoint';
+import { TopologyProvisioner } from './topology/topology.provisioner';
+
+/**
+ * The NestJS transport over NATS JetStream. At start it provisions the streams,
+ * creates each handler's durable pull consumer and runs it, and answers each RPC
+ * in a queue group. On shutdown it stops pulling and lets in-flight work finish.
+ */
+@Injectable()
+export class JetStreamServer extends Server implements CustomTransportStrategy {
+  private readonly log = new Logger('JetStreamServer');
+  private readonly runners: ConsumerRunner[] = [];
+  private readonly endpoints: RpcEndpoint[] = [];
+  private readonly advisories: Subscription[] = [];
+
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly topology: TopologyProvisioner,
+    private readonly deadLetters: DeadLetterPublisher,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+  ) {
+    super();
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    this.start().then(
+      () => callback(),
+      (error: unknown) => callback(error),
+    );
+  }
+
+  private async start(): Promise<void> {
+    const handles = await this.nats.connected();
+    for (const stream of ALL_STREAMS) {
+      await this.topology.ensureStream(handles.jsm, stream, this.options.streamReplicas);
+    }
+    for (const [pattern, handler] of this.messageHandlers) {
+      const meta = handler.extras?.[ENGRAM_HANDLER] as HandlerMeta | undefined;
+      if (!meta) throw new Error(`${pattern}: use @ConsumeEvents, @ConsumeEventBatches or @HandleRpc`);
+      if (meta.kind === 'rpc') {
+        const endpoint = new RpcEndpoint(
+          meta.rpc,
+          this.options.service,
+          (request, ctx) => this.call(handler, request, ctx),
+          this.options.rpc,
+        );
+        endpoint.start(handles.connection);
+        this.endpoints.push(endpoint);
+      } else {
+        await this.startConsumer(handles, meta.consumer, meta.kind === 'batches', handler);
+      }
+    }
+  }
+
+  private async startConsumer(
+    handles: NatsHandles,
+    spec: ConsumerSpec,
+    batched: boolean,
+    handler: MessageHandler,
+  ): Promise<void> {
+    await this.topology.ensureConsumer(handles.jsm, spec);
+    const runtime = { ...DEFAULT_CONSUMER_RUNTIME, ...this.options.consumers?.[spec.durable] };
+    const runner = new ConsumerRunner(spec, batched, runtime, async (payload) => {
+      await this.call(handler, payload);
+    }, {
+      js: handles.js,
+      deadLetters: this.deadLetters,
+      retry: this.options.retry,
+    });
+    await runner.start();
+    this.runners.push(runner);
+    this.watchMaxDeliveries(handles, spec);
+    this.log.log(
+      `consuming ${spec.stream.name}/${spec.durable} (${batched ? `batches of ${runtime.batchSize}, ` : ''}concurrency ${runtime.concurrency})`,
+    );
+  }
+
+  /**
+   * A message whose handler crashed the process on every delivery never reaches our
+   * own dead-letter path; JetStream announces it instead, and one replica dead-letters it.
+   */
+  private watchMaxDeliveries(handles: NatsHandles, spec: ConsumerSpec): void {
+    const subscription = handles.connection.subscribe(Subjects.maxDeliveriesAdvisory(spec.stream.name, spec.durable), {
+      queue: `engram.advisory.${spec.durable}`,
+      callback: (error, msg) => {
+        if (error) return;
+        void (async () => {
+          try {
+            const advisory = msg.json<{ stream_seq: number; deliveries: number }>();
+            const stored = await handles.jsm.streams.getMessage(spec.stream.name, { seq: advisory.stream_seq });
+            if (!stored) return;
+            await this.deadLetters.publish(
+              handles.js,
+              {
+                stream: spec.stream.name,
+                consumer: spec.durable,
+                subject: stored.subject,
+                sequence: stored.seq,
+                data: stored.data,
+                headers: stored.header,
+                deliveries: advisory.deliveries,
+              },
+              'exhausted',
+              `no delivery of ${advisory.deliveries} was settled: the worker stopped or timed out every time`,
+            );
+          } catch (e) {
+            this.log.error(`max-deliveries advisory for ${spec.durable} not handled: ${describe(e)}`);
+          }
+        })();
+      },
+    });
+    this.advisories.push(subscription);
+  }
+
+  /** Runs a Nest handler (with its pipes and filters) and waits for its result; rejects with the original error. */
+  private async call(handler: MessageHandler, ...args: unknown[]): Promise<unknown> {
+    const result = await (handler as (...a: unknown[]) => Promise<unknown>)(...args);
+    return lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+  }
+
+  async close(): Promise<void> {
+    const grace = this.options.shutdownGraceMs;
+    await Promise.all([...this.runners.map((r) => r.stop(grace)), ...this.endpoints.map((e) => e.stop(grace))]);
+    for (const subscription of this.advisories) subscription.unsubscribe();
+    this.runners.length = 0;
+    this.endpoints.length = 0;
+  }
+
+  on(): never {
+    throw new Error('JetStreamServer does not emit events');
+  }
+
+  unwrap<T>(): T {
+    return this.nats as T;
+  }
+}
+
+export type { NatsConnection };

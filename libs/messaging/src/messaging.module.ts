@@ -1,0 +1,29 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { NatsClient } from './connection/nats.client';
+import { JetStreamServer } from './jetstream.server';
+import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
+import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
+import { EventPublisher } from './publishing/event.publisher';
+import { RpcClient } from './rpc/rpc.client';
+import { TopologyProvisioner } from './topology/topology.provisioner';
+
+/** NATS for a service: the JetStream transport, publishers and the RPC client. */
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingOptions): DynamicModule {
+    return {
+      module: MessagingModule,
+      global: true,
+      providers: [
+        { provide: MESSAGING_OPTIONS, useValue: options },
+        NatsClient,
+        TopologyProvisioner,
+        DeadLetterPublisher,
+        EventPublisher,
+        RpcClient,
+        JetStreamServer,
+      ],
+      exports: [NatsClient, EventPublisher, RpcClient, JetStreamServer, MESSAGING_OPTIONS],
+    };
+  }
+}

@@ -1,0 +1,26 @@
+export interface ConsumerRuntimeOptions {
+  /** Batches (batch handlers) or messages (single handlers) processed at once. */
+  readonly concurrency: number;
+  /** Batch handlers: most messages per batch. */
+  readonly batchSize: number;
+  /** Batch handlers: how long a partial batch waits for more. */
+  readonly lingerMs: number;
+}
+
+export interface MessagingOptions {
+  /** Names the NATS connection and the RPC queue groups. */
+  readonly service: string;
+  readonly natsUrl: string;
+  /** Stream replicas: 1 on one server, 3 on a NATS cluster. */
+  readonly streamReplicas: number;
+  /** Per durable consumer name; unlisted consumers get DEFAULT_CONSUMER_RUNTIME. */
+  readonly consumers?: Readonly<Record<string, Partial<ConsumerRuntimeOptions>>>;
+  readonly retry: { readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly rpc: { readonly concurrency: number; readonly maxQueued: number };
+  /** On shutdown, how long in-flight handlers may take before the connection drains anyway. */
+  readonly shutdownGraceMs: number;
+}
+
+export const DEFAULT_CONSUMER_RUNTIME: ConsumerRuntimeOptions = { concurrency: 4, batchSize: 1, lingerMs: 0 };
+
+export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
+import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
+import { RpcErrorReplySchema, decodeMessage, encodeMessage, rpcSubject, type RpcSpec } from '@engram/contracts';
+import { NatsClient } from '../connection/nats.client';
+import { injectTraceContext } from '../tracing/trace-headers';
+import { isRpcErrorCode, RpcError } from './rpc-error';
+
+export interface CallOptions {
+  /** Required for tenant-scoped RPCs. */
+  readonly tenantId?: string;
+  readonly timeoutMs?: number;
+}
+
+/** Calls an Engram RPC; a failure comes back as an RpcError with the server's code, message and details. */
+@Injectable()
+export class RpcClient {
+  constructor(private readonly nats: NatsClient) {}
+
+  async call<S extends RpcSpec>(
+    spec: S,
+    request: MessageInitShape<S['request']>,
+    options: CallOptions = {},
+  ): Promise<MessageShape<S['response']>> {
+    const { connection } = await this.nats.connected();
+    const subject = rpcSubject(spec, options.tenantId);
+    let reply;
+    try {
+      reply = await connection.request(subject, encodeMessage(spec.request, request), {
+        timeout: options.timeoutMs ?? 10_000,
+        headers: injectTraceContext(),
+      });
+    } catch (error) {
+      if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
+        throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
+      }
+      if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
+        throw new RpcError('DEADLINE_EXCEEDED', `${subject} did not answer within ${options.timeoutMs ?? 10_000} ms`, {
+          subject,
+        });
+      }
+      throw error;
+    }
+    if (reply.headers?.get('Nats-Service-Error-Code')) {
+      const { error } = decodeMessage(RpcErrorReplySchema, reply.data, { strict: false });
+      const code = error?.code ?? 'INTERNAL';
+      throw new RpcError(isRpcErrorCode(code) ? code : 'INTERNAL', error?.message ?? reply.headers.get('Nats-Service-Error'), {
+        ...(error?.details ?? {}),
+      });
+    }
+    return decodeMessage(spec.response, reply.data, { strict: false }) as MessageShape<S['response']>;
+  }
+}

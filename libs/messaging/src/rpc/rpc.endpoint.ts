@@ -1,0 +1,147 @@
+import { Logger } from '@nestjs/common';
+import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { JsonObject } from '@bufbuild/protobuf';
+import {
+  RpcErrorReplySchema,
+  create,
+  decodeMessage,
+  encodeMessage,
+  isValidToken,
+  rpcSubscription,
+  tenantOfSubject,
+  type RpcSpec,
+} from '@engram/contracts';
+import { counter, histogram } from '@engram/platform';
+import { SpanKind, SpanStatusCode, trace } from '@engram/telemetry';
+import { describe } from '../consumers/consumer-runner';
+import { Semaphore } from '../consumers/semaphore';
+import { extractTraceContext } from '../tracing/trace-headers';
+import { RpcError } from './rpc-error';
+
+export interface RpcCallContext {
+  /** The tenant token of the subject (tenant-scoped RPCs only). */
+  readonly tenantId: string;
+  readonly subject: string;
+}
+
+export type RpcInvoker = (request: unknown, ctx: RpcCallContext) => Promise<unknown>;
+
+const requests = counter('engram_rpc_requests_total', 'RPC requests per subject and result code', ['rpc', 'code']);
+const seconds = histogram('engram_rpc_seconds', 'RPC handling time', ['rpc']);
+const tracer = trace.getTracer('@engram/messaging');
+const EMPTY_OBJECT = new TextEncoder().encode('{}');
+
+/**
+ * Answers one RPC on core NATS in a queue group (every replica of the service
+ * shares the load). Requests beyond the concurrency limit wait in a bounded
+ * queue; past it the caller gets RESOURCE_EXHAUSTED at once, never an unbounded
+ * backlog. Every failure is answered as {code, message, details}.
+ */
+export class RpcEndpoint {
+  private readonly logger: Logger;
+  private readonly slots: Semaphore;
+  private subscription?: Subscription;
+
+  constructor(
+    private readonly spec: RpcSpec,
+    private readonly service: string,
+    private readonly invoke: RpcInvoker,
+    private readonly limits: { concurrency: number; maxQueued: number },
+  ) {
+    this.logger = new Logger(`Rpc ${spec.subject}`);
+    this.slots = new Semaphore(limits.concurrency);
+  }
+
+  start(connection: NatsConnection): void {
+    this.subscription = connection.subscribe(rpcSubscription(this.spec), {
+      queue: `engram.${this.spec.subject}`,
+      callback: (error, msg) => {
+        if (error) {
+          this.logger.error(`subscription error: ${error.message}`);
+          return;
+        }
+        void this.accept(msg);
+      },
+    });
+    this.logger.log(`answering ${rpcSubscription(this.spec)} (queue engram.${this.spec.subject}, ${this.service})`);
+  }
+
+  /** Stops taking requests and waits for the ones in progress. */
+  async stop(graceMs: number): Promise<void> {
+    await this.subscription?.drain().catch(() => undefined);
+    await Promise.race([this.slots.idle(), new Promise((r) => setTimeout(r, graceMs))]);
+  }
+
+  private async accept(msg: Msg): Promise<void> {
+    if (!this.slots.tryAcquire()) {
+      if (this.slots.waiting >= this.limits.maxQueued) {
+        this.fail(
+          msg,
+          new RpcError('RESOURCE_EXHAUSTED', `${this.spec.subject} is busy: ${this.limits.maxQueued} requests are already waiting`, {
+            retryable: true,
+          }),
+        );
+        return;
+      }
+      await this.slots.acquire();
+    }
+    try {
+      await this.handle(msg);
+    } finally {
+      this.slots.release();
+    }
+  }
+
+  private handle(msg: Msg): Promise<void> {
+    const stopTimer = seconds.startTimer({ rpc: this.spec.subject });
+    return tracer.startActiveSpan(
+      `rpc ${this.spec.subject}`,
+      { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'rpc.method': this.spec.subject } },
+      extractTraceContext(msg.headers),
+      async (span) => {
+        try {
+          const tenantId = this.spec.tenantScoped ? tenantOfSubject(msg.subject) : '';
+          if (this.spec.tenantScoped && !isValidToken(tenantId)) {
+            throw RpcError.invalidArgument(`"${tenantId}" is not a tenant id ([A-Za-z0-9_-]{1,64})`);
+          }
+          let request: unknown;
+          try {
+            request = decodeMessage(this.spec.request, msg.data.length === 0 ? EMPTY_OBJECT : msg.data, { strict: true });
+          } catch (error) {
+            throw RpcError.invalidArgument(`request is not a valid ${this.spec.request.typeName}: ${describe(error)}`, {
+              type: this.spec.request.typeName,
+            });
+          }
+          const result = await this.invoke(request, { tenantId, subject: msg.subject });
+          msg.respond(encodeMessage(this.spec.response, result as never));
+          requests.inc({ rpc: this.spec.subject, code: 'OK' });
+        } catch (error) {
+          const rpcError =
+            error instanceof RpcError ? error : new RpcError('INTERNAL', 'internal error; the service log has the details');
+          if (!(error instanceof RpcError)) {
+            this.logger.error(`${this.spec.subject} failed: ${describe(error)}`, error instanceof Error ? error.stack : undefined);
+            span.recordException(error as Error);
+          }
+          span.setStatus({ code: SpanStatusCode.ERROR, message: rpcError.message });
+          this.fail(msg, rpcError);
+        } finally {
+          span.end();
+          stopTimer();
+        }
+      },
+    );
+  }
+
+  private fail(msg: Msg, error: RpcError): void {
+    requests.inc({ rpc: this.spec.subject, code: error.code });
+    if (!msg.reply) return;
+    const h = natsHeaders();
+    // The NATS micro convention, so generic NATS tooling recognises the failure.
+    h.set('Nats-Service-Error-Code', String(error.status));
+    h.set('Nats-Service-Error', error.message.replace(/[\r\n]+/g, ' ').slice(0, 500));
+    const body = create(RpcErrorReplySchema, {
+      error: { code: error.code, message: error.message, details: error.details as JsonObject },
+    });
+    msg.respond(encodeMessage(RpcErrorReplySchema, body), { headers: h });
+  }
+}

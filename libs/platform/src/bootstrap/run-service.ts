@@ -1,0 +1,65 @@
+import type { CustomTransportStrategy } from '@nestjs/microservices';
+import { NestFactory } from '@nestjs/core';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { ConfigError, DEFAULT_HTTP_PORTS, type ServiceName } from '@engram/config';
+import { Logger } from 'nestjs-pino';
+
+export interface ServiceDefinition<C> {
+  readonly name: ServiceName;
+  /** Reads and validates the environment; a ConfigError stops the process with the list of problems. */
+  readonly loadConfig: () => C;
+  readonly module: (config: C) => DynamicModule;
+  readonly http: (config: C) => { port?: number | undefined; host: string };
+  /** The JetStream transport, for services that consume events or answer RPCs. */
+  readonly transport?: Type<CustomTransportStrategy>;
+}
+
+/**
+ * Starts a service: config, then the HTTP endpoints (so that /health/live answers
+ * while dependencies are still connecting), then the NATS consumers and RPCs.
+ * SIGTERM/SIGINT drain in-flight work before the process exits.
+ */
+export async function runService<C>(definition: ServiceDefinition<C>): Promise<INestApplication> {
+  let config: C;
+  try {
+    config = definition.loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      writeFatal(definition.name, error.message, { problems: error.problems });
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const app = await NestFactory.create(definition.module(config), { bufferLogs: true });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.flushLogs();
+  app.enableShutdownHooks();
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+
+  if (definition.transport) {
+    app.connectMicroservice({ strategy: app.get(definition.transport) }, { inheritAppConfig: true });
+  }
+  const { port = DEFAULT_HTTP_PORTS[definition.name], host } = definition.http(config);
+  await app.listen(port, host);
+  await app.startAllMicroservices();
+  logger.log(`${definition.name} started; HTTP on ${host}:${port}`);
+  return app;
+}
+
+/** For main.ts: a service that cannot start says why, as one JSON log line, and exits non-zero. */
+export function exitOnStartupFailure(service: ServiceName) {
+  return (error: unknown): never => {
+    writeFatal(service, error instanceof Error ? error.message : String(error), {
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+    process.exit(1);
+  };
+}
+
+function writeFatal(service: string, message: string, extra: Record<string, unknown>): void {
+  process.stderr.write(
+    `${JSON.stringify({ level: 'fatal', time: new Date().toISOString(), service, pid: process.pid, message, ...extra })}\n`,
+  );
+}

@@ -1,0 +1,4 @@
+export * from './platform.module';
+export * from './health/readiness.registry';
+export * from './metrics/metrics';
+export * from './bootstrap/run-service';

@@ -1,0 +1,24 @@
+import { DataSource, type DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export const MIGRATIONS_TABLE = 'engram_migrations';
+
+/** The one way a DataSource is configured: migrations only, never synchronize. */
+export function dataSourceOptions(url: string, options: { poolSize: number; applicationName: string }): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: MIGRATIONS_TABLE,
+    synchronize: false,
+    migrationsRun: false,
+    logging: ['error'],
+    extra: { max: options.poolSize, application_name: options.applicationName },
+  };
+}
+
+export function createDataSource(url: string, options: { poolSize: number; applicationName: string }): DataSource {
+  return new DataSource(dataSourceOptions(url, options));
+}

@@ -1,0 +1,63 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitFor } from './free-port';
+
+export interface NatsServerHandle {
+  readonly url: string;
+  readonly port: number;
+  stop(): Promise<void>;
+}
+
+const CANDIDATES = [process.env['NATS_SERVER_BIN'], '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+
+export function natsServerBinary(): string {
+  for (const candidate of CANDIDATES) {
+    if (candidate && spawnSync(candidate, ['--version']).status === 0) return candidate;
+  }
+  throw new Error('nats-server is not installed: run `npm run provision` (or set NATS_SERVER_BIN)');
+}
+
+/**
+ * A private nats-server with JetStream for one test suite or benchmark: a real
+ * server, isolated from every other run and from a running Engram.
+ */
+export async function startNatsServer(): Promise<NatsServerHandle> {
+  const port = await freePort();
+  const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
+  const child: ChildProcess = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function infoShowsJetStream(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect(port, '127.0.0.1');
+    let buffer = '';
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      if (buffer.includes('\n')) {
+        socket.destroy();
+        resolve(buffer.startsWith('INFO') && buffer.includes('"jetstream":true'));
+      }
+    });
+    socket.on('error', () => resolve(false));
+  });
+}

@@ -1,0 +1,17 @@
+import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
+
+const INGEST_VARIABLES = [
+  ...SERVICE_VARIABLES,
+  ...WORKER_VARIABLES,
+  'INGEST_MAX_MESSAGES_PER_TURN',
+  'INGEST_MAX_CONTENT_CHARS',
+  'FACT_OVERLAP_THRESHOLD',
+] as const;
+
+export type IngestConfig = ConfigOf<(typeof INGEST_VARIABLES)[number]>;
+
+export const INGEST_CONFIG = Symbol('INGEST_CONFIG');
+
+export function loadIngestConfig(): IngestConfig {
+  return loadConfig(INGEST_VARIABLES);
+}

@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { Consumers } from '@engram/contracts';
+import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { PlatformModule } from '@engram/platform';
+import { StoreModule } from '@engram/store';
+import { INGEST_CONFIG, type IngestConfig } from './ingest.config';
+import { TenantSettingsHandler } from './tenants/tenant-settings.handler';
+import { TenantSettingsRepository } from './tenants/tenant-settings.repository';
+import { IngestTurnsUseCase } from './turns/ingest-turns.use-case';
+import { TaggedMemoryRepository } from './turns/tagged-memory.repository';
+import { TranscriptRepository } from './turns/transcript.repository';
+import { TurnBatchHandler } from './turns/turn-batch.handler';
+
+@Module({})
+export class IngestModule {
+  static register(config: IngestConfig): DynamicModule {
+    return {
+      module: IngestModule,
+      imports: [
+        PlatformModule.forRoot({ service: 'ingest', logLevel: config.LOG_LEVEL }),
+        MessagingModule.forRoot(
+          messagingOptionsFrom('ingest', config, {
+            // Batches turn many small turns into a few multi-row statements.
+            [Consumers.ingestTurns.durable]: { concurrency: 4, batchSize: 256, lingerMs: 5 },
+          }),
+        ),
+        StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'ingest' }),
+      ],
+      controllers: [TurnBatchHandler, TenantSettingsHandler],
+      providers: [
+        { provide: INGEST_CONFIG, useValue: config },
+        IngestTurnsUseCase,
+        TranscriptRepository,
+        TaggedMemoryRepository,
+        TenantSettingsRepository,
+      ],
+    };
+  }
+}

@@ -1,0 +1,224 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Events, timestampFromDate, type TurnEvent } from '@engram/contracts';
+import { normalizeTurn, type NormalizedTurn, type TurnEnvelope } from '@engram/memory-core';
+import { EventPublisher } from '@engram/messaging';
+import { actAsTenant, TenantTransactions, type EntityManager } from '@engram/store';
+import type { Context } from '@engram/telemetry';
+import { INGEST_CONFIG, type IngestConfig } from '../ingest.config';
+import { TaggedMemoryRepository, type RecordedFact, type TaggedFact, type TaggedStateValue } from './tagged-memory.repository';
+import { TranscriptRepository, type StoredMessageRow } from './transcript.repository';
+
+export interface IncomingTurn {
+  readonly event: TurnEvent;
+  readonly envelope: TurnEnvelope;
+  readonly traceContext: Context;
+}
+
+export type TurnOutcome =
+  | { readonly kind: 'stored' }
+  | { readonly kind: 'invalid'; readonly reason: string; readonly problems: readonly string[] }
+  | { readonly kind: 'failed'; readonly reason: string };
+
+/** What one turn became: its conversation, its message rows (new or found), its facts. */
+interface StoredTurn {
+  readonly turn: NormalizedTurn;
+  readonly conversationId: string;
+  readonly messages: readonly StoredMessageRow[];
+  readonly facts: readonly RecordedFact[];
+  readonly memoryEnabled: boolean;
+}
+
+/**
+ * Makes a batch of turns durable in one transaction (every message of a turn or
+ * none), then announces each turn on mem.message.stored. Safe to run again for the
+ * same turns: nothing is added twice, and the same announcements (same msg ids) are
+ * published again in case the last run died before publishing.
+ */
+@Injectable()
+export class IngestTurnsUseCase {
+  private readonly logger = new Logger('IngestTurns');
+
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly transcript: TranscriptRepository,
+    private readonly taggedMemory: TaggedMemoryRepository,
+    private readonly events: EventPublisher,
+    @Inject(INGEST_CONFIG) private readonly config: IngestConfig,
+  ) {}
+
+  async execute(incoming: readonly IncomingTurn[]): Promise<TurnOutcome[]> {
+    const outcomes: TurnOutcome[] = new Array(incoming.length);
+    const valid: Array<{ index: number; turn: NormalizedTurn; traceContext: Context }> = [];
+    incoming.forEach((item, index) => {
+      const result = normalizeTurn(item.event, item.envelope, {
+        maxMessagesPerTurn: this.config.INGEST_MAX_MESSAGES_PER_TURN,
+        maxContentChars: this.config.INGEST_MAX_CONTENT_CHARS,
+      });
+      if (result.ok) valid.push({ index, turn: result.turn, traceContext: item.traceContext });
+      else outcomes[index] = { kind: 'invalid', reason: result.reason, problems: result.problems };
+    });
+    if (valid.length === 0) return outcomes;
+
+    let stored: StoredTurn[];
+    try {
+      stored = await this.store(valid.map((v) => v.turn));
+    } catch (error) {
+      if (valid.length === 1) {
+        outcomes[valid[0]!.index] = failureOf(error);
+        return outcomes;
+      }
+      // One bad turn must not hold back the others: store them one by one.
+      this.logger.warn(`batch of ${valid.length} turns failed (${describe(error)}); storing them one by one`);
+      for (const item of valid) {
+        try {
+          const [one] = await this.store([item.turn]);
+          await this.announce(one!, item.traceContext);
+          outcomes[item.index] = { kind: 'stored' };
+        } catch (singleError) {
+          outcomes[item.index] = failureOf(singleError);
+        }
+      }
+      return outcomes;
+    }
+    await Promise.all(stored.map((s, k) => this.announce(s, valid[k]!.traceContext)));
+    for (const item of valid) outcomes[item.index] = { kind: 'stored' };
+    return outcomes;
+  }
+
+  private store(turns: readonly NormalizedTurn[]): Promise<StoredTurn[]> {
+    const byTenant = new Map<string, NormalizedTurn[]>();
+    for (const turn of turns) byTenant.set(turn.tenantId, [...(byTenant.get(turn.tenantId) ?? []), turn]);
+    return this.transactions.runAcrossTenants(async (manager) => {
+      const storedByTurn = new Map<NormalizedTurn, StoredTurn>();
+      for (const tenantId of [...byTenant.keys()].sort()) {
+        await actAsTenant(manager, tenantId);
+        for (const s of await this.storeForTenant(manager, tenantId, byTenant.get(tenantId)!)) storedByTurn.set(s.turn, s);
+      }
+      return turns.map((turn) => storedByTurn.get(turn)!);
+    });
+  }
+
+  private async storeForTenant(manager: EntityManager, tenantId: string, turns: NormalizedTurn[]): Promise<StoredTurn[]> {
+    const memoryEnabled = await this.transcript.ensureTenant(manager, tenantId);
+    const conversations = await this.transcript.upsertConversations(manager, tenantId, turns);
+    const conversationOf = new Map(turns.map((t) => [t, this.transcript.conversationIdOf(conversations, t)]));
+    const rows = turns.flatMap((turn) =>
+      turn.messages.map((message) => ({ conversationId: conversationOf.get(turn)!, turn, message })),
+    );
+    const inserted = await this.transcript.insertMessages(manager, tenantId, rows);
+
+    const rowKey = (conversationId: string, turnId: string, position: number) => `${conversationId}/${turnId}/${position}`;
+    const idOf = new Map(inserted.map((r) => [rowKey(r.conversationId, r.turnId, r.position), r]));
+    const isNew = new Set(inserted.map((r) => r.id));
+    const incomplete = turns.filter((t) =>
+      t.messages.some((m) => !idOf.has(rowKey(conversationOf.get(t)!, t.turnId, m.position))),
+    );
+    for (const found of await this.transcript.findTurnMessages(
+      manager,
+      incomplete.map((t) => ({ conversationId: conversationOf.get(t)!, turnId: t.turnId })),
+    )) {
+      idOf.set(rowKey(found.conversationId, found.turnId, found.position), found);
+    }
+
+    const totals = new Map<string, { conversationId: string; messages: number; tokens: number; firstAt: Date; lastAt: Date }>();
+    const newFacts: TaggedFact[] = [];
+    const knownFacts: TaggedFact[] = [];
+    const state: TaggedStateValue[] = [];
+    for (const { conversationId, turn, message } of rows) {
+      const row = idOf.get(rowKey(conversationId, turn.turnId, message.position))!;
+      const fresh = isNew.has(row.id);
+      if (fresh) {
+        const total = totals.get(conversationId) ?? { conversationId, messages: 0, tokens: 0, firstAt: message.createdAt, lastAt: message.createdAt };
+        total.messages++;
+        total.tokens += message.tokenEstimate;
+        if (message.createdAt < total.firstAt) total.firstAt = message.createdAt;
+        if (message.createdAt > total.lastAt) total.lastAt = message.createdAt;
+        totals.set(conversationId, total);
+      }
+      if (!memoryEnabled) continue;
+      for (const memory of message.memories) {
+        (fresh ? newFacts : knownFacts).push({
+          agent: turn.agent,
+          conversationId,
+          messageId: row.id,
+          tagIndex: memory.index,
+          type: memory.type,
+          content: memory.content,
+          statedAt: message.createdAt,
+        });
+      }
+      if (fresh) {
+        for (const s of message.state) {
+          state.push({ agent: turn.agent, key: s.key, value: s.value, messageId: row.id, statedAt: message.createdAt });
+        }
+      }
+    }
+    await this.transcript.addToConversations(manager, [...totals.values()]);
+    const facts = [
+      ...(await this.taggedMemory.recordFacts(manager, tenantId, newFacts, this.config.FACT_OVERLAP_THRESHOLD)),
+      ...(await this.taggedMemory.findRecordedFacts(manager, knownFacts)),
+    ];
+    await this.taggedMemory.recordState(manager, tenantId, state);
+
+    return turns.map((turn) => {
+      const conversationId = conversationOf.get(turn)!;
+      const messages = turn.messages.map((m) => idOf.get(rowKey(conversationId, turn.turnId, m.position))!);
+      const ids = new Set(messages.map((m) => m.id));
+      return { turn, conversationId, memoryEnabled, messages, facts: facts.filter((f) => ids.has(f.messageId)) };
+    });
+  }
+
+  /** Announces a stored turn (and its new facts) with deterministic ids: JetStream drops repeats. */
+  private async announce(stored: StoredTurn, traceContext: Context): Promise<void> {
+    const { turn, conversationId } = stored;
+    const storedAt = timestampFromDate(new Date());
+    await Promise.all([
+      this.events.publish(
+        Events.messageStored,
+        turn.tenantId,
+        {
+          tenantId: turn.tenantId,
+          agent: turn.agent,
+          conversationId,
+          sessionKey: turn.sessionKey,
+          turnId: turn.turnId,
+          memoryEnabled: stored.memoryEnabled,
+          storedAt,
+          messages: turn.messages.map((m, i) => ({
+            id: stored.messages[i]!.id,
+            role: m.role,
+            createdAt: timestampFromDate(m.createdAt),
+            toolName: m.toolName ?? '',
+            contentEmpty: m.content.trim() === '',
+            tokenEstimate: m.tokenEstimate,
+          })),
+        },
+        { msgId: `stored:${turn.tenantId}:${conversationId}:${turn.turnId}`, traceContext },
+      ),
+      ...stored.facts.map((fact) =>
+        this.events.publish(
+          Events.factUpserted,
+          turn.tenantId,
+          { tenantId: turn.tenantId, agent: fact.agent, factId: fact.id, operation: 'created', category: fact.category, conversationId },
+          { msgId: `fact:${turn.tenantId}:${fact.id}:created`, traceContext },
+        ),
+      ),
+    ]);
+  }
+}
+
+/**
+ * Postgres data and integrity errors (classes 22, 23 but a unique race, and 54) will
+ * fail the same way every time: dead-letter at once instead of retrying.
+ */
+function failureOf(error: unknown): TurnOutcome {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (/^(22|54)/.test(code) || (code.startsWith('23') && code !== '23505'))) {
+    return { kind: 'invalid', reason: `the store refused the turn: ${describe(error)} (SQLSTATE ${code})`, problems: [] };
+  }
+  return { kind: 'failed', reason: describe(error) };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import {
+  classifyMemoryTag,
+  DEFAULT_IMPORTANCE,
+  distinctWords,
+  expiryOf,
+  findOverlapping,
+  type FactCategory,
+  type FactLifetime,
+} from '@engram/memory-core';
+import type { EntityManager } from '@engram/store';
+
+/** A fact stated by a [MEMORY:type] tag in one stored message. */
+export interface TaggedFact {
+  readonly agent: string;
+  readonly conversationId: string;
+  readonly messageId: string;
+  readonly tagIndex: number;
+  readonly type: string;
+  readonly content: string;
+  readonly statedAt: Date;
+}
+
+/** A [STATE:key] value from one stored message. */
+export interface TaggedStateValue {
+  readonly agent: string;
+  readonly key: string;
+  readonly value: string;
+  readonly messageId: string;
+  readonly statedAt: Date;
+}
+
+export interface RecordedFact {
+  readonly id: string;
+  readonly agent: string;
+  readonly category: FactCategory;
+  /** The message whose tag stated it. */
+  readonly messageId: string;
+}
+
+interface ActiveFact {
+  readonly id: string;
+  readonly content: string;
+}
+
+/** The natural key of a tagged fact: a redelivered turn finds it instead of adding it again. */
+export const tagOriginKey = (messageId: string, tagIndex: number) => `tag:${messageId}:${tagIndex}`;
+
+/** Facts and state from memory tags, in the caller's tenant transaction. */
+@Injectable()
+export class TaggedMemoryRepository {
+  /**
+   * Stores each tagged fact unless an active fact of the same agent already says it
+   * (word overlap above the threshold): then that fact's lifetime is renewed instead.
+   * Per agent, writers are serialised so two replicas cannot both add the same fact.
+   */
+  async recordFacts(
+    manager: EntityManager,
+    tenantId: string,
+    facts: readonly TaggedFact[],
+    overlapThreshold: number,
+  ): Promise<RecordedFact[]> {
+    const byAgent = new Map<string, TaggedFact[]>();
+    for (const fact of facts) byAgent.set(fact.agent, [...(byAgent.get(fact.agent) ?? []), fact]);
+    const recorded: RecordedFact[] = [];
+    for (const agent of [...byAgent.keys()].sort()) {
+      const candidates = byAgent.get(agent)!;
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`facts/${tenantId}/${agent}`]);
+      const active = await this.activeFactsSharingWords(manager, agent, candidates);
+      for (const fact of candidates) {
+        const { category, lifetime } = classifyMemoryTag(fact.type);
+        const expiresAt = expiryOf(lifetime, fact.statedAt);
+        const duplicate = findOverlapping(fact.content, active, overlapThreshold);
+        if (duplicate) {
+          if (expiresAt) await this.renew(manager, duplicate.id, expiresAt);
+          continue;
+        }
+        const id = await this.insertFact(manager, tenantId, fact, category, lifetime, expiresAt);
+        if (id) {
+          active.push({ id, content: fact.content });
+          recorded.push({ id, agent, category, messageId: fact.messageId });
+        }
+      }
+    }
+    return recorded;
+  }
+
+  /** Facts already recorded from these tags (for a turn stored by an earlier delivery). */
+  async findRecordedFacts(manager: EntityManager, facts: readonly TaggedFact[]): Promise<RecordedFact[]> {
+    if (facts.length === 0) return [];
+    const rows: Array<{ id: string; agent: string; category: FactCategory; message_id: string }> = await manager.query(
+      `SELECT id, agent, category, source_message_ids[1] AS message_id FROM facts WHERE origin_key = ANY($1::text[])`,
+      [facts.map((f) => tagOriginKey(f.messageId, f.tagIndex))],
+    );
+    return rows.map((r) => ({ id: String(r.id), agent: r.agent, category: r.category, messageId: String(r.message_id) }));
+  }
+
+  /** The latest statement of each key wins, also against what an older, redelivered turn says. */
+  async recordState(manager: EntityManager, tenantId: string, values: readonly TaggedStateValue[]): Promise<void> {
+    const latest = new Map<string, TaggedStateValue>();
+    for (const v of values) {
+      const key = `${v.agent}\u0000${v.key}`;
+      const seen = latest.get(key);
+      if (!seen || seen.statedAt.getTime() <= v.statedAt.getTime()) latest.set(key, v);
+    }
+    const rows = [...latest.values()];
+    if (rows.length === 0) return;
+    await manager.query(
+      `INSERT INTO state AS s (tenant_id, agent, key, value, source_message_id, stated_at)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[])
+       ON CONFLICT (tenant_id, agent, key) DO UPDATE SET
+         value = excluded.value, source_message_id = excluded.source_message_id,
+         stated_at = excluded.stated_at, updated_at = now()
+       WHERE s.stated_at <= excluded.stated_at`,
+      [
+        tenantId,
+        rows.map((r) => r.agent),
+        rows.map((r) => r.key),
+        rows.map((r) => r.value),
+        rows.map((r) => r.messageId),
+        rows.map((r) => r.statedAt.toISOString()),
+      ],
+    );
+  }
+
+  /** Active, unexpired facts of the agent that share at least one word with a candidate. */
+  private async activeFactsSharingWords(
+    manager: EntityManager,
+    agent: string,
+    candidates: readonly TaggedFact[],
+  ): Promise<ActiveFact[]> {
+    const lexemes = new Set<string>();
+    for (const fact of candidates) {
+      for (const word of distinctWords(fact.content)) {
+        const safe = word.replace(/[^\p{L}\p{N}]/gu, '');
+        if (safe) lexemes.add(`'${safe}'`);
+      }
+    }
+    if (lexemes.size === 0) return [];
+    const rows: Array<{ id: string; content: string }> = await manager.query(
+      `SELECT id, content FROM facts
+        WHERE agent = $1 AND valid_to IS NULL AND (expires_at IS NULL OR expires_at > now())
+          AND tsv @@ to_tsquery('english', $2)
+        ORDER BY updated_at DESC LIMIT 1000`,
+      [agent, [...lexemes].join(' | ')],
+    );
+    return rows.map((r) => ({ id: String(r.id), content: r.content }));
+  }
+
+  private async insertFact(
+    manager: EntityManager,
+    tenantId: string,
+    fact: TaggedFact,
+    category: FactCategory,
+    lifetime: FactLifetime,
+    expiresAt: Date | null,
+  ): Promise<string | null> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key,
+                          conversation_id, source_message_ids, valid_from, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'tag', $7, $8, ARRAY[$9::bigint], $10, $11)
+       ON CONFLICT (tenant_id, origin_key) DO NOTHING
+       RETURNING id`,
+      [
+        tenantId,
+        fact.agent,
+        fact.content,
+        category,
+        lifetime,
+        DEFAULT_IMPORTANCE[category],
+        tagOriginKey(fact.messageId, fact.tagIndex),
+        fact.conversationId,
+        fact.messageId,
+        fact.statedAt.toISOString(),
+        expiresAt?.toISOString() ?? null,
+      ],
+    );
+    return rows[0] ? String(rows[0].id) : null;
+  }
+
+  /** A fact stated again lives on from this statement. */
+  private async renew(manager: EntityManager, factId: string, expiresAt: Date): Promise<void> {
+    await manager.query(
+      `UPDATE facts SET expires_at = greatest(expires_at, $2), updated_at = now()
+        WHERE id = $1 AND expires_at IS NOT NULL`,
+      [factId, expiresAt.toISOString()],
+    );
+  }
+}

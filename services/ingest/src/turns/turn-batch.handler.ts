@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { Consumers, type TurnEvent } from '@engram/contracts';
+import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
+import { IngestTurnsUseCase } from './ingest-turns.use-case';
+
+@Controller()
+export class TurnBatchHandler {
+  constructor(private readonly ingestTurns: IngestTurnsUseCase) {}
+
+  @ConsumeEventBatches(Consumers.ingestTurns)
+  async handle(deliveries: Delivery<TurnEvent>[]): Promise<void> {
+    const outcomes = await this.ingestTurns.execute(
+      deliveries.map((d) => ({
+        event: d.message,
+        envelope: { subject: d.subject, streamSequence: d.streamSequence, receivedAt: d.receivedAt },
+        traceContext: d.traceContext,
+      })),
+    );
+    outcomes.forEach((outcome, i) => {
+      if (outcome.kind === 'invalid') deliveries[i]!.reject(outcome.reason, { problems: [...outcome.problems] });
+      if (outcome.kind === 'failed') deliveries[i]!.retry(outcome.reason);
+    });
+  }
+}

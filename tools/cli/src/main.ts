@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { ConfigError } from '@engram/config';
+import { dbCommand } from './commands/db.command';
+
+const program = new Command('engram').description('Engram: long-term memory for AI agents').addCommand(dbCommand());
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : `engram: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
