@@ -37,7 +37,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,tools}/**/*.int-spec.ts', '<rootDir>/tests/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
-      testTimeout: 120_000,
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/integration-timeouts.ts'],
       slowTestThreshold: 30,
     },
   ],

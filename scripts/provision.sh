@@ -58,6 +58,7 @@ Exit codes: 0 ready, 1 not ready/failed, 2 needs manual action.
 EOF
 }
 
+ORIG_ARGS=("$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) CHECK_ONLY=1 ;;
@@ -184,7 +185,7 @@ pg_check() {
             coalesce((select string_agg(version, ' ') from pg_available_extension_versions where name = 'vector'), ''),
             (select count(distinct name) from pg_available_extensions where name in ('btree_gin', 'pg_trgm'))" \
     2>"$errf")" || rc=$?
-  PG_ERR="$(head -c 2000 "$errf" | sed -e 's/^psql: //' -e 's/^error: //' | tr '\n' ' ')"
+  PG_ERR="$(head -c 2000 "$errf" | sed -e 's/^psql: //' -e 's/^error: //' | tr '\n' ' ' | sed 's/ *$//')"
   rm -f "$errf"
   if [ "$rc" -ne 0 ]; then
     case "$PG_ERR" in
@@ -244,7 +245,7 @@ nats_problem() {
   local at; at="$(hostport "$NATS_HOST" "$NATS_PORT")"
   case "$NATS_STATE" in
     down) echo "NATS: nothing answers at $at" ;;
-    notnats) echo "NATS: something listens at $at but it is not a NATS server" ;;
+    notnats) echo "NATS: $at accepts connections but sends no NATS greeting (INFO line); is it a NATS server?" ;;
     nojs) echo "NATS ${NATS_VERSION:-?} at $at runs WITHOUT JetStream; restart it with JetStream enabled (nats-server -js, or 'jetstream {}' in its config)" ;;
   esac
 }
@@ -286,8 +287,17 @@ ensure_pkgs() {
 # "ver name port status" of Debian clusters (postgresql-common)
 clusters() { if have pg_lsclusters; then pg_lsclusters -h 2>/dev/null | awk '{print $1, $2, $3, $4}'; fi; }
 cluster_on_port() { clusters | awk -v p="$PG_PORT" '$3 == p {print; exit}'; }
-mark_cluster_ours() { touch "/etc/postgresql/$1/$2/.engram-provisioned" 2>/dev/null || true; }
-cluster_is_ours() { [ -f "/etc/postgresql/$1/$2/.engram-provisioned" ]; }
+# Clusters this script installed/created carry a marker in their data directory
+# (removed with the cluster by pg_dropcluster); only those get their pg_hba.conf changed.
+cluster_datadir() { pg_lsclusters -h 2>/dev/null | awk -v v="$1" -v n="$2" '$1 == v && $2 == n {print $6; exit}'; }
+mark_cluster_ours() {
+  local d; d="$(cluster_datadir "$1" "$2")"
+  if [ -n "$d" ] && [ -d "$d" ]; then touch "$d/.engram-provisioned" 2>/dev/null || true; fi
+}
+cluster_is_ours() {
+  local d; d="$(cluster_datadir "$1" "$2")"
+  [ -n "$d" ] && [ -f "$d/.engram-provisioned" ]
+}
 
 # ------------------------------------------------------------ postgres ---
 
@@ -305,7 +315,7 @@ pg_ensure_cluster_running() {
   line="$(cluster_on_port)"
   if [ -z "$line" ]; then
     if [ -n "$(clusters)" ]; then
-      die 1 "no PostgreSQL cluster on port $PG_PORT; existing clusters:
+      die 2 "no PostgreSQL cluster on port $PG_PORT; existing clusters:
 $(clusters | sed 's/^/    /')
   Set ENGRAM_PG_ADMIN_URL to one of them (it must be >= 15)."
     fi
@@ -487,13 +497,18 @@ provision_node() {
 
 # ---------------------------------------------------------------- main ---
 
-acquire_lock() { # serialise concurrent runs (npm start + npm test) while changing things
+# Serialise runs that change things (npm start + npm test at once): re-run this
+# script under `flock -o`, so the lock is held by flock itself and is NOT inherited
+# by the daemons started below (postgres, nats-server), which would keep it forever.
+# The re-run checks again, so it sees whatever a concurrent run already did.
+acquire_lock() {
   local f="${TMPDIR:-/tmp}/engram-provision.lock"
+  [ -z "${ENGRAM_PROVISION_LOCKED:-}" ] || return 0
   have flock || return 0
-  if (: >>"$f") 2>/dev/null; then
-    exec 9>>"$f"
-    flock -w 900 9 || die 1 "another provision run holds $f"
-  fi
+  (: >>"$f") 2>/dev/null || return 0
+  flock -n "$f" true 2>/dev/null || log "waiting for another provision run to finish ($f)"
+  ENGRAM_PROVISION_LOCKED=1 exec flock -o -w 900 -E 75 "$f" \
+    "$BASH" "$SCRIPT_DIR/${BASH_SOURCE[0]##*/}" ${ORIG_ARGS[@]+"${ORIG_ARGS[@]}"}
 }
 
 ready_line() {
@@ -586,12 +601,9 @@ EOF
   exit 2
 fi
 
-acquire_lock
+acquire_lock # re-runs this script from the top while holding the lock
 if [ "${#needs_install[@]}" -gt 0 ]; then
   touch "$LOG_FILE" 2>/dev/null || LOG_FILE="$(mktemp /tmp/engram-provision.XXXXXX.log)"
-  # another run may have done the work while we waited for the lock
-  pg_check
-  nats_check
   [ "$PG_STATE" = ok ] || provision_postgres
   [ "$NATS_STATE" = ok ] || provision_nats
 fi

@@ -188,3 +188,15 @@ export const WORKER_VARIABLES = [
   'RETRY_BASE_DELAY_MS',
   'RETRY_MAX_DELAY_MS',
 ] as const satisfies readonly VariableName[];
+
+/** What services without Postgres (gerty, api) read: SERVICE_VARIABLES minus the database. */
+export const GATEWAY_VARIABLES = [
+  'NATS_URL',
+  'NATS_STREAM_REPLICAS',
+  'HTTP_PORT',
+  'HTTP_HOST',
+  'LOG_LEVEL',
+  'SHUTDOWN_GRACE_MS',
+  'RPC_CONCURRENCY',
+  'RPC_MAX_QUEUED',
+] as const satisfies readonly VariableName[];

@@ -66,13 +66,21 @@ export interface ConsumerSpec<Schema extends DescMessage = DescMessage> {
   readonly schema: Schema;
   /** Reject unknown JSON fields: on for what outsiders publish, off for our own events (rolling upgrades). */
   readonly strictDecoding: boolean;
-  /** Deliveries before a failing message goes to the dead-letter subject. */
+  /**
+   * A message whose handler fails on its maxDeliver-th delivery (or later) goes to
+   * the dead-letter subject. Failures because a dependency is down do not: the
+   * consumer pauses until it is back. JetStream itself gives up after
+   * maxDeliver × DELIVERY_CEILING_FACTOR deliveries that were never settled (a
+   * worker that died on the message every time), and that is dead-lettered too.
+   */
   readonly maxDeliver: number;
   /** How long a delivery may stay unacknowledged before JetStream redelivers it. */
   readonly ackWaitMs: number;
   /** Upper bound of unacknowledged messages over all replicas. */
   readonly maxAckPending: number;
 }
+
+export const DELIVERY_CEILING_FACTOR = 4;
 
 export const Consumers = {
   ingestTurns: {

@@ -12,3 +12,4 @@ export * from './rpc/rpc.client';
 export type { RpcCallContext } from './rpc/rpc.endpoint';
 export * from './tracing/trace-headers';
 export * from './messaging-options.factory';
+export * from './consumers/failure-kind';

@@ -3,6 +3,7 @@ import { Server, type CustomTransportStrategy, type MessageHandler } from '@nest
 import { lastValueFrom } from 'rxjs';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { ALL_STREAMS, Subjects, type ConsumerSpec } from '@engram/contracts';
+import { ReadinessRegistry } from '@engram/platform';
 import { NatsClient, type NatsHandles } from './connection/nats.client';
 import { ConsumerRunner, describe } from './consumers/consumer-runner';
 import { ENGRAM_HANDLER, type HandlerMeta } from './handlers.decorators';
@@ -27,6 +28,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     private readonly nats: NatsClient,
     private readonly topology: TopologyProvisioner,
     private readonly deadLetters: DeadLetterPublisher,
+    private readonly readiness: ReadinessRegistry,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {
     super();
@@ -76,6 +78,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
       js: handles.js,
       deadLetters: this.deadLetters,
       retry: this.options.retry,
+      dependenciesReady: () => this.readiness.allReady(),
     });
     await runner.start();
     this.runners.push(runner);

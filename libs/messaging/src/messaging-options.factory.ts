@@ -13,7 +13,7 @@ type ServiceMessagingConfig = ConfigOf<
 export function messagingOptionsFrom(
   service: string,
   config: ServiceMessagingConfig,
-  consumers: Record<string, ConsumerRuntimeOptions> = {},
+  consumers: Record<string, Partial<ConsumerRuntimeOptions>> = {},
 ): MessagingOptions {
   const overrides: Partial<ConsumerRuntimeOptions> = {
     ...(config.CONSUMER_CONCURRENCY !== undefined && { concurrency: config.CONSUMER_CONCURRENCY }),

@@ -5,6 +5,11 @@ export interface ConsumerRuntimeOptions {
   readonly batchSize: number;
   /** Batch handlers: how long a partial batch waits for more. */
   readonly lingerMs: number;
+  /**
+   * How long a running handler keeps its messages from being redelivered (it tells
+   * JetStream it is still working). A hung handler loses them after this.
+   */
+  readonly maxInFlightMs: number;
 }
 
 export interface MessagingOptions {
@@ -21,6 +26,11 @@ export interface MessagingOptions {
   readonly shutdownGraceMs: number;
 }
 
-export const DEFAULT_CONSUMER_RUNTIME: ConsumerRuntimeOptions = { concurrency: 4, batchSize: 1, lingerMs: 0 };
+export const DEFAULT_CONSUMER_RUNTIME: ConsumerRuntimeOptions = {
+  concurrency: 4,
+  batchSize: 1,
+  lingerMs: 0,
+  maxInFlightMs: 10 * 60_000,
+};
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');

@@ -1,4 +1,5 @@
 export * from './free-port';
+export * from './migrated-database';
 export * from './nats-server';
 export * from './scratch-database';
 export * from './service-process';

@@ -60,7 +60,23 @@ export type TurnValidation =
 
 const ROLE_SET: ReadonlySet<string> = new Set(MESSAGE_ROLES);
 
+/**
+ * Building a zod schema is costly (zod 4 compiles a fast path for each), so the rules
+ * are built once per distinct set of limits, not once per turn.
+ */
+const rulesByLimits = new Map<string, ReturnType<typeof buildTurnRules>>();
+
 function turnRules(limits: TurnLimits) {
+  const key = `${limits.maxMessagesPerTurn}/${limits.maxContentChars}`;
+  let rules = rulesByLimits.get(key);
+  if (!rules) {
+    rules = buildTurnRules(limits);
+    rulesByLimits.set(key, rules);
+  }
+  return rules;
+}
+
+function buildTurnRules(limits: TurnLimits) {
   const message = z
     .object({
       role: z.string().refine((role) => ROLE_SET.has(role), {
@@ -172,7 +188,7 @@ function nonEmpty(value: string): string | null {
 
 /** Postgres text and jsonb cannot hold NUL; it is replaced rather than losing the turn. */
 function clean(text: string): string {
-  return text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text;
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
 function jsonOf(value: Value | undefined): JsonValue | null {

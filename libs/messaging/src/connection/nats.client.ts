@@ -52,6 +52,10 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
+      // Otherwise every request (each JetStream publish) builds two Error objects with
+      // stack traces up front, in case it times out: ~6 % of ingest's CPU. Timeouts still
+      // fail with their own error, just without the stack of the call that started them.
+      noAsyncTraces: true,
     });
     this.connection = connection;
     this.logger.log(`connected to NATS ${connection.getServer()}`);

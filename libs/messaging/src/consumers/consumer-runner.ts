@@ -7,6 +7,7 @@ import type { ConsumerRuntimeOptions } from '../messaging.options';
 import type { DeadLetterCause, DeadLetterPublisher } from '../publishing/dead-letter.publisher';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { Delivery, InvalidEventError, type Verdict } from './delivery';
+import { isDependencyFailure } from './failure-kind';
 import { retryDelayMs } from './retry-policy';
 
 /** Calls the Nest handler with one delivery or a batch; rejects when the handler failed. */
@@ -16,6 +17,8 @@ export interface ConsumerRunnerDeps {
   readonly js: JetStreamClient;
   readonly deadLetters: DeadLetterPublisher;
   readonly retry: { baseDelayMs: number; maxDelayMs: number };
+  /** Whether the service's dependencies answer (its readiness): consumption resumes when they do. */
+  readonly dependenciesReady: () => Promise<boolean>;
 }
 
 const outcomes = counter('engram_consumer_messages_total', 'Messages settled per consumer and outcome', [
@@ -39,6 +42,7 @@ export class ConsumerRunner {
   private lingerTimer?: NodeJS.Timeout;
   private inFlight = 0;
   private stopping = false;
+  private paused = false;
   private messages?: ConsumerMessages;
   private pumping?: Promise<void>;
   private wakeUp?: () => void;
@@ -105,7 +109,7 @@ export class ConsumerRunner {
 
   /** Dispatches full batches (or lingered partial ones) while slots are free. */
   private schedule(): void {
-    while (!this.stopping && this.pending.length > 0 && this.inFlight < this.runtime.concurrency) {
+    while (!this.stopping && !this.paused && this.pending.length > 0 && this.inFlight < this.runtime.concurrency) {
       const lingered = Date.now() - this.oldestPendingAt >= this.runtime.lingerMs;
       if (this.pending.length < this.batchSize && !lingered) {
         this.lingerTimer ??= setTimeout(
@@ -126,10 +130,15 @@ export class ConsumerRunner {
   private async process(batch: JsMsg[]): Promise<void> {
     this.inFlight++;
     const settled = new Set<JsMsg>();
+    const startedAt = Date.now();
     const keepAlive = setInterval(
-      () => batch.forEach((msg) => settled.has(msg) || msg.working()),
+      () => {
+        // A hung handler must not hold its messages forever: after maxInFlightMs JetStream may redeliver them.
+        if (Date.now() - startedAt < this.runtime.maxInFlightMs) batch.forEach((msg) => settled.has(msg) || msg.working());
+      },
       Math.max(1000, this.spec.ackWaitMs / 3),
     );
+    keepAlive.unref();
     const stopTimer = handlerSeconds.startTimer({ consumer: this.spec.durable });
     try {
       const deliveries: Array<{ msg: JsMsg; delivery: Delivery<unknown> }> = [];
@@ -223,6 +232,13 @@ export class ConsumerRunner {
       return;
     }
     const deliveries = msg.info.deliveryCount;
+    if (verdict.dependencyDown) {
+      this.logger.warn(`#${msg.seq} waits for a dependency: ${verdict.reason}`);
+      msg.nak(retryDelayMs(deliveries, this.deps.retry));
+      outcomes.inc({ consumer: this.spec.durable, outcome: 'retry' });
+      this.pauseUntilReady();
+      return;
+    }
     if (deliveries >= this.spec.maxDeliver) {
       await this.deadLetter(msg, 'exhausted', `failed ${deliveries} deliveries; last error: ${verdict.reason}`);
       return;
@@ -230,6 +246,22 @@ export class ConsumerRunner {
     this.logger.warn(`delivery ${deliveries}/${this.spec.maxDeliver} of #${msg.seq} failed: ${verdict.reason}`);
     msg.nak(retryDelayMs(deliveries, this.deps.retry));
     outcomes.inc({ consumer: this.spec.durable, outcome: 'retry' });
+  }
+
+  /**
+   * A dependency is down: stop dispatching (so messages do not burn their
+   * deliveries against it) until the service reports ready again.
+   */
+  private pauseUntilReady(): void {
+    if (this.paused || this.stopping) return;
+    this.paused = true;
+    this.logger.warn('paused: a dependency is unavailable');
+    void (async () => {
+      while (!this.stopping && !(await this.deps.dependenciesReady().catch(() => false))) await sleep(1000);
+      this.paused = false;
+      this.logger.log('resumed');
+      this.schedule();
+    })();
   }
 
   /** The dead letter is durable before the original is terminated; if it cannot be written, retry later. */
@@ -272,7 +304,7 @@ function verdictOf(failure: unknown): Verdict | undefined {
       ? { kind: 'reject', reason: failure.message, details: failure.details }
       : { kind: 'reject', reason: failure.message };
   }
-  return { kind: 'retry', reason: describe(failure) };
+  return { kind: 'retry', reason: describe(failure), dependencyDown: isDependencyFailure(failure) };
 }
 
 export function describe(error: unknown): string {

@@ -3,7 +3,7 @@ import type { Context } from '@engram/telemetry';
 
 export type Verdict =
   | { readonly kind: 'reject'; readonly reason: string; readonly details?: Record<string, unknown> }
-  | { readonly kind: 'retry'; readonly reason: string };
+  | { readonly kind: 'retry'; readonly reason: string; readonly dependencyDown: boolean };
 
 /**
  * One decoded JetStream message handed to a handler. The transport settles it
@@ -31,9 +31,12 @@ export class Delivery<T> {
     this.decided = details ? { kind: 'reject', reason, details } : { kind: 'reject', reason };
   }
 
-  /** It failed for now: deliver it again later. */
-  retry(reason: string): void {
-    this.decided = { kind: 'retry', reason };
+  /**
+   * It failed for now: deliver it again later. `dependencyDown` (a database or
+   * gateway unreachable) pauses the consumer and never dead-letters the message.
+   */
+  retry(reason: string, options: { dependencyDown?: boolean } = {}): void {
+    this.decided = { kind: 'retry', reason, dependencyDown: options.dependencyDown ?? false };
   }
 
   get verdict(): Verdict | undefined {

@@ -69,7 +69,9 @@ export class RpcEndpoint {
   /** Stops taking requests and waits for the ones in progress. */
   async stop(graceMs: number): Promise<void> {
     await this.subscription?.drain().catch(() => undefined);
-    await Promise.race([this.slots.idle(), new Promise((r) => setTimeout(r, graceMs))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.slots.idle(), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
   }
 
   private async accept(msg: Msg): Promise<void> {

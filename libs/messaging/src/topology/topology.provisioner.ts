@@ -13,7 +13,7 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import type { ConsumerSpec, StreamSpec } from '@engram/contracts';
+import { DELIVERY_CEILING_FACTOR, type ConsumerSpec, type StreamSpec } from '@engram/contracts';
 
 /** Streams and durable consumers are declared in @engram/contracts and created (or updated) from code at start. */
 @Injectable()
@@ -38,6 +38,7 @@ export class TopologyProvisioner {
         config.description !== wanted.description ||
         config.max_age !== wanted.max_age ||
         config.duplicate_window !== wanted.duplicate_window ||
+        config.num_replicas !== wanted.num_replicas ||
         config.subjects.join() !== wanted.subjects!.join();
       if (drifted) {
         await jsm.streams.update(spec.name, wanted);
@@ -62,7 +63,7 @@ export class TopologyProvisioner {
       filter_subject: spec.filterSubject,
       ack_policy: AckPolicy.Explicit,
       ack_wait: nanos(spec.ackWaitMs),
-      max_deliver: spec.maxDeliver,
+      max_deliver: spec.maxDeliver * DELIVERY_CEILING_FACTOR,
       max_ack_pending: spec.maxAckPending,
       deliver_policy: DeliverPolicy.All,
       replay_policy: ReplayPolicy.Instant,

@@ -1,17 +1,18 @@
 import { headers as natsHeaders, type MsgHdrs } from '@nats-io/transport-node';
-import { context, propagation, ROOT_CONTEXT, type Context } from '@engram/telemetry';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { context, ROOT_CONTEXT, type Context } from '@engram/telemetry';
 
-/** W3C trace context (traceparent, tracestate) travels in NATS message headers. */
+/** NATS headers carry W3C trace context (traceparent, tracestate), whatever the process's global propagator is. */
+const w3c = new W3CTraceContextPropagator();
+
 export function injectTraceContext(target: MsgHdrs = natsHeaders(), from: Context = context.active()): MsgHdrs {
-  propagation.inject(from, target, {
-    set: (carrier, key, value) => carrier.set(key, value),
-  });
+  w3c.inject(from, target, { set: (carrier, key, value) => carrier.set(key, value) });
   return target;
 }
 
 export function extractTraceContext(source: MsgHdrs | undefined): Context {
   if (!source) return ROOT_CONTEXT;
-  return propagation.extract(ROOT_CONTEXT, source, {
+  return w3c.extract(ROOT_CONTEXT, source, {
     keys: (carrier) => carrier.keys(),
     get: (carrier, key) => carrier.get(key) || undefined,
   });

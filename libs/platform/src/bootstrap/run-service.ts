@@ -35,7 +35,8 @@ export async function runService<C>(definition: ServiceDefinition<C>): Promise<I
   const logger = app.get(Logger);
   app.useLogger(logger);
   app.flushLogs();
-  app.enableShutdownHooks();
+  // Exit 0 once drained; Nest's default re-raises the signal (exit 143).
+  app.enableShutdownHooks([], { useProcessExit: true });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
 
   if (definition.transport) {

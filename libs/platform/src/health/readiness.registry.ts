@@ -19,4 +19,10 @@ export class ReadinessRegistry {
   all(): ReadinessCheck[] {
     return [...this.checks.values()];
   }
+
+  /** True when every check passes. */
+  async allReady(): Promise<boolean> {
+    const results = await Promise.allSettled(this.all().map((c) => c.check()));
+    return results.every((r) => r.status === 'fulfilled');
+  }
 }

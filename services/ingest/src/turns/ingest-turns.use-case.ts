@@ -1,12 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Events, timestampFromDate, type TurnEvent } from '@engram/contracts';
-import { normalizeTurn, type NormalizedTurn, type TurnEnvelope } from '@engram/memory-core';
-import { EventPublisher } from '@engram/messaging';
+import { normalizeTurn, type NormalizedMessage, type NormalizedTurn, type TurnEnvelope } from '@engram/memory-core';
+import { EventPublisher, isDependencyFailure } from '@engram/messaging';
 import { actAsTenant, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { INGEST_CONFIG, type IngestConfig } from '../ingest.config';
 import { TaggedMemoryRepository, type RecordedFact, type TaggedFact, type TaggedStateValue } from './tagged-memory.repository';
-import { TranscriptRepository, type StoredMessageRow } from './transcript.repository';
+import {
+  TranscriptRepository,
+  type ConversationTotals,
+  type StoredMessageRow,
+} from './transcript.repository';
 
 export interface IncomingTurn {
   readonly event: TurnEvent;
@@ -17,7 +21,7 @@ export interface IncomingTurn {
 export type TurnOutcome =
   | { readonly kind: 'stored' }
   | { readonly kind: 'invalid'; readonly reason: string; readonly problems: readonly string[] }
-  | { readonly kind: 'failed'; readonly reason: string };
+  | { readonly kind: 'failed'; readonly reason: string; readonly dependencyDown: boolean };
 
 /** What one turn became: its conversation, its message rows (new or found), its facts. */
 interface StoredTurn {
@@ -27,6 +31,20 @@ interface StoredTurn {
   readonly facts: readonly RecordedFact[];
   readonly memoryEnabled: boolean;
 }
+
+/** One tenant's part of a batch after its messages were written, before facts and counters. */
+interface WrittenTurns {
+  readonly tenantId: string;
+  readonly turns: readonly NormalizedTurn[];
+  readonly memoryEnabled: boolean;
+  readonly conversations: Map<string, string>;
+  readonly conversationOf: ReadonlyMap<NormalizedTurn, string>;
+  readonly rows: ReadonlyArray<{ conversationId: string; turn: NormalizedTurn; message: NormalizedMessage }>;
+  readonly idOf: ReadonlyMap<string, StoredMessageRow>;
+  readonly isNew: ReadonlySet<string>;
+}
+
+const rowKey = (conversationId: string, turnId: string, position: number) => `${conversationId}/${turnId}/${position}`;
 
 /**
  * Makes a batch of turns durable in one transaction (every message of a turn or
@@ -63,8 +81,8 @@ export class IngestTurnsUseCase {
     try {
       stored = await this.store(valid.map((v) => v.turn));
     } catch (error) {
-      if (valid.length === 1) {
-        outcomes[valid[0]!.index] = failureOf(error);
+      if (valid.length === 1 || isDependencyFailure(error)) {
+        for (const item of valid) outcomes[item.index] = failureOf(error);
         return outcomes;
       }
       // One bad turn must not hold back the others: store them one by one.
@@ -85,29 +103,40 @@ export class IngestTurnsUseCase {
     return outcomes;
   }
 
+  /**
+   * One transaction for the batch, in two passes over its tenants. First the messages:
+   * new rows only, which no other batch waits for. Then what concurrent batches do
+   * contend for (a conversation's counters, an agent's facts), so that those locks are
+   * held only from there to the commit instead of for the whole transaction.
+   */
   private store(turns: readonly NormalizedTurn[]): Promise<StoredTurn[]> {
     const byTenant = new Map<string, NormalizedTurn[]>();
     for (const turn of turns) byTenant.set(turn.tenantId, [...(byTenant.get(turn.tenantId) ?? []), turn]);
     return this.transactions.runAcrossTenants(async (manager) => {
-      const storedByTurn = new Map<NormalizedTurn, StoredTurn>();
+      const written: WrittenTurns[] = [];
       for (const tenantId of [...byTenant.keys()].sort()) {
         await actAsTenant(manager, tenantId);
-        for (const s of await this.storeForTenant(manager, tenantId, byTenant.get(tenantId)!)) storedByTurn.set(s.turn, s);
+        written.push(await this.writeMessages(manager, tenantId, byTenant.get(tenantId)!));
+      }
+      const storedByTurn = new Map<NormalizedTurn, StoredTurn>();
+      for (const w of written) {
+        await actAsTenant(manager, w.tenantId);
+        for (const s of await this.recordDerived(manager, w)) storedByTurn.set(s.turn, s);
       }
       return turns.map((turn) => storedByTurn.get(turn)!);
     });
   }
 
-  private async storeForTenant(manager: EntityManager, tenantId: string, turns: NormalizedTurn[]): Promise<StoredTurn[]> {
+  /** The tenant, its conversations (found or created) and the turns' message rows (new or found). */
+  private async writeMessages(manager: EntityManager, tenantId: string, turns: NormalizedTurn[]): Promise<WrittenTurns> {
     const memoryEnabled = await this.transcript.ensureTenant(manager, tenantId);
-    const conversations = await this.transcript.upsertConversations(manager, tenantId, turns);
+    const conversations = await this.transcript.findOrCreateConversations(manager, tenantId, turns);
     const conversationOf = new Map(turns.map((t) => [t, this.transcript.conversationIdOf(conversations, t)]));
     const rows = turns.flatMap((turn) =>
       turn.messages.map((message) => ({ conversationId: conversationOf.get(turn)!, turn, message })),
     );
     const inserted = await this.transcript.insertMessages(manager, tenantId, rows);
 
-    const rowKey = (conversationId: string, turnId: string, position: number) => `${conversationId}/${turnId}/${position}`;
     const idOf = new Map(inserted.map((r) => [rowKey(r.conversationId, r.turnId, r.position), r]));
     const isNew = new Set(inserted.map((r) => r.id));
     const incomplete = turns.filter((t) =>
@@ -119,8 +148,13 @@ export class IngestTurnsUseCase {
     )) {
       idOf.set(rowKey(found.conversationId, found.turnId, found.position), found);
     }
+    return { tenantId, turns, memoryEnabled, conversations, conversationOf, rows, idOf, isNew };
+  }
 
-    const totals = new Map<string, { conversationId: string; messages: number; tokens: number; firstAt: Date; lastAt: Date }>();
+  /** Facts and state from the turns' tags, then the conversations' metadata and counters. */
+  private async recordDerived(manager: EntityManager, written: WrittenTurns): Promise<StoredTurn[]> {
+    const { tenantId, turns, memoryEnabled, conversations, conversationOf, rows, idOf, isNew } = written;
+    const totals = new Map<string, Mutable<ConversationTotals>>();
     const newFacts: TaggedFact[] = [];
     const knownFacts: TaggedFact[] = [];
     const state: TaggedStateValue[] = [];
@@ -128,7 +162,7 @@ export class IngestTurnsUseCase {
       const row = idOf.get(rowKey(conversationId, turn.turnId, message.position))!;
       const fresh = isNew.has(row.id);
       if (fresh) {
-        const total = totals.get(conversationId) ?? { conversationId, messages: 0, tokens: 0, firstAt: message.createdAt, lastAt: message.createdAt };
+        const total = totals.get(conversationId) ?? { messages: 0, tokens: 0, firstAt: message.createdAt, lastAt: message.createdAt };
         total.messages++;
         total.tokens += message.tokenEstimate;
         if (message.createdAt < total.firstAt) total.firstAt = message.createdAt;
@@ -153,12 +187,12 @@ export class IngestTurnsUseCase {
         }
       }
     }
-    await this.transcript.addToConversations(manager, [...totals.values()]);
     const facts = [
       ...(await this.taggedMemory.recordFacts(manager, tenantId, newFacts, this.config.FACT_OVERLAP_THRESHOLD)),
       ...(await this.taggedMemory.findRecordedFacts(manager, knownFacts)),
     ];
     await this.taggedMemory.recordState(manager, tenantId, state);
+    await this.transcript.refreshConversations(manager, conversations, turns, totals);
 
     return turns.map((turn) => {
       const conversationId = conversationOf.get(turn)!;
@@ -216,9 +250,11 @@ function failureOf(error: unknown): TurnOutcome {
   if (typeof code === 'string' && (/^(22|54)/.test(code) || (code.startsWith('23') && code !== '23505'))) {
     return { kind: 'invalid', reason: `the store refused the turn: ${describe(error)} (SQLSTATE ${code})`, problems: [] };
   }
-  return { kind: 'failed', reason: describe(error) };
+  return { kind: 'failed', reason: describe(error), dependencyDown: isDependencyFailure(error) };
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };

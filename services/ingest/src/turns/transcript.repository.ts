@@ -12,6 +12,14 @@ export interface StoredMessageRow {
 
 const conversationKey = (agent: string, sessionKey: string) => `${agent}\u0000${sessionKey}`;
 
+/** What one delivery added to a conversation. */
+export interface ConversationTotals {
+  readonly messages: number;
+  readonly tokens: number;
+  readonly firstAt: Date;
+  readonly lastAt: Date;
+}
+
 /**
  * The transcript's writes, as few multi-row statements per batch. Every statement is
  * idempotent on natural keys, so a redelivered batch changes nothing. All run in the
@@ -32,44 +40,57 @@ export class TranscriptRepository {
   }
 
   /**
-   * Creates or refreshes each turn's conversation (keyed by agent and session key);
-   * returns conversation ids by agent + session key. Sorted, so concurrent batches
-   * lock conversations in the same order.
+   * Finds each turn's conversation (keyed by agent and session key), creating the
+   * missing ones from the batch's latest turn; returns conversation ids by agent +
+   * session key. Locks no existing conversation: concurrent batches of the same
+   * conversations do not wait for each other here (see refreshConversations).
    */
-  async upsertConversations(
+  async findOrCreateConversations(
     manager: EntityManager,
     tenantId: string,
     turns: readonly NormalizedTurn[],
   ): Promise<Map<string, string>> {
     const latest = new Map<string, NormalizedTurn>();
     for (const turn of turns) latest.set(conversationKey(turn.agent, turn.sessionKey), turn);
-    const keys = [...latest.keys()].sort();
-    const rows = keys.map((key) => latest.get(key)!);
-    const result: Array<{ id: string; agent: string; session_key: string }> = await manager.query(
+    const ids = await this.findConversations(manager, tenantId, [...latest.values()]);
+    const missing = [...latest.keys()].filter((key) => !ids.has(key)).sort().map((key) => latest.get(key)!);
+    if (missing.length === 0) return ids;
+    const created: Array<{ id: string; agent: string; session_key: string }> = await manager.query(
       `INSERT INTO conversations AS c (tenant_id, agent, session_key, channel, channel_id, bot_identity, title, model, settings)
        SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[])
-       ON CONFLICT (tenant_id, agent, session_key) DO UPDATE SET
-         channel = coalesce(excluded.channel, c.channel),
-         channel_id = coalesce(excluded.channel_id, c.channel_id),
-         bot_identity = coalesce(excluded.bot_identity, c.bot_identity),
-         title = coalesce(excluded.title, c.title),
-         model = coalesce(excluded.model, c.model),
-         settings = c.settings || excluded.settings,
-         updated_at = now()
+       ON CONFLICT (tenant_id, agent, session_key) DO NOTHING
        RETURNING id, agent, session_key`,
       [
         tenantId,
-        rows.map((t) => t.agent),
-        rows.map((t) => t.sessionKey),
-        rows.map((t) => t.channel),
-        rows.map((t) => t.channelId),
-        rows.map((t) => t.botIdentity),
-        rows.map((t) => t.title),
-        rows.map((t) => t.model),
-        rows.map((t) => JSON.stringify(t.settings)),
+        missing.map((t) => t.agent),
+        missing.map((t) => t.sessionKey),
+        missing.map((t) => t.channel),
+        missing.map((t) => t.channelId),
+        missing.map((t) => t.botIdentity),
+        missing.map((t) => t.title),
+        missing.map((t) => t.model),
+        missing.map((t) => JSON.stringify(t.settings)),
       ],
     );
-    return new Map(result.map((r) => [conversationKey(r.agent, r.session_key), r.id]));
+    for (const r of created) ids.set(conversationKey(r.agent, r.session_key), String(r.id));
+    // Created meanwhile by a concurrent batch (committed after this statement's snapshot): read again.
+    const raced = missing.filter((t) => !ids.has(conversationKey(t.agent, t.sessionKey)));
+    if (raced.length > 0) for (const [key, id] of await this.findConversations(manager, tenantId, raced)) ids.set(key, id);
+    return ids;
+  }
+
+  private async findConversations(
+    manager: EntityManager,
+    tenantId: string,
+    turns: readonly NormalizedTurn[],
+  ): Promise<Map<string, string>> {
+    const rows: Array<{ id: string; agent: string; session_key: string }> = await manager.query(
+      `SELECT c.id, c.agent, c.session_key
+         FROM unnest($2::text[], $3::text[]) AS k(agent, session_key)
+         JOIN conversations c ON c.tenant_id = $1 AND c.agent = k.agent AND c.session_key = k.session_key`,
+      [tenantId, turns.map((t) => t.agent), turns.map((t) => t.sessionKey)],
+    );
+    return new Map(rows.map((r) => [conversationKey(r.agent, r.session_key), String(r.id)]));
   }
 
   conversationIdOf(conversations: Map<string, string>, turn: NormalizedTurn): string {
@@ -142,29 +163,54 @@ export class TranscriptRepository {
     return rows.map(toRow);
   }
 
-  /** Counts only what this delivery inserted, so a redelivery never counts twice. */
-  async addToConversations(
+  /**
+   * Refreshes each conversation of the batch from its latest turn (channel, title,
+   * model … when given; settings merged) and adds what this delivery inserted to its
+   * counters (a redelivery adds nothing). Meant to run last in the transaction: the
+   * rows stay locked only until the commit, and they are locked in id order so that
+   * concurrent batches cannot deadlock.
+   */
+  async refreshConversations(
     manager: EntityManager,
-    totals: ReadonlyArray<{ conversationId: string; messages: number; tokens: number; firstAt: Date; lastAt: Date }>,
+    conversations: Map<string, string>,
+    turns: readonly NormalizedTurn[],
+    totals: ReadonlyMap<string, ConversationTotals>,
   ): Promise<void> {
-    if (totals.length === 0) return;
-    const sorted = [...totals].sort((a, b) => Number(BigInt(a.conversationId) - BigInt(b.conversationId)));
+    const latest = new Map<string, NormalizedTurn>();
+    for (const turn of turns) latest.set(this.conversationIdOf(conversations, turn), turn);
+    if (latest.size === 0) return;
+    const ids = [...latest.keys()].sort((a, b) => Number(BigInt(a) - BigInt(b)));
+    await manager.query(`SELECT id FROM conversations WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
+    const turnOf = (id: string) => latest.get(id)!;
     await manager.query(
       `UPDATE conversations c SET
+         channel = coalesce(v.channel, c.channel),
+         channel_id = coalesce(v.channel_id, c.channel_id),
+         bot_identity = coalesce(v.bot_identity, c.bot_identity),
+         title = coalesce(v.title, c.title),
+         model = coalesce(v.model, c.model),
+         settings = c.settings || v.settings,
          message_count = c.message_count + v.messages,
          token_estimate = c.token_estimate + v.tokens,
          first_message_at = least(c.first_message_at, v.first_at),
          last_message_at = greatest(c.last_message_at, v.last_at),
          updated_at = now()
-       FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::timestamptz[], $5::timestamptz[])
-         AS v(id, messages, tokens, first_at, last_at)
+       FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
+                   $8::int[], $9::bigint[], $10::timestamptz[], $11::timestamptz[])
+         AS v(id, channel, channel_id, bot_identity, title, model, settings, messages, tokens, first_at, last_at)
        WHERE c.id = v.id`,
       [
-        sorted.map((t) => t.conversationId),
-        sorted.map((t) => t.messages),
-        sorted.map((t) => t.tokens),
-        sorted.map((t) => t.firstAt.toISOString()),
-        sorted.map((t) => t.lastAt.toISOString()),
+        ids,
+        ids.map((id) => turnOf(id).channel),
+        ids.map((id) => turnOf(id).channelId),
+        ids.map((id) => turnOf(id).botIdentity),
+        ids.map((id) => turnOf(id).title),
+        ids.map((id) => turnOf(id).model),
+        ids.map((id) => JSON.stringify(turnOf(id).settings)),
+        ids.map((id) => totals.get(id)?.messages ?? 0),
+        ids.map((id) => totals.get(id)?.tokens ?? 0),
+        ids.map((id) => totals.get(id)?.firstAt.toISOString() ?? null),
+        ids.map((id) => totals.get(id)?.lastAt.toISOString() ?? null),
       ],
     );
   }

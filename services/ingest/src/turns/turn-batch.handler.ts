@@ -18,7 +18,7 @@ export class TurnBatchHandler {
     );
     outcomes.forEach((outcome, i) => {
       if (outcome.kind === 'invalid') deliveries[i]!.reject(outcome.reason, { problems: [...outcome.problems] });
-      if (outcome.kind === 'failed') deliveries[i]!.retry(outcome.reason);
+      if (outcome.kind === 'failed') deliveries[i]!.retry(outcome.reason, { dependencyDown: outcome.dependencyDown });
     });
   }
 }

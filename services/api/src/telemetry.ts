@@ -1,0 +1,4 @@
+import { startTelemetry } from '@engram/telemetry';
+
+// Imported first by main.ts: http must be instrumented before it loads.
+startTelemetry('api');

@@ -1,0 +1,25 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { PlatformModule } from '@engram/platform';
+import { StoreModule } from '@engram/store';
+import type { ContextBuilderConfig } from './context-builder.config';
+
+@Module({})
+export class ContextBuilderModule {
+  static register(config: ContextBuilderConfig): DynamicModule {
+    return {
+      module: ContextBuilderModule,
+      imports: [
+        PlatformModule.forRoot({ service: 'context-builder', logLevel: config.LOG_LEVEL }),
+        MessagingModule.forRoot(messagingOptionsFrom('context-builder', config)),
+        StoreModule.forRoot({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          service: 'context-builder',
+        }),
+      ],
+      controllers: [],
+      providers: [],
+    };
+  }
+}

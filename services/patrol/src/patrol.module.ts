@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { PlatformModule } from '@engram/platform';
+import { StoreModule } from '@engram/store';
+import type { PatrolConfig } from './patrol.config';
+
+@Module({})
+export class PatrolModule {
+  static register(config: PatrolConfig): DynamicModule {
+    return {
+      module: PatrolModule,
+      imports: [
+        PlatformModule.forRoot({ service: 'patrol', logLevel: config.LOG_LEVEL }),
+        // Per-consumer defaults (concurrency, batch size) go here with the first handler.
+        MessagingModule.forRoot(messagingOptionsFrom('patrol', config)),
+        StoreModule.forRoot({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          service: 'patrol',
+        }),
+      ],
+      controllers: [],
+      providers: [],
+    };
+  }
+}

@@ -1,0 +1,4 @@
+import { startTelemetry } from '@engram/telemetry';
+
+// Imported first by main.ts: pg and http must be instrumented before they load.
+startTelemetry('retrieval');
