@@ -91,7 +91,8 @@ export const Consumers = {
     schema: TurnEventSchema,
     strictDecoding: true,
     maxDeliver: 5,
-    ackWaitMs: 30_000,
+    // Short, so a killed worker's turns come back quickly; running batches keep theirs with "working".
+    ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
 } as const satisfies Record<string, ConsumerSpec>;

@@ -37,7 +37,9 @@ export async function startNatsServer(): Promise<NatsServerHandle> {
     port,
     async stop() {
       child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      const forceAfter = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(forceAfter);
       rmSync(storeDir, { recursive: true, force: true });
     },
   };

@@ -12,6 +12,6 @@ export type IngestConfig = ConfigOf<(typeof INGEST_VARIABLES)[number]>;
 
 export const INGEST_CONFIG = Symbol('INGEST_CONFIG');
 
-export function loadIngestConfig(): IngestConfig {
-  return loadConfig(INGEST_VARIABLES);
+export function loadIngestConfig(env: NodeJS.ProcessEnv = process.env): IngestConfig {
+  return loadConfig(INGEST_VARIABLES, env);
 }

@@ -41,6 +41,7 @@ export interface RecordedFact {
 interface ActiveFact {
   readonly id: string;
   readonly content: string;
+  readonly expiresAt: Date | null;
 }
 
 /** The natural key of a tagged fact: a redelivered turn finds it instead of adding it again. */
@@ -70,14 +71,16 @@ export class TaggedMemoryRepository {
       for (const fact of candidates) {
         const { category, lifetime } = classifyMemoryTag(fact.type);
         const expiresAt = expiryOf(lifetime, fact.statedAt);
-        const duplicate = findOverlapping(fact.content, active, overlapThreshold);
+        // Compared with what was in force when the fact was stated (imports may replay old turns).
+        const inForce = active.filter((a) => a.expiresAt === null || a.expiresAt > fact.statedAt);
+        const duplicate = findOverlapping(fact.content, inForce, overlapThreshold);
         if (duplicate) {
           if (expiresAt) await this.renew(manager, duplicate.id, expiresAt);
           continue;
         }
         const id = await this.insertFact(manager, tenantId, fact, category, lifetime, expiresAt);
         if (id) {
-          active.push({ id, content: fact.content });
+          active.push({ id, content: fact.content, expiresAt });
           recorded.push({ id, agent, category, messageId: fact.messageId });
         }
       }
@@ -123,7 +126,7 @@ export class TaggedMemoryRepository {
     );
   }
 
-  /** Active, unexpired facts of the agent that share at least one word with a candidate. */
+  /** Open facts of the agent, in force when the earliest candidate was stated, sharing a word with a candidate. */
   private async activeFactsSharingWords(
     manager: EntityManager,
     agent: string,
@@ -137,14 +140,15 @@ export class TaggedMemoryRepository {
       }
     }
     if (lexemes.size === 0) return [];
-    const rows: Array<{ id: string; content: string }> = await manager.query(
-      `SELECT id, content FROM facts
-        WHERE agent = $1 AND valid_to IS NULL AND (expires_at IS NULL OR expires_at > now())
+    const earliest = new Date(Math.min(...candidates.map((c) => c.statedAt.getTime())));
+    const rows: Array<{ id: string; content: string; expires_at: Date | null }> = await manager.query(
+      `SELECT id, content, expires_at FROM facts
+        WHERE agent = $1 AND valid_to IS NULL AND (expires_at IS NULL OR expires_at > $3)
           AND tsv @@ to_tsquery('english', $2)
         ORDER BY updated_at DESC LIMIT 1000`,
-      [agent, [...lexemes].join(' | ')],
+      [agent, [...lexemes].join(' | '), earliest.toISOString()],
     );
-    return rows.map((r) => ({ id: String(r.id), content: r.content }));
+    return rows.map((r) => ({ id: String(r.id), content: r.content, expiresAt: r.expires_at }));
   }
 
   private async insertFact(

@@ -1,0 +1,253 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Client } from 'pg';
+import {
+  DeadLetterSchema,
+  FactUpsertedSchema,
+  MessageStoredSchema,
+  Rpcs,
+  Streams,
+  decodeMessage,
+  type DescMessage,
+  type MessageShape,
+} from '@engram/contracts';
+import { JetStreamServer, RpcClient } from '@engram/messaging';
+import { createScratchDatabase, startNatsServer, waitFor, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import { loadIngestConfig } from '../ingest.config';
+import { IngestModule } from '../ingest.module';
+
+describe('ingest (real Postgres and NATS JetStream)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let app: INestApplication;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let jsm: JetStreamManager;
+  let admin: Client;
+
+  const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> => (await admin.query(text, params)).rows as T[];
+
+  async function eventsOf<S extends DescMessage>(stream: string, subject: string, schema: S): Promise<MessageShape<S>[]> {
+    const out: MessageShape<S>[] = [];
+    const info = await jsm.streams.info(stream);
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+      const m = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+      if (m && (m.subject === subject || subject === '>')) out.push(decodeMessage(schema, m.data, { strict: false }));
+    }
+    return out;
+  }
+
+  const publish = (subject: string, turn: object | string, msgID?: string) =>
+    js.publish(subject, typeof turn === 'string' ? turn : JSON.stringify(turn), msgID ? { msgID } : undefined);
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('ingest')]);
+    const config = loadIngestConfig({
+      NATS_URL: nats.url,
+      DATABASE_URL: db.appUrl,
+      LOG_LEVEL: 'silent',
+      CONSUMER_LINGER_MS: '1',
+      RETRY_BASE_DELAY_MS: '50',
+    });
+    app = await NestFactory.create(IngestModule.register(config), { logger: false });
+    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
+    await app.init();
+    await app.startAllMicroservices();
+    nc = await connect({ servers: nats.url });
+    js = jetstream(nc);
+    jsm = await jetstreamManager(nc);
+    admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await admin?.end();
+    await nc?.drain();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  async function messagesOf(tenant: string, sessionKey: string) {
+    return sql<{ id: string; role: string; author: string | null; content: string; raw_content: string | null; tool_name: string | null; tool_args: unknown; tool_result: unknown; metadata: unknown; position: number; turn_id: string; created_at: Date }>(
+      `SELECT m.* FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE c.tenant_id = $1 AND c.session_key = $2 ORDER BY m.created_at, m.stream_seq, m.position`,
+      [tenant, sessionKey],
+    );
+  }
+
+  it('stores every message of a turn with its tool call and metadata, then announces the turn', async () => {
+    await publish('mem.turn.acme.helper', {
+      turnId: 'turn-1',
+      sessionKey: 'chat-1',
+      channel: 'slack',
+      channelId: 'C42',
+      title: 'Weather',
+      occurredAt: '2026-02-22T10:00:00Z',
+      messages: [
+        { role: 'user', content: 'Weather in Lisbon?', author: 'Ada', metadata: { client: 'ios' } },
+        { role: 'assistant', content: '', toolName: 'weather', toolArgs: { city: 'Lisbon' }, toolCallId: 'call-1' },
+        { role: 'tool', toolName: 'weather', toolResult: { tempC: 18, sky: 'clear' }, toolCallId: 'call-1' },
+        { role: 'assistant', content: 'It is 18 °C and clear.' },
+      ],
+    });
+    await waitFor('4 messages', async () => (await messagesOf('acme', 'chat-1')).length === 4, 10_000);
+    const rows = await messagesOf('acme', 'chat-1');
+    expect(rows.map((r) => [r.position, r.role, r.content])).toEqual([
+      [0, 'user', 'Weather in Lisbon?'],
+      [1, 'assistant', ''],
+      [2, 'tool', ''],
+      [3, 'assistant', 'It is 18 °C and clear.'],
+    ]);
+    expect(rows[0]).toMatchObject({ author: 'Ada', metadata: { client: 'ios' } });
+    expect(rows[1]).toMatchObject({ tool_name: 'weather', tool_args: { city: 'Lisbon' } });
+    expect(rows[2]).toMatchObject({ tool_result: { tempC: 18, sky: 'clear' } });
+    expect(rows[0]!.created_at.toISOString()).toBe('2026-02-22T10:00:00.000Z');
+    const [conversation] = await sql<{ channel: string; channel_id: string; title: string; message_count: number; agent: string }>(
+      `SELECT * FROM conversations WHERE tenant_id = 'acme' AND session_key = 'chat-1'`,
+    );
+    expect(conversation).toMatchObject({ agent: 'helper', channel: 'slack', channel_id: 'C42', title: 'Weather', message_count: 4 });
+
+    await waitFor('stored event', async () => (await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema)).length === 1, 5000);
+    const [stored] = await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema);
+    expect(stored).toMatchObject({ tenantId: 'acme', agent: 'helper', turnId: 'turn-1', sessionKey: 'chat-1', memoryEnabled: true });
+    expect(stored!.messages.map((m) => m.id)).toEqual(rows.map((r) => String(r.id)));
+    expect(stored!.messages[1]).toMatchObject({ toolName: 'weather', contentEmpty: true });
+  });
+
+  it('adds nothing when the same turn is published again, and announces it only once', async () => {
+    const turn = { turnId: 'turn-r', sessionKey: 'chat-r', messages: [{ role: 'user', content: 'once' }, { role: 'assistant', content: 'only once' }] };
+    await publish('mem.turn.acme.helper', turn, 'first');
+    await waitFor('stored', async () => (await messagesOf('acme', 'chat-r')).length === 2, 10_000);
+    await publish('mem.turn.acme.helper', turn, 'a-retry-with-another-msg-id');
+    await publish('mem.turn.acme.helper', { turnId: 'turn-r2', sessionKey: 'chat-r', messages: [{ role: 'user', content: 'next' }] });
+    await waitFor('next turn', async () => (await messagesOf('acme', 'chat-r')).length === 3, 10_000);
+    const [conversation] = await sql<{ message_count: number }>(`SELECT message_count FROM conversations WHERE session_key = 'chat-r'`);
+    expect(conversation!.message_count).toBe(3);
+    const stored = await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema);
+    expect(stored.filter((e) => e.turnId === 'turn-r')).toHaveLength(1);
+  });
+
+  it('dead-letters invalid turns with a clear reason and stores the turns behind them', async () => {
+    await publish('mem.turn.acme.helper', '{"turnId": "broken", ');
+    await publish('mem.turn.acme.helper', { turnId: 'no-session', messages: [{ role: 'user', content: 'x' }] });
+    await publish('mem.turn.acme.helper', { turnId: 't', sessionKey: 's', messages: [{ role: 'robot', content: 'beep' }] });
+    await publish('mem.turn.acme.helper', { turnId: 't', sessionKey: 's', messages: [], surprise: 1 });
+    await publish('mem.turn.acme.helper', { turnId: 'fine', sessionKey: 'chat-after-bad', messages: [{ role: 'user', content: 'still here' }] });
+    await waitFor('valid turn stored', async () => (await messagesOf('acme', 'chat-after-bad')).length === 1, 10_000);
+    await waitFor('4 dead letters', async () => (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).length === 4, 10_000);
+    const reasons = (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).map((l) => `${l.cause}: ${l.reason}`);
+    expect(reasons).toHaveLength(4);
+    expect(reasons).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^invalid: does not decode as memory\.v1\.TurnEvent/),
+      'invalid: invalid turn: sessionKey: sessionKey is required',
+      'invalid: invalid turn: messages[0].role: role must be one of user, assistant, system, tool',
+      expect.stringMatching(/^invalid: does not decode as memory\.v1\.TurnEvent: .*surprise/),
+    ]));
+  });
+
+  it('turns memory tags into facts and state, hides them from users and keeps the raw text', async () => {
+    await publish('mem.turn.acme.helper', {
+      turnId: 'tags-1',
+      sessionKey: 'chat-tags',
+      messages: [
+        { role: 'user', content: 'Call me Ada. I like dark mode.' },
+        {
+          role: 'assistant',
+          content: 'Sure, Ada. [MEMORY:sticky]The user is called Ada.[/MEMORY] [MEMORY:user_preference]The user prefers dark mode.[/MEMORY][STATE:theme]dark[/STATE]',
+          createdAt: '2026-03-01T09:00:00Z',
+        },
+      ],
+    });
+    await waitFor('facts', async () => (await sql(`SELECT id FROM facts WHERE tenant_id = 'acme'`)).length === 2, 10_000);
+    const [assistant] = (await messagesOf('acme', 'chat-tags')).filter((m) => m.role === 'assistant');
+    expect(assistant!.content).toBe('Sure, Ada.');
+    expect(assistant!.raw_content).toContain('[MEMORY:sticky]The user is called Ada.[/MEMORY]');
+    const facts = await sql<{ content: string; category: string; lifetime: string; importance: number; expires_at: Date | null; source_message_ids: string[] }>(
+      `SELECT * FROM facts WHERE tenant_id = 'acme' ORDER BY id`,
+    );
+    expect(facts.map((f) => [f.content, f.category, f.lifetime, f.expires_at?.toISOString() ?? null])).toEqual([
+      ['The user is called Ada.', 'fact', 'sticky', null],
+      ['The user prefers dark mode.', 'preference', 'user_preference', '2026-05-30T09:00:00.000Z'],
+    ]);
+    expect(facts[0]!.source_message_ids).toEqual([String(assistant!.id)]);
+    expect(await sql(`SELECT agent, key, value FROM state WHERE tenant_id = 'acme'`)).toEqual([{ agent: 'helper', key: 'theme', value: 'dark' }]);
+    await waitFor('fact events', async () => (await eventsOf(Streams.events.name, 'mem.fact.upserted.acme', FactUpsertedSchema)).length === 2, 5000);
+  });
+
+  it('does not store a fact again when an active fact of the same agent already says it, but renews it', async () => {
+    await publish('mem.turn.acme.helper', {
+      turnId: 'tags-2',
+      sessionKey: 'chat-tags',
+      messages: [{ role: 'assistant', content: 'Noted. [MEMORY:user_preference]User prefers dark mode![/MEMORY] [MEMORY:user_preference]The user prefers dark mode in the terminal and in the editor.[/MEMORY]', createdAt: '2026-04-01T09:00:00Z' }],
+    });
+    await publish('mem.turn.acme.other-agent', {
+      turnId: 'tags-3',
+      sessionKey: 'chat-tags-other',
+      messages: [{ role: 'assistant', content: 'ok [MEMORY:user_preference]The user prefers dark mode.[/MEMORY]' }],
+    });
+    await waitFor('other agent fact', async () => (await sql(`SELECT id FROM facts WHERE agent = 'other-agent'`)).length === 1, 10_000);
+    await waitFor('second turn stored', async () => (await messagesOf('acme', 'chat-tags')).length === 3, 10_000);
+    const helperFacts = await sql<{ content: string; expires_at: Date | null }>(`SELECT content, expires_at FROM facts WHERE agent = 'helper' ORDER BY id`);
+    expect(helperFacts.map((f) => f.content)).toEqual([
+      'The user is called Ada.',
+      'The user prefers dark mode.',
+      'The user prefers dark mode in the terminal and in the editor.',
+    ]);
+    // Restated on 2026-04-01: served for 90 days from then.
+    expect(helperFacts[1]!.expires_at?.toISOString()).toBe('2026-06-30T09:00:00.000Z');
+  });
+
+  it('keeps the newest state when an older turn arrives late', async () => {
+    await publish('mem.turn.acme.helper', { turnId: 'st-new', sessionKey: 'chat-st', messages: [{ role: 'assistant', content: '[STATE:project]engram[/STATE]', createdAt: '2026-05-02T00:00:00Z' }] });
+    await waitFor('new state', async () => (await sql(`SELECT 1 FROM state WHERE key = 'project'`)).length === 1, 10_000);
+    await publish('mem.turn.acme.helper', { turnId: 'st-old', sessionKey: 'chat-st', messages: [{ role: 'assistant', content: '[STATE:project]old-thing[/STATE]', createdAt: '2026-05-01T00:00:00Z' }] });
+    await waitFor('old turn stored', async () => (await messagesOf('acme', 'chat-st')).length === 2, 10_000);
+    expect(await sql(`SELECT value FROM state WHERE key = 'project'`)).toEqual([{ value: 'engram' }]);
+  });
+
+  it('keeps the transcript but derives nothing when the tenant switched memory off', async () => {
+    const rpc = app.get(RpcClient);
+    expect(await rpc.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'quiet' })).toMatchObject({ memoryEnabled: true });
+    expect(await rpc.call(Rpcs.tenantSettingsSet, { memoryEnabled: false }, { tenantId: 'quiet' })).toMatchObject({ tenantId: 'quiet', memoryEnabled: false });
+    await publish('mem.turn.quiet.helper', {
+      turnId: 'q-1',
+      sessionKey: 'chat-q',
+      messages: [{ role: 'assistant', content: 'Fine. [MEMORY:sticky]The user is secretive.[/MEMORY][STATE:mood]calm[/STATE]' }],
+    });
+    await waitFor('stored', async () => (await messagesOf('quiet', 'chat-q')).length === 1, 10_000);
+    expect((await messagesOf('quiet', 'chat-q'))[0]).toMatchObject({ content: 'Fine.' });
+    expect(await sql(`SELECT * FROM facts WHERE tenant_id = 'quiet'`)).toEqual([]);
+    expect(await sql(`SELECT * FROM state WHERE tenant_id = 'quiet'`)).toEqual([]);
+    const stored = await eventsOf(Streams.events.name, 'mem.message.stored.quiet', MessageStoredSchema);
+    expect(stored[0]).toMatchObject({ memoryEnabled: false });
+  });
+
+  it('isolates tenants with row-level security for the role the services use', async () => {
+    await publish('mem.turn.globex.helper', { turnId: 'g-1', sessionKey: 'chat-g', messages: [{ role: 'user', content: 'globex secret' }] });
+    await waitFor('globex stored', async () => (await messagesOf('globex', 'chat-g')).length === 1, 10_000);
+    const appClient = new Client({ connectionString: db.appUrl });
+    await appClient.connect();
+    try {
+      expect((await appClient.query('SELECT count(*)::int AS n FROM messages')).rows[0].n).toBe(0);
+      await appClient.query('BEGIN');
+      await appClient.query(`SELECT set_config('engram.tenant_id', 'acme', true)`);
+      const seen = await appClient.query<{ tenant_id: string; content: string }>('SELECT tenant_id, content FROM messages');
+      expect(seen.rows.length).toBeGreaterThan(0);
+      expect(new Set(seen.rows.map((r) => r.tenant_id))).toEqual(new Set(['acme']));
+      expect(seen.rows.some((r) => r.content === 'globex secret')).toBe(false);
+      await expect(
+        appClient.query(`INSERT INTO tenants (tenant_id) VALUES ('globex2')`),
+      ).rejects.toThrow(/row-level security/);
+      await appClient.query('ROLLBACK');
+      await appClient.query('BEGIN');
+      await appClient.query(`SELECT set_config('engram.tenant_id', 'acme', true)`);
+      await expect(appClient.query(`UPDATE messages SET content = 'rewritten' WHERE role = 'user'`)).rejects.toThrow(/immutable/);
+      await appClient.query('ROLLBACK');
+    } finally {
+      await appClient.end();
+    }
+  });
+});
