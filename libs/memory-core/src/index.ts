@@ -4,3 +4,4 @@ export * from './tags/memory-tags';
 export * from './facts/fact-kinds';
 export * from './facts/word-overlap';
 export * from './turns/normalize-turn';
+export * from './paging/transcript-cursor';

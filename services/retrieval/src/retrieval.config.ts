@@ -4,6 +4,6 @@ const RETRIEVAL_VARIABLES = [...SERVICE_VARIABLES] as const;
 
 export type RetrievalConfig = ConfigOf<(typeof RETRIEVAL_VARIABLES)[number]>;
 
-export function loadRetrievalConfig(): RetrievalConfig {
-  return loadConfig(RETRIEVAL_VARIABLES);
+export function loadRetrievalConfig(env: NodeJS.ProcessEnv = process.env): RetrievalConfig {
+  return loadConfig(RETRIEVAL_VARIABLES, env);
 }

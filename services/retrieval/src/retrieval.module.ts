@@ -3,6 +3,9 @@ import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import type { RetrievalConfig } from './retrieval.config';
+import { BrowseHandler } from './transcript/browse.handler';
+import { BrowseTranscriptUseCase } from './transcript/browse-transcript.use-case';
+import { TranscriptReaderRepository } from './transcript/transcript-reader.repository';
 
 @Module({})
 export class RetrievalModule {
@@ -18,8 +21,8 @@ export class RetrievalModule {
           service: 'retrieval',
         }),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [BrowseHandler],
+      providers: [BrowseTranscriptUseCase, TranscriptReaderRepository],
     };
   }
 }

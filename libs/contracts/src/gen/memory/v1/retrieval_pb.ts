@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/retrieval.proto.
  */
 export const file_memory_v1_retrieval: GenFile = /*@__PURE__*/
-  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIQgkKB19leHBhbmQiZwoMU2lnbmFsU2NvcmVzEhAKCGZ1bGx0ZXh0GAEgASgBEhAKCHNlbWFudGljGAIgASgBEhAKCHRlbXBvcmFsGAMgASgBEhIKCmltcG9ydGFuY2UYBCABKAESDQoFZnVzZWQYBSABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIpkBCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBIq4BCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFIuoCChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiNQoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0IpoBCgtTYXZlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEhAKCGxpZmV0aW1lGAQgASgJEhIKCmltcG9ydGFuY2UYBSABKAUSFwoPY29udmVyc2F0aW9uX2lkGAYgASgJEhoKEnNvdXJjZV9tZXNzYWdlX2lkcxgHIAMoCSI1CgxTYXZlUmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIUCgxkZWR1cGxpY2F0ZWQYAiABKAgiMAoNRm9yZ2V0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPCg5Gb3JnZXRSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEiwKCHZhbGlkX3RvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDKAAwoNTWVtb3J5U2VydmljZRI9CgZTZWFyY2gSGC5tZW1vcnkudjEuU2VhcmNoUmVxdWVzdBoZLm1lbW9yeS52MS5TZWFyY2hSZXNwb25zZRI9CgZCcm93c2USGC5tZW1vcnkudjEuQnJvd3NlUmVxdWVzdBoZLm1lbW9yeS52MS5Ccm93c2VSZXNwb25zZRI6CgVTdGF0cxIXLm1lbW9yeS52MS5TdGF0c1JlcXVlc3QaGC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZRI9CgZSZWNhbGwSGC5tZW1vcnkudjEuUmVjYWxsUmVxdWVzdBoZLm1lbW9yeS52MS5SZWNhbGxSZXNwb25zZRI3CgRTYXZlEhYubWVtb3J5LnYxLlNhdmVSZXF1ZXN0GhcubWVtb3J5LnYxLlNhdmVSZXNwb25zZRI9CgZGb3JnZXQSGC5tZW1vcnkudjEuRm9yZ2V0UmVxdWVzdBoZLm1lbW9yeS52MS5Gb3JnZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIQgkKB19leHBhbmQiZwoMU2lnbmFsU2NvcmVzEhAKCGZ1bGx0ZXh0GAEgASgBEhAKCHNlbWFudGljGAIgASgBEhAKCHRlbXBvcmFsGAMgASgBEhIKCmltcG9ydGFuY2UYBCABKAESDQoFZnVzZWQYBSABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIpkBCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIuoCChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiNQoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0IpoBCgtTYXZlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEhAKCGxpZmV0aW1lGAQgASgJEhIKCmltcG9ydGFuY2UYBSABKAUSFwoPY29udmVyc2F0aW9uX2lkGAYgASgJEhoKEnNvdXJjZV9tZXNzYWdlX2lkcxgHIAMoCSI1CgxTYXZlUmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIUCgxkZWR1cGxpY2F0ZWQYAiABKAgiMAoNRm9yZ2V0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPCg5Gb3JnZXRSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEiwKCHZhbGlkX3RvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDKAAwoNTWVtb3J5U2VydmljZRI9CgZTZWFyY2gSGC5tZW1vcnkudjEuU2VhcmNoUmVxdWVzdBoZLm1lbW9yeS52MS5TZWFyY2hSZXNwb25zZRI9CgZCcm93c2USGC5tZW1vcnkudjEuQnJvd3NlUmVxdWVzdBoZLm1lbW9yeS52MS5Ccm93c2VSZXNwb25zZRI6CgVTdGF0cxIXLm1lbW9yeS52MS5TdGF0c1JlcXVlc3QaGC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZRI9CgZSZWNhbGwSGC5tZW1vcnkudjEuUmVjYWxsUmVxdWVzdBoZLm1lbW9yeS52MS5SZWNhbGxSZXNwb25zZRI3CgRTYXZlEhYubWVtb3J5LnYxLlNhdmVSZXF1ZXN0GhcubWVtb3J5LnYxLlNhdmVSZXNwb25zZRI9CgZGb3JnZXQSGC5tZW1vcnkudjEuRm9yZ2V0UmVxdWVzdBoZLm1lbW9yeS52MS5Gb3JnZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.SearchFilters
@@ -614,7 +614,8 @@ export const SearchResponseSchema: GenMessage<SearchResponse, {jsonType: SearchR
  */
 export type BrowseRequest = Message<"memory.v1.BrowseRequest"> & {
   /**
-   * One of conversation_id or agent.
+   * What to page through: a conversation (by conversation_id, or by agent +
+   * session_key as the runtime knows it), or all of an agent's messages (agent alone).
    *
    * @generated from field: string conversation_id = 1;
    */
@@ -626,7 +627,7 @@ export type BrowseRequest = Message<"memory.v1.BrowseRequest"> & {
   agent: string;
 
   /**
-   * Opaque cursor from a previous page.
+   * Opaque cursor from a previous page (next_cursor or prev_cursor); it carries its direction.
    *
    * @generated from field: string cursor = 3;
    */
@@ -657,6 +658,11 @@ export type BrowseRequest = Message<"memory.v1.BrowseRequest"> & {
    * @generated from field: int32 limit = 7;
    */
   limit: number;
+
+  /**
+   * @generated from field: string session_key = 8;
+   */
+  sessionKey: string;
 };
 
 /**
@@ -664,7 +670,8 @@ export type BrowseRequest = Message<"memory.v1.BrowseRequest"> & {
  */
 export type BrowseRequestJson = {
   /**
-   * One of conversation_id or agent.
+   * What to page through: a conversation (by conversation_id, or by agent +
+   * session_key as the runtime knows it), or all of an agent's messages (agent alone).
    *
    * @generated from field: string conversation_id = 1;
    */
@@ -676,7 +683,7 @@ export type BrowseRequestJson = {
   agent?: string;
 
   /**
-   * Opaque cursor from a previous page.
+   * Opaque cursor from a previous page (next_cursor or prev_cursor); it carries its direction.
    *
    * @generated from field: string cursor = 3;
    */
@@ -707,6 +714,11 @@ export type BrowseRequestJson = {
    * @generated from field: int32 limit = 7;
    */
   limit?: number;
+
+  /**
+   * @generated from field: string session_key = 8;
+   */
+  sessionKey?: string;
 };
 
 /**
@@ -868,16 +880,22 @@ export const TranscriptMessageSchema: GenMessage<TranscriptMessage, {jsonType: T
  */
 export type BrowseResponse = Message<"memory.v1.BrowseResponse"> & {
   /**
+   * Always in chronological order, whichever way the page was read.
+   *
    * @generated from field: repeated memory.v1.TranscriptMessage messages = 1;
    */
   messages: TranscriptMessage[];
 
   /**
+   * Leads to the newer messages after this page; empty at the end.
+   *
    * @generated from field: string next_cursor = 2;
    */
   nextCursor: string;
 
   /**
+   * Leads to the older messages before this page; empty at the start.
+   *
    * @generated from field: string prev_cursor = 3;
    */
   prevCursor: string;
@@ -888,16 +906,22 @@ export type BrowseResponse = Message<"memory.v1.BrowseResponse"> & {
  */
 export type BrowseResponseJson = {
   /**
+   * Always in chronological order, whichever way the page was read.
+   *
    * @generated from field: repeated memory.v1.TranscriptMessage messages = 1;
    */
   messages?: TranscriptMessageJson[];
 
   /**
+   * Leads to the newer messages after this page; empty at the end.
+   *
    * @generated from field: string next_cursor = 2;
    */
   nextCursor?: string;
 
   /**
+   * Leads to the older messages before this page; empty at the start.
+   *
    * @generated from field: string prev_cursor = 3;
    */
   prevCursor?: string;
