@@ -156,6 +156,12 @@ export const Variables = {
     'ingest',
     'A tagged fact whose words overlap an active fact of the same agent by more than this is not stored again.',
   ),
+  ENGRAM_STACK_PORT_OFFSET: variable(
+    int(0, 50_000).default(0),
+    '0',
+    'npm start',
+    'Added to every service’s default HTTP port (to run a second stack beside the first).',
+  ),
   ENGRAM_STACK_SERVICES: variable(
     z.string().optional(),
     '(all)',

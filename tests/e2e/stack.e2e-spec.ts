@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { request } from 'undici';
+import { DEFAULT_HTTP_PORTS } from '@engram/config';
+import { createScratchDatabase, startNatsServer, waitFor, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+
+/** What `npm start` runs after provisioning and building: every service, each healthy, all stopped by Ctrl-C. */
+describe('npm start (the stack launcher)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('stack')]);
+  });
+
+  afterAll(async () => {
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  it('starts all eight services, reports each ready, and stops them all on SIGINT', async () => {
+    const offset = 20_000 + Math.floor(Math.random() * 20_000);
+    const launcher = spawn(process.execPath, [resolve(__dirname, '../../tools/stack/dist/main.js')], {
+      env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: db.appUrl, DATABASE_OWNER_URL: db.ownerUrl, ENGRAM_STACK_PORT_OFFSET: String(offset), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    launcher.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    launcher.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((done) => launcher.once('exit', (code) => done(code)));
+
+    await waitFor('the summary', async () => output.includes('Engram is running'), 90_000).catch((e: Error) => {
+      throw new Error(`${e.message}\n${output.slice(-3000)}`);
+    });
+    for (const [service, port] of Object.entries(DEFAULT_HTTP_PORTS)) {
+      expect(output).toMatch(new RegExp(`${service}\\s+http://127\\.0\\.0\\.1:${port + offset}/health/ready\\s+ready`));
+      const { statusCode, body } = await request(`http://127.0.0.1:${port + offset}/health/ready`);
+      const health = (await body.json()) as { status: string; info: Record<string, unknown> };
+      expect(statusCode).toBe(200);
+      expect(health.status).toBe('ok');
+      expect(Object.keys(health.info)).toContain('nats');
+    }
+
+    launcher.kill('SIGINT');
+    expect(await exited).toBe(0);
+    for (const port of Object.values(DEFAULT_HTTP_PORTS)) {
+      await expect(request(`http://127.0.0.1:${port + offset}/health/live`)).rejects.toThrow();
+    }
+  }, 120_000);
+});
