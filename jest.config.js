@@ -30,7 +30,8 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{libs,services,tools,scripts}/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{libs,services,tools,scripts,tests}/**/*.spec.ts'],
+      testTimeout: 30_000,
     },
     {
       ...common,

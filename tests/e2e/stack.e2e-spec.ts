@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { request } from 'undici';
 import { DEFAULT_HTTP_PORTS } from '@engram/config';
@@ -18,7 +19,7 @@ describe('npm start (the stack launcher)', () => {
     await db?.drop();
   });
 
-  it('starts all eight services, reports each ready, and stops them all on SIGINT', async () => {
+  it('starts all eight services, reports each ready, runs the README example, and stops them all on SIGINT', async () => {
     const offset = 20_000 + Math.floor(Math.random() * 20_000);
     const launcher = spawn(process.execPath, [resolve(__dirname, '../../tools/stack/dist/main.js')], {
       env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: db.appUrl, DATABASE_OWNER_URL: db.ownerUrl, ENGRAM_STACK_PORT_OFFSET: String(offset), LOG_LEVEL: 'warn' },
@@ -40,6 +41,21 @@ describe('npm start (the stack launcher)', () => {
       expect(health.status).toBe('ok');
       expect(Object.keys(health.info)).toContain('nats');
     }
+
+    // The README's copy-paste example, exactly as written, against this stack.
+    const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
+    const example = /<!-- example:publish-and-read -->\n```bash\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const pasted = spawnSync('bash', ['-c', example!], {
+      cwd: resolve(__dirname, '../..'),
+      env: { ...process.env, NATS_URL: nats.url },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(pasted.status).toBe(0);
+    expect(pasted.stdout).toMatch(/^durable: stream TURNS, sequence \d+$/m);
+    expect(pasted.stdout).toMatch(/ user: Hi! I am Ada\. Please use metric units\.$/m);
+    expect(pasted.stdout).toMatch(/ assistant: Noted, Ada\.$/m);
 
     launcher.kill('SIGINT');
     expect(await exited).toBe(0);

@@ -54,10 +54,15 @@ export const Variables = {
   DATABASE_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://engram_app@127.0.0.1:5432/engram'),
     'postgres://engram_app@127.0.0.1:5432/engram',
-    'all services',
+    'services with a store (all but gerty and api)',
     'Postgres for the services: a role without BYPASSRLS, so row-level security isolates tenants (a superuser is refused).',
   ),
-  DATABASE_POOL_SIZE: variable(int(1, 200).default(10), '10', 'all services', 'Connections per service process.'),
+  DATABASE_POOL_SIZE: variable(
+    int(1, 200).default(10),
+    '10',
+    'services with a store',
+    'Connections per service process.',
+  ),
   DATABASE_OWNER_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://engram_owner@127.0.0.1:5432/engram'),
     'postgres://engram_owner@127.0.0.1:5432/engram',
@@ -155,6 +160,24 @@ export const Variables = {
     '0.7',
     'ingest',
     'A tagged fact whose words overlap an active fact of the same agent by more than this is not stored again.',
+  ),
+  NATS_STORE_DIR: variable(
+    z.string().default('/var/lib/engram/nats'),
+    '/var/lib/engram/nats',
+    'provisioning',
+    'JetStream store directory when provisioning starts nats-server itself.',
+  ),
+  NATS_SERVER_BIN: variable(
+    z.string().optional(),
+    '(found on PATH or in /usr/sbin)',
+    'tests, benchmarks',
+    'The nats-server binary the tests start privately (one server per suite).',
+  ),
+  ENGRAM_OS_RELEASE_FILE: variable(
+    z.string().default('/etc/os-release'),
+    '/etc/os-release',
+    'provisioning',
+    'Which os-release file decides whether this is Debian (tests point it elsewhere).',
   ),
   ENGRAM_STACK_PORT_OFFSET: variable(
     int(0, 50_000).default(0),
