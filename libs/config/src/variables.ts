@@ -195,30 +195,7 @@ export const Variables = {
 
 export type VariableName = keyof typeof Variables;
 
-/** What every service reads: where NATS and Postgres are, its HTTP endpoints, logs, shutdown. */
-export const SERVICE_VARIABLES = [
-  'NATS_URL',
-  'NATS_STREAM_REPLICAS',
-  'DATABASE_URL',
-  'DATABASE_POOL_SIZE',
-  'HTTP_PORT',
-  'HTTP_HOST',
-  'LOG_LEVEL',
-  'SHUTDOWN_GRACE_MS',
-  'RPC_CONCURRENCY',
-  'RPC_MAX_QUEUED',
-] as const satisfies readonly VariableName[];
-
-/** What services with JetStream consumers read in addition. */
-export const WORKER_VARIABLES = [
-  'CONSUMER_CONCURRENCY',
-  'CONSUMER_BATCH_SIZE',
-  'CONSUMER_LINGER_MS',
-  'RETRY_BASE_DELAY_MS',
-  'RETRY_MAX_DELAY_MS',
-] as const satisfies readonly VariableName[];
-
-/** What services without Postgres (gerty, api) read: SERVICE_VARIABLES minus the database. */
+/** What every service reads: where NATS is, its HTTP endpoints, logs, RPC limits, shutdown. */
 export const GATEWAY_VARIABLES = [
   'NATS_URL',
   'NATS_STREAM_REPLICAS',
@@ -228,4 +205,16 @@ export const GATEWAY_VARIABLES = [
   'SHUTDOWN_GRACE_MS',
   'RPC_CONCURRENCY',
   'RPC_MAX_QUEUED',
+] as const satisfies readonly VariableName[];
+
+/** What services with a store read: the above and where Postgres is. */
+export const SERVICE_VARIABLES = [...GATEWAY_VARIABLES, 'DATABASE_URL', 'DATABASE_POOL_SIZE'] as const;
+
+/** What services with JetStream consumers read in addition. */
+export const WORKER_VARIABLES = [
+  'CONSUMER_CONCURRENCY',
+  'CONSUMER_BATCH_SIZE',
+  'CONSUMER_LINGER_MS',
+  'RETRY_BASE_DELAY_MS',
+  'RETRY_MAX_DELAY_MS',
 ] as const satisfies readonly VariableName[];

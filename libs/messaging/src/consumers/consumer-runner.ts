@@ -91,8 +91,12 @@ export class ConsumerRunner {
         if (this.pending.length === 0) this.oldestPendingAt = Date.now();
         this.pending.push(msg);
         this.schedule();
-        // Backpressure: stop taking messages while a full batch waits for a free slot.
-        while (!this.stopping && this.pending.length >= this.batchSize && this.inFlight >= this.runtime.concurrency) {
+        // Backpressure: stop taking messages while a full batch waits for a free slot (or for a dependency).
+        while (
+          !this.stopping &&
+          this.pending.length >= this.batchSize &&
+          (this.paused || this.inFlight >= this.runtime.concurrency)
+        ) {
           await new Promise<void>((resolve) => (this.wakeUp = resolve));
         }
       }
@@ -260,6 +264,7 @@ export class ConsumerRunner {
       while (!this.stopping && !(await this.deps.dependenciesReady().catch(() => false))) await sleep(1000);
       this.paused = false;
       this.logger.log('resumed');
+      this.wake();
       this.schedule();
     })();
   }

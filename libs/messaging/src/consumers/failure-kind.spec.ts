@@ -1,3 +1,4 @@
+import { TimeoutError } from '@nats-io/transport-node';
 import { DependencyUnavailableError, isDependencyFailure } from './failure-kind';
 
 describe('isDependencyFailure', () => {
@@ -8,6 +9,8 @@ describe('isDependencyFailure', () => {
     expect(isDependencyFailure(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDependencyFailure(new DependencyUnavailableError('gateway down'))).toBe(true);
     expect(isDependencyFailure(new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe(true);
+    expect(isDependencyFailure(new TimeoutError())).toBe(true);
+    expect(isDependencyFailure(new Error('Driver not Connected'))).toBe(true);
   });
 
   it('treats everything else as a failure of the message itself', () => {

@@ -15,7 +15,11 @@ import {
 } from '@engram/contracts';
 import { JetStreamServer, RpcClient } from '@engram/messaging';
 import { createScratchDatabase, startNatsServer, waitFor, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import { fromJson } from '@bufbuild/protobuf';
+import { TurnEventSchema } from '@engram/contracts';
+import { ROOT_CONTEXT } from '@engram/telemetry';
 import { loadIngestConfig } from '../ingest.config';
+import { IngestTurnsUseCase } from './ingest-turns.use-case';
 import { IngestModule } from '../ingest.module';
 
 describe('ingest (real Postgres and NATS JetStream)', () => {
@@ -130,6 +134,24 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(stored.filter((e) => e.turnId === 'turn-r')).toHaveLength(1);
   });
 
+  it('stores a turn once and counts it once when one batch holds it twice', async () => {
+    const event = fromJson(TurnEventSchema, {
+      turnId: 'twice',
+      sessionKey: 'chat-twice',
+      messages: [{ role: 'assistant', content: 'a [MEMORY:sticky]The user has two cats.[/MEMORY]' }, { role: 'user', content: 'b' }],
+    });
+    const incoming = (seq: number) => ({
+      event,
+      envelope: { subject: 'mem.turn.initech.helper', streamSequence: seq, receivedAt: new Date() },
+      traceContext: ROOT_CONTEXT,
+    });
+    const outcomes = await app.get(IngestTurnsUseCase).execute([incoming(900_001), incoming(900_002)]);
+    expect(outcomes).toEqual([{ kind: 'stored' }, { kind: 'stored' }]);
+    expect(await messagesOf('initech', 'chat-twice')).toHaveLength(2);
+    expect(await sql(`SELECT message_count FROM conversations WHERE session_key = 'chat-twice'`)).toEqual([{ message_count: 2 }]);
+    expect(await sql(`SELECT content FROM facts WHERE content = 'The user has two cats.'`)).toHaveLength(1);
+  });
+
   it('dead-letters invalid turns with a clear reason and stores the turns behind them', async () => {
     await publish('mem.turn.acme.helper', '{"turnId": "broken", ');
     await publish('mem.turn.acme.helper', { turnId: 'no-session', messages: [{ role: 'user', content: 'x' }] });
@@ -190,7 +212,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     });
     await waitFor('other agent fact', async () => (await sql(`SELECT id FROM facts WHERE agent = 'other-agent'`)).length === 1, 10_000);
     await waitFor('second turn stored', async () => (await messagesOf('acme', 'chat-tags')).length === 3, 10_000);
-    const helperFacts = await sql<{ content: string; expires_at: Date | null }>(`SELECT content, expires_at FROM facts WHERE agent = 'helper' ORDER BY id`);
+    const helperFacts = await sql<{ content: string; expires_at: Date | null }>(`SELECT content, expires_at FROM facts WHERE tenant_id = 'acme' AND agent = 'helper' ORDER BY id`);
     expect(helperFacts.map((f) => f.content)).toEqual([
       'The user is called Ada.',
       'The user prefers dark mode.',

@@ -67,15 +67,39 @@ export class IngestTurnsUseCase {
   async execute(incoming: readonly IncomingTurn[]): Promise<TurnOutcome[]> {
     const outcomes: TurnOutcome[] = new Array(incoming.length);
     const valid: Array<{ index: number; turn: NormalizedTurn; traceContext: Context }> = [];
+    const duplicates: Array<{ index: number; of: number }> = [];
+    const firstByKey = new Map<string, number>();
     incoming.forEach((item, index) => {
       const result = normalizeTurn(item.event, item.envelope, {
         maxMessagesPerTurn: this.config.INGEST_MAX_MESSAGES_PER_TURN,
         maxContentChars: this.config.INGEST_MAX_CONTENT_CHARS,
       });
-      if (result.ok) valid.push({ index, turn: result.turn, traceContext: item.traceContext });
-      else outcomes[index] = { kind: 'invalid', reason: result.reason, problems: result.problems };
+      if (!result.ok) {
+        outcomes[index] = { kind: 'invalid', reason: result.reason, problems: result.problems };
+        return;
+      }
+      // The same turn twice in one batch (published twice, or redelivered while queued) is stored once.
+      const { tenantId, agent, sessionKey, turnId } = result.turn;
+      const key = JSON.stringify([tenantId, agent, sessionKey, turnId]);
+      const first = firstByKey.get(key);
+      if (first !== undefined) {
+        duplicates.push({ index, of: first });
+        return;
+      }
+      firstByKey.set(key, index);
+      valid.push({ index, turn: result.turn, traceContext: item.traceContext });
     });
-    if (valid.length === 0) return outcomes;
+    await this.storeValid(valid, outcomes);
+    for (const { index, of } of duplicates) outcomes[index] = outcomes[of]!;
+    return outcomes;
+  }
+
+  /** Fills in the outcome of every valid turn. */
+  private async storeValid(
+    valid: Array<{ index: number; turn: NormalizedTurn; traceContext: Context }>,
+    outcomes: TurnOutcome[],
+  ): Promise<void> {
+    if (valid.length === 0) return;
 
     let stored: StoredTurn[];
     try {
@@ -83,7 +107,7 @@ export class IngestTurnsUseCase {
     } catch (error) {
       if (valid.length === 1 || isDependencyFailure(error)) {
         for (const item of valid) outcomes[item.index] = failureOf(error);
-        return outcomes;
+        return;
       }
       // One bad turn must not hold back the others: store them one by one.
       this.logger.warn(`batch of ${valid.length} turns failed (${describe(error)}); storing them one by one`);
@@ -96,11 +120,10 @@ export class IngestTurnsUseCase {
           outcomes[item.index] = failureOf(singleError);
         }
       }
-      return outcomes;
+      return;
     }
     await Promise.all(stored.map((s, k) => this.announce(s, valid[k]!.traceContext)));
     for (const item of valid) outcomes[item.index] = { kind: 'stored' };
-    return outcomes;
   }
 
   /**
