@@ -152,6 +152,21 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(await sql(`SELECT content FROM facts WHERE content = 'The user has two cats.'`)).toHaveLength(1);
   });
 
+  it('keeps what every turn of a batch says about a new conversation', async () => {
+    const incoming = (json: object, seq: number) => ({
+      event: fromJson(TurnEventSchema, json as never),
+      envelope: { subject: 'mem.turn.initech.helper', streamSequence: seq, receivedAt: new Date() },
+      traceContext: ROOT_CONTEXT,
+    });
+    await app.get(IngestTurnsUseCase).execute([
+      incoming({ turnId: 'a', sessionKey: 'chat-attrs', title: 'Trip planning', settings: { lang: 'en' }, messages: [{ role: 'user', content: 'a' }] }, 900_010),
+      incoming({ turnId: 'b', sessionKey: 'chat-attrs', channel: 'slack', settings: { tz: 'UTC' }, messages: [{ role: 'user', content: 'b' }] }, 900_011),
+    ]);
+    expect(await sql(`SELECT title, channel, settings, message_count FROM conversations WHERE session_key = 'chat-attrs'`)).toEqual([
+      { title: 'Trip planning', channel: 'slack', settings: { lang: 'en', tz: 'UTC' }, message_count: 2 },
+    ]);
+  });
+
   it('dead-letters invalid turns with a clear reason and stores the turns behind them', async () => {
     await publish('mem.turn.acme.helper', '{"turnId": "broken", ');
     await publish('mem.turn.acme.helper', { turnId: 'no-session', messages: [{ role: 'user', content: 'x' }] });

@@ -12,6 +12,45 @@ export interface StoredMessageRow {
 
 const conversationKey = (agent: string, sessionKey: string) => `${agent}\u0000${sessionKey}`;
 
+/** What a batch says about one conversation. */
+interface ConversationAttributes {
+  readonly agent: string;
+  readonly sessionKey: string;
+  readonly channel: string | null;
+  readonly channelId: string | null;
+  readonly botIdentity: string | null;
+  readonly title: string | null;
+  readonly model: string | null;
+  readonly settings: Record<string, unknown>;
+}
+
+/**
+ * Per conversation, the latest value of each attribute any of the batch's turns
+ * gave (a title sent only with the first turn survives a later turn without one);
+ * settings merge in turn order.
+ */
+function attributesByConversation(
+  turns: readonly NormalizedTurn[],
+  keyOf: (turn: NormalizedTurn) => string,
+): Map<string, ConversationAttributes> {
+  const merged = new Map<string, ConversationAttributes>();
+  for (const turn of turns) {
+    const key = keyOf(turn);
+    const seen = merged.get(key);
+    merged.set(key, {
+      agent: turn.agent,
+      sessionKey: turn.sessionKey,
+      channel: turn.channel ?? seen?.channel ?? null,
+      channelId: turn.channelId ?? seen?.channelId ?? null,
+      botIdentity: turn.botIdentity ?? seen?.botIdentity ?? null,
+      title: turn.title ?? seen?.title ?? null,
+      model: turn.model ?? seen?.model ?? null,
+      settings: { ...seen?.settings, ...turn.settings },
+    });
+  }
+  return merged;
+}
+
 /** What one delivery added to a conversation. */
 export interface ConversationTotals {
   readonly messages: number;
@@ -41,7 +80,7 @@ export class TranscriptRepository {
 
   /**
    * Finds each turn's conversation (keyed by agent and session key), creating the
-   * missing ones from the batch's latest turn; returns conversation ids by agent +
+   * missing ones from what the batch says about them; returns conversation ids by agent +
    * session key. Locks no existing conversation: concurrent batches of the same
    * conversations do not wait for each other here (see refreshConversations).
    */
@@ -50,8 +89,7 @@ export class TranscriptRepository {
     tenantId: string,
     turns: readonly NormalizedTurn[],
   ): Promise<Map<string, string>> {
-    const latest = new Map<string, NormalizedTurn>();
-    for (const turn of turns) latest.set(conversationKey(turn.agent, turn.sessionKey), turn);
+    const latest = attributesByConversation(turns, (turn) => conversationKey(turn.agent, turn.sessionKey));
     const ids = await this.findConversations(manager, tenantId, [...latest.values()]);
     const missing = [...latest.keys()].filter((key) => !ids.has(key)).sort().map((key) => latest.get(key)!);
     if (missing.length === 0) return ids;
@@ -82,7 +120,7 @@ export class TranscriptRepository {
   private async findConversations(
     manager: EntityManager,
     tenantId: string,
-    turns: readonly NormalizedTurn[],
+    turns: readonly ConversationAttributes[],
   ): Promise<Map<string, string>> {
     const rows: Array<{ id: string; agent: string; session_key: string }> = await manager.query(
       `SELECT c.id, c.agent, c.session_key
@@ -164,7 +202,7 @@ export class TranscriptRepository {
   }
 
   /**
-   * Refreshes each conversation of the batch from its latest turn (channel, title,
+   * Refreshes each conversation of the batch with what its turns say (channel, title,
    * model … when given; settings merged) and adds what this delivery inserted to its
    * counters (a redelivery adds nothing). Meant to run last in the transaction: the
    * rows stay locked only until the commit, and they are locked in id order so that
@@ -176,8 +214,7 @@ export class TranscriptRepository {
     turns: readonly NormalizedTurn[],
     totals: ReadonlyMap<string, ConversationTotals>,
   ): Promise<void> {
-    const latest = new Map<string, NormalizedTurn>();
-    for (const turn of turns) latest.set(this.conversationIdOf(conversations, turn), turn);
+    const latest = attributesByConversation(turns, (turn) => this.conversationIdOf(conversations, turn));
     if (latest.size === 0) return;
     const ids = [...latest.keys()].sort((a, b) => Number(BigInt(a) - BigInt(b)));
     await manager.query(`SELECT id FROM conversations WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
