@@ -38,6 +38,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{libs,services,tools}/**/*.int-spec.ts', '<rootDir>/tests/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/libs/testing/src/integration-timeouts.ts'],
       slowTestThreshold: 30,
     },

@@ -179,6 +179,88 @@ export const Variables = {
     'provisioning',
     'Which os-release file decides whether this is Debian (tests point it elsewhere).',
   ),
+  EMBEDDER_BATCH_SIZE: variable(
+    int(1, 4096).default(64),
+    '64',
+    'embedder',
+    'Most events (turns, summaries, facts) embedded together.',
+  ),
+  EMBEDDER_LINGER_MS: variable(
+    int(0, 60_000).default(25),
+    '25',
+    'embedder',
+    'How long a partial batch waits for more events.',
+  ),
+  EMBEDDER_SWEEP_INTERVAL_MS: variable(
+    int(1000, 86_400_000).default(30_000),
+    '30000',
+    'embedder',
+    'How often the embedder looks for rows without a vector of the current model (missed events, a model change).',
+  ),
+  EMBEDDER_SWEEP_GRACE_MS: variable(
+    int(0, 86_400_000).default(60_000),
+    '60000',
+    'embedder',
+    'Rows younger than this are left to the event path.',
+  ),
+  GERTY_TIMEOUT_MS: variable(
+    int(100, 3_600_000).default(60_000),
+    '60000',
+    'embedder, workers',
+    'How long a worker waits for Gerty; Gerty stops working on a request whose caller stopped waiting.',
+  ),
+  GERTY_MODELS_FILE: variable(
+    z.string().optional(),
+    '(unset: the built-in model, plus GERTY_OPENAI_* if set)',
+    'gerty',
+    'A YAML file naming every model Gerty may use (provider, endpoint, limits) and the defaults; see README.',
+  ),
+  GERTY_OPENAI_BASE_URL: variable(
+    z.string().url().optional(),
+    '(unset)',
+    'gerty',
+    'Shorthand for one OpenAI-compatible endpoint (Ollama: http://127.0.0.1:11434/v1, llama.cpp, vLLM, TEI, a cloud API).',
+  ),
+  GERTY_OPENAI_API_KEY: variable(z.string().optional(), '(unset)', 'gerty', 'Its API key (never logged).'),
+  GERTY_OPENAI_CHAT_MODEL: variable(
+    z.string().optional(),
+    '(unset)',
+    'gerty',
+    'Its chat model; when set it becomes the default completion model ("openai-chat").',
+  ),
+  GERTY_OPENAI_EMBEDDING_MODEL: variable(
+    z.string().optional(),
+    '(unset)',
+    'gerty',
+    'Its embedding model; when set it becomes the default embedding model ("openai-embedding"). Its width must equal EMBEDDING_DIMENSIONS.',
+  ),
+  GERTY_MODEL_CONCURRENCY: variable(
+    int(1, 1024).default(2),
+    '2',
+    'gerty',
+    'Requests each model works on at once (per gerty process), unless the models file says otherwise.',
+  ),
+  GERTY_MODEL_MAX_QUEUED: variable(
+    int(0, 100_000).default(64),
+    '64',
+    'gerty',
+    'Requests that may wait for a model; beyond that gerty answers RESOURCE_EXHAUSTED ("busy").',
+  ),
+  GERTY_LOCAL_MODEL_PATH: variable(
+    z.string().optional(),
+    '(the binary built into libs/local-model/assets)',
+    'gerty, bench',
+    'The built-in embedding model’s binary (converted from GloVe at build time).',
+  ),
+  ENGRAM_SECRET_KEY: variable(
+    z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, { message: 'must be 32 bytes, base64-encoded' })
+      .optional(),
+    '(unset: tenants cannot store keys)',
+    'gerty',
+    'Encrypts tenants’ stored API keys (AES-256-GCM). `openssl rand -base64 32`.',
+  ),
   ENGRAM_STACK_PORT_OFFSET: variable(
     int(0, 50_000).default(0),
     '0',

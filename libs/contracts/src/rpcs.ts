@@ -19,6 +19,10 @@ import {
   CompleteResponseSchema,
   EmbedRequestSchema,
   EmbedResponseSchema,
+  ListModelsRequestSchema,
+  ListModelsResponseSchema,
+  SetTenantKeyRequestSchema,
+  SetTenantKeyResponseSchema,
 } from './gen/memory/v1/gerty_pb';
 import {
   GetTenantSettingsRequestSchema,
@@ -58,6 +62,8 @@ export const Rpcs = {
   tenantSettingsSet: rpc('mem.rpc.tenant.settings.set', SetTenantSettingsRequestSchema, TenantSettingsSchema),
   gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, false),
   gertyComplete: rpc('gerty.rpc.complete', CompleteRequestSchema, CompleteResponseSchema, false),
+  gertyModels: rpc('gerty.rpc.models', ListModelsRequestSchema, ListModelsResponseSchema, false),
+  gertySetTenantKey: rpc('gerty.rpc.keys.set', SetTenantKeyRequestSchema, SetTenantKeyResponseSchema),
 } as const;
 
 /** The subject a client requests: `<subject>.<tenant>` for tenant-scoped RPCs. */

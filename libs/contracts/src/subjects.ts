@@ -24,6 +24,8 @@ export const Subjects = {
   factUpsertedWildcard: 'mem.fact.upserted.>',
   embeddingWritten: (tenantId: string) => `mem.embedding.written.${tenantId}`,
   embeddingWrittenWildcard: 'mem.embedding.written.>',
+  toolSynthesis: (tenantId: string, messageId: string) => `mem.work.toolsynth.${tenantId}.${messageId}`,
+  toolSynthesisWildcard: 'mem.work.toolsynth.>',
   deadLetter: (stream: string, consumer: string) => `mem.deadletter.${stream}.${consumer}`,
   deadLetterWildcard: 'mem.deadletter.>',
   /** JetStream's advisory when a consumer gave up on a message (its process died on every try). */
@@ -36,6 +38,13 @@ export function parseTurnSubject(subject: string): { tenantId: string; agent: st
   const parts = subject.split('.');
   if (parts.length !== 4 || parts[0] !== 'mem' || parts[1] !== 'turn') return null;
   return { tenantId: parts[2]!, agent: parts[3]! };
+}
+
+/** Parses `mem.work.toolsynth.{tenant}.{message}`; null when the subject has another shape. */
+export function parseToolSynthesisSubject(subject: string): { tenantId: string; messageId: string } | null {
+  const parts = subject.split('.');
+  if (parts.length !== 5 || parts.slice(0, 3).join('.') !== 'mem.work.toolsynth') return null;
+  return { tenantId: parts[3]!, messageId: parts[4]! };
 }
 
 /** Parses the tenant token that ends every tenant-scoped subject. */

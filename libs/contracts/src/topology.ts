@@ -7,6 +7,7 @@ import {
   MessageStoredSchema,
   SummaryCreatedSchema,
 } from './gen/memory/v1/events_pb';
+import { ToolSynthesisWorkSchema } from './gen/memory/v1/work_pb';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -20,6 +21,13 @@ export interface StreamSpec {
   readonly maxAgeMs: number;
   /** Window within which a repeated Nats-Msg-Id is dropped by the server. */
   readonly duplicateWindowMs: number;
+  /**
+   * "limits": messages stay until they age out (every consumer reads them);
+   * "workqueue": a message is gone once acknowledged (one consumer, work items).
+   */
+  readonly retention: 'limits' | 'workqueue';
+  /** Work queues keyed by subject: a newer item replaces the pending one (duplicates coalesce). */
+  readonly maxMsgsPerSubject?: number;
 }
 
 export const Streams = {
@@ -29,6 +37,7 @@ export const Streams = {
     subjects: [Subjects.turnWildcard],
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 2 * MINUTE,
+    retention: 'limits',
   },
   events: {
     name: 'MEMORY_EVENTS',
@@ -41,6 +50,16 @@ export const Streams = {
     ],
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 2 * MINUTE,
+    retention: 'limits',
+  },
+  work: {
+    name: 'WORK',
+    description: 'Work items keyed by what they are about (one pending item per subject).',
+    subjects: [Subjects.toolSynthesisWildcard],
+    maxAgeMs: 30 * DAY,
+    duplicateWindowMs: 2 * MINUTE,
+    retention: 'workqueue',
+    maxMsgsPerSubject: 1,
   },
   deadLetters: {
     name: 'DEADLETTERS',
@@ -48,6 +67,7 @@ export const Streams = {
     subjects: [Subjects.deadLetterWildcard],
     maxAgeMs: 30 * DAY,
     duplicateWindowMs: 10 * MINUTE,
+    retention: 'limits',
   },
 } as const satisfies Record<string, StreamSpec>;
 
@@ -94,6 +114,51 @@ export const Consumers = {
     // Short, so a killed worker's turns come back quickly; running batches keep theirs with "working".
     ackWaitMs: 10_000,
     maxAckPending: 4096,
+  },
+  embedMessages: {
+    stream: Streams.events,
+    durable: 'embedder-messages',
+    description: 'embedder: vectors for stored messages (and tool calls to describe)',
+    filterSubject: Subjects.messageStoredWildcard,
+    schema: MessageStoredSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
+  embedSummaries: {
+    stream: Streams.events,
+    durable: 'embedder-summaries',
+    description: 'embedder: vectors for new summaries',
+    filterSubject: Subjects.summaryCreatedWildcard,
+    schema: SummaryCreatedSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
+  embedFacts: {
+    stream: Streams.events,
+    durable: 'embedder-facts',
+    description: 'embedder: vectors for new or changed facts',
+    filterSubject: Subjects.factUpsertedWildcard,
+    schema: FactUpsertedSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
+  toolSynthesis: {
+    stream: Streams.work,
+    durable: 'embedder-toolsynth',
+    description: 'embedder: one-sentence descriptions of tool calls stored without content',
+    filterSubject: Subjects.toolSynthesisWildcard,
+    schema: ToolSynthesisWorkSchema,
+    strictDecoding: false,
+    // At most 3 attempts, then a dead letter.
+    maxDeliver: 3,
+    ackWaitMs: 60_000,
+    maxAckPending: 1024,
   },
 } as const satisfies Record<string, ConsumerSpec>;
 

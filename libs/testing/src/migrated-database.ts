@@ -5,7 +5,7 @@ import { migrateDatabase, setupDatabase } from '@engram/store';
 import type { ScratchDatabase } from './scratch-database';
 
 /**
- * Not `engram_t_`: jest's global setup drops every scratch database with that prefix,
+ * Not `engram_t_`: those belong to jest runs (and are dropped once their run ended),
  * and a benchmark may well run while someone runs the tests.
  */
 const STANDALONE_PREFIX = 'engram_bench_';

@@ -3,9 +3,33 @@ import { Client } from 'pg';
 import { loadConfig } from '@engram/config';
 import { migrateDatabase, setupDatabase } from '@engram/store';
 
-/** Migrated once per test run; every suite copies it (CREATE DATABASE … TEMPLATE takes a fraction of a second). */
-export const TEMPLATE_DATABASE = 'engram_test_template';
+/**
+ * Every jest run has its own databases, named after the run (the jest parent's pid,
+ * which its workers inherit): concurrent runs never drop each other's, and a run that
+ * died is cleaned up by the next one.
+ */
+const RUN_ENV = 'ENGRAM_TEST_RUN';
 const SCRATCH_PREFIX = 'engram_t_';
+
+function runId(): string {
+  const id = process.env[RUN_ENV];
+  if (!id) throw new Error(`${RUN_ENV} is not set: scratch databases are made by jest's integration project (its global setup)`);
+  return id;
+}
+
+/** Migrated once per test run; every suite copies it (CREATE DATABASE … TEMPLATE takes a fraction of a second). */
+export function templateDatabase(): string {
+  return `${SCRATCH_PREFIX}${runId()}_template`;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export interface ScratchDatabase {
   readonly name: string;
@@ -41,29 +65,38 @@ async function dropDatabase(client: Client, name: string): Promise<void> {
   await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
-/** Roles, extensions, a fresh template with every migration, and no scratch databases left from earlier runs. */
+/**
+ * For this run: roles, extensions and a fresh template with every migration; and the
+ * databases of earlier runs that are no longer running are dropped.
+ */
 export async function prepareTemplateDatabase(): Promise<void> {
+  process.env[RUN_ENV] ??= String(process.pid);
   const config = urls();
   await admin(async (client) => {
-    const stale = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [
-      `${SCRATCH_PREFIX}%`,
-    ]);
-    for (const { datname } of stale.rows) await dropDatabase(client, datname);
-    await dropDatabase(client, TEMPLATE_DATABASE);
+    const all = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${SCRATCH_PREFIX}%`]);
+    for (const { datname } of all.rows) {
+      const owner = /^engram_t_(\d+)_/.exec(datname)?.[1];
+      if (!owner || owner === runId() || !isRunning(Number(owner))) await dropDatabase(client, datname);
+    }
   });
   await setupDatabase(
     { adminUrl: config.ENGRAM_PG_ADMIN_URL, ownerUrl: config.DATABASE_OWNER_URL, appUrl: config.DATABASE_URL },
-    TEMPLATE_DATABASE,
+    templateDatabase(),
   );
-  await migrateDatabase(onDatabase(config.DATABASE_OWNER_URL, TEMPLATE_DATABASE));
+  await migrateDatabase(onDatabase(config.DATABASE_OWNER_URL, templateDatabase()));
+}
+
+/** Drops this run's template (the suites drop their own databases). */
+export async function dropTemplateDatabase(): Promise<void> {
+  await admin((client) => dropDatabase(client, templateDatabase()));
 }
 
 /** A private, migrated database for one suite or benchmark. */
 export async function createScratchDatabase(label: string): Promise<ScratchDatabase> {
   const config = urls();
-  const name = `${SCRATCH_PREFIX}${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(3).toString('hex')}`;
+  const name = `${SCRATCH_PREFIX}${runId()}_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 20)}_${randomBytes(3).toString('hex')}`;
   const owner = decodeURIComponent(new URL(config.DATABASE_OWNER_URL).username);
-  await admin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DATABASE}" OWNER "${owner}"`));
+  await admin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}" OWNER "${owner}"`));
   return {
     name,
     appUrl: onDatabase(config.DATABASE_URL, name),

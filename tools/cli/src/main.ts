@@ -3,9 +3,11 @@ import { Command } from 'commander';
 import { ConfigError } from '@engram/config';
 import { configCommand } from './commands/config.command';
 import { dbCommand } from './commands/db.command';
+import { memoryCommand } from './commands/memory.command';
 
 const program = new Command('engram').description('Engram: long-term memory for AI agents').addCommand(dbCommand())
-  .addCommand(configCommand());
+  .addCommand(configCommand())
+  .addCommand(memoryCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof ConfigError ? error.message : `engram: ${error instanceof Error ? error.message : String(error)}`);

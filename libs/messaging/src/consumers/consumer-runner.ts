@@ -46,6 +46,7 @@ export class ConsumerRunner {
   private messages?: ConsumerMessages;
   private pumping?: Promise<void>;
   private wakeUp?: () => void;
+  private holdPending?: NodeJS.Timeout;
 
   constructor(
     private readonly spec: ConsumerSpec,
@@ -66,12 +67,17 @@ export class ConsumerRunner {
     const prefetch = Math.min(this.spec.maxAckPending, Math.max(this.batchSize * this.runtime.concurrency * 2, 16));
     this.messages = await consumer.consume({ max_messages: prefetch });
     this.pumping = this.pump(this.messages);
+    // Pulled but not started (waiting for a slot, or paused while a dependency is down):
+    // keep them ours, so waiting costs them no delivery.
+    this.holdPending = setInterval(() => this.pending.forEach((msg) => msg.working()), Math.max(1000, this.spec.ackWaitMs / 3));
+    this.holdPending.unref();
   }
 
   /** Stops pulling, hands back what is buffered, and waits (up to graceMs) for running handlers. */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
     clearTimeout(this.lingerTimer);
+    clearInterval(this.holdPending);
     this.messages?.stop();
     for (const msg of this.pending.splice(0)) msg.nak();
     this.wake();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { MessageInitShape } from '@bufbuild/protobuf';
+import type { DescMessage, MessageInitShape } from '@bufbuild/protobuf';
 import { encodeMessage, type EventSpec } from '@engram/contracts';
 import { context, type Context } from '@engram/telemetry';
 import { NatsClient } from '../connection/nats.client';
@@ -26,8 +26,18 @@ export class EventPublisher {
     message: MessageInitShape<S['schema']>,
     options: PublishOptions,
   ): Promise<void> {
+    await this.publishTo(event.schema, event.subject(tenantId), message, options);
+  }
+
+  /** To a subject built by the caller (work items are keyed by more than the tenant). */
+  async publishTo<S extends DescMessage>(
+    schema: S,
+    subject: string,
+    message: MessageInitShape<S>,
+    options: PublishOptions,
+  ): Promise<void> {
     const { js } = await this.nats.connected();
-    await js.publish(event.subject(tenantId), encodeMessage(event.schema, message), {
+    await js.publish(subject, encodeMessage(schema, message), {
       msgID: options.msgId,
       headers: injectTraceContext(undefined, options.traceContext ?? context.active()),
     });

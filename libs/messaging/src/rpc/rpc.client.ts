@@ -5,6 +5,7 @@ import { RpcErrorReplySchema, decodeMessage, encodeMessage, rpcSubject, type Rpc
 import { NatsClient } from '../connection/nats.client';
 import { injectTraceContext } from '../tracing/trace-headers';
 import { isRpcErrorCode, RpcError } from './rpc-error';
+import { DEADLINE_HEADER } from './rpc.endpoint';
 
 export interface CallOptions {
   /** Required for tenant-scoped RPCs. */
@@ -24,18 +25,18 @@ export class RpcClient {
   ): Promise<MessageShape<S['response']>> {
     const { connection } = await this.nats.connected();
     const subject = rpcSubject(spec, options.tenantId);
+    const timeout = options.timeoutMs ?? 10_000;
+    const headers = injectTraceContext();
+    headers.set(DEADLINE_HEADER, String(Date.now() + timeout));
     let reply;
     try {
-      reply = await connection.request(subject, encodeMessage(spec.request, request), {
-        timeout: options.timeoutMs ?? 10_000,
-        headers: injectTraceContext(),
-      });
+      reply = await connection.request(subject, encodeMessage(spec.request, request), { timeout, headers });
     } catch (error) {
       if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
         throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
       }
       if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
-        throw new RpcError('DEADLINE_EXCEEDED', `${subject} did not answer within ${options.timeoutMs ?? 10_000} ms`, {
+        throw new RpcError('DEADLINE_EXCEEDED', `${subject} did not answer within ${timeout} ms`, {
           subject,
         });
       }

@@ -22,7 +22,12 @@ export interface RpcCallContext {
   /** The tenant token of the subject (tenant-scoped RPCs only). */
   readonly tenantId: string;
   readonly subject: string;
+  /** Aborted when the caller stops waiting (its deadline travels in the Engram-Deadline header). */
+  readonly signal: AbortSignal;
 }
+
+/** Epoch milliseconds after which the caller no longer waits for the answer. */
+export const DEADLINE_HEADER = 'Engram-Deadline';
 
 export type RpcInvoker = (request: unknown, ctx: RpcCallContext) => Promise<unknown>;
 
@@ -114,7 +119,13 @@ export class RpcEndpoint {
               type: this.spec.request.typeName,
             });
           }
-          const result = await this.invoke(request, { tenantId, subject: msg.subject });
+          const deadline = Number(msg.headers?.get(DEADLINE_HEADER));
+          const signal = Number.isFinite(deadline) && deadline > 0 ? AbortSignal.timeout(Math.max(0, deadline - Date.now())) : new AbortController().signal;
+          if (Number.isFinite(deadline) && deadline > 0 && deadline <= Date.now()) {
+            // Waited in the queue past the caller's deadline: nobody will read the answer.
+            throw new RpcError('DEADLINE_EXCEEDED', 'the caller’s deadline passed before the request was handled');
+          }
+          const result = await this.invoke(request, { tenantId, subject: msg.subject, signal });
           msg.respond(encodeMessage(this.spec.response, result as never));
           requests.inc({ rpc: this.spec.subject, code: 'OK' });
         } catch (error) {

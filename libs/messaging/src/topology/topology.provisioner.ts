@@ -25,7 +25,8 @@ export class TopologyProvisioner {
       name: spec.name,
       description: spec.description,
       subjects: [...spec.subjects],
-      retention: RetentionPolicy.Limits,
+      retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+      max_msgs_per_subject: spec.maxMsgsPerSubject ?? -1,
       storage: StorageType.File,
       discard: DiscardPolicy.Old,
       max_age: nanos(spec.maxAgeMs),
@@ -39,6 +40,7 @@ export class TopologyProvisioner {
         config.max_age !== wanted.max_age ||
         config.duplicate_window !== wanted.duplicate_window ||
         config.num_replicas !== wanted.num_replicas ||
+        config.max_msgs_per_subject !== wanted.max_msgs_per_subject ||
         config.subjects.join() !== wanted.subjects!.join();
       if (drifted) {
         await jsm.streams.update(spec.name, wanted);

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/gerty.proto.
  */
 export const file_memory_v1_gerty: GenFile = /*@__PURE__*/
-  fileDesc("ChVtZW1vcnkvdjEvZ2VydHkucHJvdG8SCW1lbW9yeS52MSI/CgxFbWJlZFJlcXVlc3QSDQoFdGV4dHMYASADKAkSDQoFbW9kZWwYAiABKAkSEQoJdGVuYW50X2lkGAMgASgJIhgKBlZlY3RvchIOCgZ2YWx1ZXMYASADKAIiVgoNRW1iZWRSZXNwb25zZRIiCgd2ZWN0b3JzGAEgAygLMhEubWVtb3J5LnYxLlZlY3RvchINCgVtb2RlbBgCIAEoCRISCgpkaW1lbnNpb25zGAMgASgFIiwKC0NoYXRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCSLoAQoPQ29tcGxldGVSZXF1ZXN0EigKCG1lc3NhZ2VzGAEgAygLMhYubWVtb3J5LnYxLkNoYXRNZXNzYWdlEg0KBW1vZGVsGAIgASgJEiwKC2pzb25fc2NoZW1hGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgptYXhfdG9rZW5zGAQgASgFEhgKC3RlbXBlcmF0dXJlGAUgASgBSACIAQESDAoEdGFzaxgGIAEoCRIRCgl0ZW5hbnRfaWQYByABKAkSDwoHYXBpX2tleRgIIAEoCUIOCgxfdGVtcGVyYXR1cmUihwEKEENvbXBsZXRlUmVzcG9uc2USDAoEdGV4dBgBIAEoCRIkCgRqc29uGAIgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEg0KBW1vZGVsGAMgASgJEhUKDXByb21wdF90b2tlbnMYBCABKAUSGQoRY29tcGxldGlvbl90b2tlbnMYBSABKAUyjwEKDEdlcnR5U2VydmljZRI6CgVFbWJlZBIXLm1lbW9yeS52MS5FbWJlZFJlcXVlc3QaGC5tZW1vcnkudjEuRW1iZWRSZXNwb25zZRJDCghDb21wbGV0ZRIaLm1lbW9yeS52MS5Db21wbGV0ZVJlcXVlc3QaGy5tZW1vcnkudjEuQ29tcGxldGVSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
+  fileDesc("ChVtZW1vcnkvdjEvZ2VydHkucHJvdG8SCW1lbW9yeS52MSI/CgxFbWJlZFJlcXVlc3QSDQoFdGV4dHMYASADKAkSDQoFbW9kZWwYAiABKAkSEQoJdGVuYW50X2lkGAMgASgJIhgKBlZlY3RvchIOCgZ2YWx1ZXMYASADKAIiVgoNRW1iZWRSZXNwb25zZRIiCgd2ZWN0b3JzGAEgAygLMhEubWVtb3J5LnYxLlZlY3RvchINCgVtb2RlbBgCIAEoCRISCgpkaW1lbnNpb25zGAMgASgFIiwKC0NoYXRNZXNzYWdlEgwKBHJvbGUYASABKAkSDwoHY29udGVudBgCIAEoCSKVAgoPQ29tcGxldGVSZXF1ZXN0EigKCG1lc3NhZ2VzGAEgAygLMhYubWVtb3J5LnYxLkNoYXRNZXNzYWdlEg0KBW1vZGVsGAIgASgJEiwKC2pzb25fc2NoZW1hGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBISCgptYXhfdG9rZW5zGAQgASgFEhgKC3RlbXBlcmF0dXJlGAUgASgBSACIAQESDAoEdGFzaxgGIAEoCRIRCgl0ZW5hbnRfaWQYByABKAkSDwoHYXBpX2tleRgIIAEoCRIrCgp0YXNrX2lucHV0GAkgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdEIOCgxfdGVtcGVyYXR1cmUinQEKCU1vZGVsSW5mbxIMCgRuYW1lGAEgASgJEhAKCHByb3ZpZGVyGAIgASgJEhAKCG1vZGVsX2lkGAMgASgJEg4KBmVtYmVkcxgEIAEoCBIRCgljb21wbGV0ZXMYBSABKAgSEgoKZGltZW5zaW9ucxgGIAEoBRITCgtjb25jdXJyZW5jeRgHIAEoBRISCgptYXhfcXVldWVkGAggASgFIhMKEUxpc3RNb2RlbHNSZXF1ZXN0In0KEkxpc3RNb2RlbHNSZXNwb25zZRIkCgZtb2RlbHMYASADKAsyFC5tZW1vcnkudjEuTW9kZWxJbmZvEh8KF2RlZmF1bHRfZW1iZWRkaW5nX21vZGVsGAIgASgJEiAKGGRlZmF1bHRfY29tcGxldGlvbl9tb2RlbBgDIAEoCSI1ChNTZXRUZW5hbnRLZXlSZXF1ZXN0Eg0KBW1vZGVsGAEgASgJEg8KB2FwaV9rZXkYAiABKAkiNQoUU2V0VGVuYW50S2V5UmVzcG9uc2USDQoFbW9kZWwYASABKAkSDgoGc3RvcmVkGAIgASgIIocBChBDb21wbGV0ZVJlc3BvbnNlEgwKBHRleHQYASABKAkSJAoEanNvbhgCIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZRINCgVtb2RlbBgDIAEoCRIVCg1wcm9tcHRfdG9rZW5zGAQgASgFEhkKEWNvbXBsZXRpb25fdG9rZW5zGAUgASgFMqsCCgxHZXJ0eVNlcnZpY2USOgoFRW1iZWQSFy5tZW1vcnkudjEuRW1iZWRSZXF1ZXN0GhgubWVtb3J5LnYxLkVtYmVkUmVzcG9uc2USQwoIQ29tcGxldGUSGi5tZW1vcnkudjEuQ29tcGxldGVSZXF1ZXN0GhsubWVtb3J5LnYxLkNvbXBsZXRlUmVzcG9uc2USSQoKTGlzdE1vZGVscxIcLm1lbW9yeS52MS5MaXN0TW9kZWxzUmVxdWVzdBodLm1lbW9yeS52MS5MaXN0TW9kZWxzUmVzcG9uc2USTwoMU2V0VGVuYW50S2V5Eh4ubWVtb3J5LnYxLlNldFRlbmFudEtleVJlcXVlc3QaHy5tZW1vcnkudjEuU2V0VGVuYW50S2V5UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct]);
 
 /**
  * @generated from message memory.v1.EmbedRequest
@@ -208,7 +208,11 @@ export type CompleteRequest = Message<"memory.v1.CompleteRequest"> & {
   temperature?: number | undefined;
 
   /**
-   * For the built-in model: "summarize", "extract_facts" or "describe_tool_call".
+   * A task Engram itself asks for: "summarize", "extract_facts" or
+   * "describe_tool_call", with its structured input in task_input. Gerty renders the
+   * prompt for a language model, or runs the built-in engine for the task; either
+   * way the caller does not depend on which model answers. Without a task, messages
+   * are sent to the model as they are (the built-in model cannot answer those).
    *
    * @generated from field: string task = 6;
    */
@@ -220,11 +224,16 @@ export type CompleteRequest = Message<"memory.v1.CompleteRequest"> & {
   tenantId: string;
 
   /**
-   * A tenant's own key for a remote provider; never logged.
+   * A tenant's own key for a remote provider, for this request only; never logged.
    *
    * @generated from field: string api_key = 8;
    */
   apiKey: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct task_input = 9;
+   */
+  taskInput?: JsonObject | undefined;
 };
 
 /**
@@ -259,7 +268,11 @@ export type CompleteRequestJson = {
   temperature?: number | "NaN" | "Infinity" | "-Infinity";
 
   /**
-   * For the built-in model: "summarize", "extract_facts" or "describe_tool_call".
+   * A task Engram itself asks for: "summarize", "extract_facts" or
+   * "describe_tool_call", with its structured input in task_input. Gerty renders the
+   * prompt for a language model, or runs the built-in engine for the task; either
+   * way the caller does not depend on which model answers. Without a task, messages
+   * are sent to the model as they are (the built-in model cannot answer those).
    *
    * @generated from field: string task = 6;
    */
@@ -271,11 +284,16 @@ export type CompleteRequestJson = {
   tenantId?: string;
 
   /**
-   * A tenant's own key for a remote provider; never logged.
+   * A tenant's own key for a remote provider, for this request only; never logged.
    *
    * @generated from field: string api_key = 8;
    */
   apiKey?: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct task_input = 9;
+   */
+  taskInput?: StructJson;
 };
 
 /**
@@ -284,6 +302,259 @@ export type CompleteRequestJson = {
  */
 export const CompleteRequestSchema: GenMessage<CompleteRequest, {jsonType: CompleteRequestJson}> = /*@__PURE__*/
   messageDesc(file_memory_v1_gerty, 4);
+
+/**
+ * @generated from message memory.v1.ModelInfo
+ */
+export type ModelInfo = Message<"memory.v1.ModelInfo"> & {
+  /**
+   * The name callers use (e.g. "local", "ollama-chat").
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * "builtin" or "openai".
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * The id stored beside what the model produced (e.g. a vector's embedding_model).
+   *
+   * @generated from field: string model_id = 3;
+   */
+  modelId: string;
+
+  /**
+   * @generated from field: bool embeds = 4;
+   */
+  embeds: boolean;
+
+  /**
+   * @generated from field: bool completes = 5;
+   */
+  completes: boolean;
+
+  /**
+   * @generated from field: int32 dimensions = 6;
+   */
+  dimensions: number;
+
+  /**
+   * @generated from field: int32 concurrency = 7;
+   */
+  concurrency: number;
+
+  /**
+   * @generated from field: int32 max_queued = 8;
+   */
+  maxQueued: number;
+};
+
+/**
+ * @generated from message memory.v1.ModelInfo
+ */
+export type ModelInfoJson = {
+  /**
+   * The name callers use (e.g. "local", "ollama-chat").
+   *
+   * @generated from field: string name = 1;
+   */
+  name?: string;
+
+  /**
+   * "builtin" or "openai".
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider?: string;
+
+  /**
+   * The id stored beside what the model produced (e.g. a vector's embedding_model).
+   *
+   * @generated from field: string model_id = 3;
+   */
+  modelId?: string;
+
+  /**
+   * @generated from field: bool embeds = 4;
+   */
+  embeds?: boolean;
+
+  /**
+   * @generated from field: bool completes = 5;
+   */
+  completes?: boolean;
+
+  /**
+   * @generated from field: int32 dimensions = 6;
+   */
+  dimensions?: number;
+
+  /**
+   * @generated from field: int32 concurrency = 7;
+   */
+  concurrency?: number;
+
+  /**
+   * @generated from field: int32 max_queued = 8;
+   */
+  maxQueued?: number;
+};
+
+/**
+ * Describes the message memory.v1.ModelInfo.
+ * Use `create(ModelInfoSchema)` to create a new message.
+ */
+export const ModelInfoSchema: GenMessage<ModelInfo, {jsonType: ModelInfoJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_gerty, 5);
+
+/**
+ * @generated from message memory.v1.ListModelsRequest
+ */
+export type ListModelsRequest = Message<"memory.v1.ListModelsRequest"> & {
+};
+
+/**
+ * @generated from message memory.v1.ListModelsRequest
+ */
+export type ListModelsRequestJson = {
+};
+
+/**
+ * Describes the message memory.v1.ListModelsRequest.
+ * Use `create(ListModelsRequestSchema)` to create a new message.
+ */
+export const ListModelsRequestSchema: GenMessage<ListModelsRequest, {jsonType: ListModelsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_gerty, 6);
+
+/**
+ * @generated from message memory.v1.ListModelsResponse
+ */
+export type ListModelsResponse = Message<"memory.v1.ListModelsResponse"> & {
+  /**
+   * @generated from field: repeated memory.v1.ModelInfo models = 1;
+   */
+  models: ModelInfo[];
+
+  /**
+   * @generated from field: string default_embedding_model = 2;
+   */
+  defaultEmbeddingModel: string;
+
+  /**
+   * @generated from field: string default_completion_model = 3;
+   */
+  defaultCompletionModel: string;
+};
+
+/**
+ * @generated from message memory.v1.ListModelsResponse
+ */
+export type ListModelsResponseJson = {
+  /**
+   * @generated from field: repeated memory.v1.ModelInfo models = 1;
+   */
+  models?: ModelInfoJson[];
+
+  /**
+   * @generated from field: string default_embedding_model = 2;
+   */
+  defaultEmbeddingModel?: string;
+
+  /**
+   * @generated from field: string default_completion_model = 3;
+   */
+  defaultCompletionModel?: string;
+};
+
+/**
+ * Describes the message memory.v1.ListModelsResponse.
+ * Use `create(ListModelsResponseSchema)` to create a new message.
+ */
+export const ListModelsResponseSchema: GenMessage<ListModelsResponse, {jsonType: ListModelsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_gerty, 7);
+
+/**
+ * @generated from message memory.v1.SetTenantKeyRequest
+ */
+export type SetTenantKeyRequest = Message<"memory.v1.SetTenantKeyRequest"> & {
+  /**
+   * @generated from field: string model = 1;
+   */
+  model: string;
+
+  /**
+   * Empty removes the stored key.
+   *
+   * @generated from field: string api_key = 2;
+   */
+  apiKey: string;
+};
+
+/**
+ * @generated from message memory.v1.SetTenantKeyRequest
+ */
+export type SetTenantKeyRequestJson = {
+  /**
+   * @generated from field: string model = 1;
+   */
+  model?: string;
+
+  /**
+   * Empty removes the stored key.
+   *
+   * @generated from field: string api_key = 2;
+   */
+  apiKey?: string;
+};
+
+/**
+ * Describes the message memory.v1.SetTenantKeyRequest.
+ * Use `create(SetTenantKeyRequestSchema)` to create a new message.
+ */
+export const SetTenantKeyRequestSchema: GenMessage<SetTenantKeyRequest, {jsonType: SetTenantKeyRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_gerty, 8);
+
+/**
+ * @generated from message memory.v1.SetTenantKeyResponse
+ */
+export type SetTenantKeyResponse = Message<"memory.v1.SetTenantKeyResponse"> & {
+  /**
+   * @generated from field: string model = 1;
+   */
+  model: string;
+
+  /**
+   * @generated from field: bool stored = 2;
+   */
+  stored: boolean;
+};
+
+/**
+ * @generated from message memory.v1.SetTenantKeyResponse
+ */
+export type SetTenantKeyResponseJson = {
+  /**
+   * @generated from field: string model = 1;
+   */
+  model?: string;
+
+  /**
+   * @generated from field: bool stored = 2;
+   */
+  stored?: boolean;
+};
+
+/**
+ * Describes the message memory.v1.SetTenantKeyResponse.
+ * Use `create(SetTenantKeyResponseSchema)` to create a new message.
+ */
+export const SetTenantKeyResponseSchema: GenMessage<SetTenantKeyResponse, {jsonType: SetTenantKeyResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_gerty, 9);
 
 /**
  * @generated from message memory.v1.CompleteResponse
@@ -350,7 +621,7 @@ export type CompleteResponseJson = {
  * Use `create(CompleteResponseSchema)` to create a new message.
  */
 export const CompleteResponseSchema: GenMessage<CompleteResponse, {jsonType: CompleteResponseJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_gerty, 5);
+  messageDesc(file_memory_v1_gerty, 10);
 
 /**
  * Gerty, the inference gateway: the one door to every model.
@@ -377,6 +648,26 @@ export const GertyService: GenService<{
     methodKind: "unary";
     input: typeof CompleteRequestSchema;
     output: typeof CompleteResponseSchema;
+  },
+  /**
+   * gerty.rpc.models: what is configured, and the defaults.
+   *
+   * @generated from rpc memory.v1.GertyService.ListModels
+   */
+  listModels: {
+    methodKind: "unary";
+    input: typeof ListModelsRequestSchema;
+    output: typeof ListModelsResponseSchema;
+  },
+  /**
+   * gerty.rpc.keys.set.{tenant}: a tenant's own API key for a model, stored encrypted.
+   *
+   * @generated from rpc memory.v1.GertyService.SetTenantKey
+   */
+  setTenantKey: {
+    methodKind: "unary";
+    input: typeof SetTenantKeyRequestSchema;
+    output: typeof SetTenantKeyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_gerty, 0);

@@ -1,0 +1,5 @@
+import { dropTemplateDatabase } from './scratch-database';
+
+export default async function globalTeardown(): Promise<void> {
+  await dropTemplateDatabase();
+}

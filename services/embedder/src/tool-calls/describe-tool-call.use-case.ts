@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { TenantTransactions } from '@engram/store';
+import type { Context } from '@engram/telemetry';
+import { GertyGateway } from '../gateway/gerty.gateway';
+import { EmbedItemsUseCase } from '../vectors/embed-items.use-case';
+import { ToolCallRepository } from './tool-call.repository';
+
+/**
+ * A tool call stored without content gets a one-sentence, past-tense description
+ * as its searchable content (Gerty writes it), and then its vector. Safe to run
+ * again: a described call is only embedded (if it is not yet).
+ */
+@Injectable()
+export class DescribeToolCallUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly toolCalls: ToolCallRepository,
+    private readonly gateway: GertyGateway,
+    private readonly embedItems: EmbedItemsUseCase,
+  ) {}
+
+  async execute(tenantId: string, messageId: string, traceContext?: Context): Promise<void> {
+    const call = await this.transactions.run(tenantId, (m) => this.toolCalls.find(m, messageId));
+    if (!call || !call.toolName) return;
+    if (call.content === '') {
+      const description = await this.gateway.describeToolCall(call.toolName, call.toolArgs);
+      await this.transactions.run(tenantId, (m) => this.toolCalls.writeDescription(m, messageId, description));
+    }
+    await this.embedItems.execute([
+      { key: `toolsynth:${tenantId}:${messageId}`, tenantId, kind: 'message', ids: [messageId], ...(traceContext && { traceContext }) },
+    ]);
+  }
+}

@@ -1,0 +1,84 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { DataSource, TenantTransactions } from '@engram/store';
+import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
+import { GertyGateway } from '../gateway/gerty.gateway';
+import { EmbedItemsUseCase } from './embed-items.use-case';
+import { VectorRepository, type ItemKind } from './vector.repository';
+
+const KINDS: readonly ItemKind[] = ['message', 'summary', 'fact'];
+const PAGE = 256;
+
+/**
+ * Every EMBEDDER_SWEEP_INTERVAL_MS, tenant by tenant, embeds the rows that have no
+ * vector of the current model: events that were lost or dead-lettered, rows written
+ * before the embedder ran, and everything after the embedding model changed. One
+ * replica sweeps a tenant at a time; rows younger than the grace period are left to
+ * the event path.
+ */
+@Injectable()
+export class VectorSweepService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('VectorSweep');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopping = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: TenantTransactions,
+    private readonly vectors: VectorRepository,
+    private readonly gateway: GertyGateway,
+    private readonly embedItems: EmbedItemsUseCase,
+    @Inject(EMBEDDER_CONFIG) private readonly config: EmbedderConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweepOnce(), this.config.EMBEDDER_SWEEP_INTERVAL_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass over every tenant; a pass never overlaps the previous one. Returns rows embedded. */
+  sweepOnce(): Promise<void> {
+    this.running ??= this.sweep()
+      .catch((error: unknown) => this.logger.warn(`sweep stopped: ${(error as Error).message}`))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweep(): Promise<void> {
+    if (!this.dataSource.isInitialized) return;
+    const model = await this.gateway.embeddingModel();
+    const tenants: Array<{ tenant_id: string }> = await this.dataSource.query('SELECT engram_tenant_ids() AS tenant_id');
+    let embedded = 0;
+    for (const { tenant_id: tenantId } of tenants) {
+      if (this.stopping) return;
+      const lock = this.dataSource.createQueryRunner();
+      try {
+        const [{ locked }] = await lock.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [`sweep/${tenantId}`]);
+        if (!locked) continue;
+        try {
+          for (const kind of KINDS) {
+            for (;;) {
+              if (this.stopping) return;
+              const olderThan = new Date(Date.now() - this.config.EMBEDDER_SWEEP_GRACE_MS);
+              const page = await this.transactions.run(tenantId, (m) => this.vectors.sweepCandidates(m, kind, model.modelId, olderThan, PAGE));
+              if (page.length === 0) break;
+              const ids = page.map((p) => p.id);
+              await this.embedItems.execute([{ key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids }]);
+              embedded += page.length;
+            }
+          }
+        } finally {
+          await lock.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [`sweep/${tenantId}`]);
+        }
+      } finally {
+        await lock.release();
+      }
+    }
+    if (embedded > 0) this.logger.log(`sweep embedded ${embedded} rows with ${model.modelId}`);
+  }
+}

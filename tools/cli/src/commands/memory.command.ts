@@ -1,0 +1,113 @@
+import { Command } from 'commander';
+import { connect } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { loadConfig } from '@engram/config';
+import { ALL_STREAMS, Consumers, Streams, Subjects, ToolSynthesisWorkSchema, encodeMessage } from '@engram/contracts';
+import { actAsTenant, createDataSource } from '@engram/store';
+
+export interface QueueStatus {
+  readonly queue: string;
+  readonly stream: string;
+  readonly pending: number;
+  readonly inFlight: number;
+  readonly failed: number;
+}
+
+/** Pending, in flight and dead-lettered, for every durable consumer Engram runs. */
+export async function queueStatus(natsUrl: string): Promise<QueueStatus[]> {
+  const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const dead = await jsm.streams
+      .info(Streams.deadLetters.name, { subjects_filter: Subjects.deadLetterWildcard })
+      .then((info) => info.state.subjects ?? {})
+      .catch(() => ({}) as Record<string, number>);
+    const rows: QueueStatus[] = [];
+    for (const spec of Object.values(Consumers)) {
+      const info = await jsm.consumers.info(spec.stream.name, spec.durable).catch(() => null);
+      rows.push({
+        queue: spec.durable,
+        stream: spec.stream.name,
+        pending: info?.num_pending ?? 0,
+        inFlight: info?.num_ack_pending ?? 0,
+        failed: (dead as Record<string, number>)[Subjects.deadLetter(spec.stream.name, spec.durable)] ?? 0,
+      });
+    }
+    return rows;
+  } finally {
+    await nc.close();
+  }
+}
+
+/**
+ * Enqueues every tool call stored without content (before tool synthesis existed,
+ * or whose work item was lost) for description. Idempotent: a message's work item
+ * has one msg id and one subject, so enqueueing it again adds nothing. A dry run
+ * only counts.
+ */
+export async function backfillToolSynthesis(options: { natsUrl: string; databaseUrl: string; dryRun: boolean }) {
+  const dataSource = createDataSource(options.databaseUrl, { poolSize: 2, applicationName: 'engram-cli' });
+  await dataSource.initialize();
+  const nc = options.dryRun ? null : await connect({ servers: options.natsUrl.split(','), name: 'engram-cli' });
+  try {
+    if (nc) {
+      // The queue's stream may not exist yet if no embedder ever ran.
+      const jsm = await jetstreamManager(nc);
+      if (!(await jsm.streams.info(Streams.work.name).catch(() => null))) {
+        throw new Error(`stream ${Streams.work.name} does not exist yet: start the embedder once (it provisions ${ALL_STREAMS.map((s) => s.name).join(', ')})`);
+      }
+    }
+    const js = nc ? jetstream(nc) : null;
+    const perTenant: Record<string, number> = {};
+    const tenants: Array<{ tenant_id: string }> = await dataSource.query('SELECT engram_tenant_ids() AS tenant_id');
+    for (const { tenant_id: tenantId } of tenants) {
+      const ids: string[] = await dataSource.transaction(async (manager) => {
+        await actAsTenant(manager, tenantId);
+        const rows: Array<{ id: string }> = await manager.query(
+          `SELECT id FROM messages WHERE content = '' AND tool_name IS NOT NULL ORDER BY id`,
+        );
+        return rows.map((r) => String(r.id));
+      });
+      if (ids.length === 0) continue;
+      perTenant[tenantId] = ids.length;
+      for (let i = 0; js && i < ids.length; i += 500) {
+        await Promise.all(
+          ids.slice(i, i + 500).map((messageId) =>
+            js.publish(Subjects.toolSynthesis(tenantId, messageId), encodeMessage(ToolSynthesisWorkSchema, { tenantId, messageId }), {
+              msgID: `toolsynth:${tenantId}:${messageId}`,
+            }),
+          ),
+        );
+      }
+    }
+    return perTenant;
+  } finally {
+    await nc?.drain();
+    await dataSource.destroy();
+  }
+}
+
+export function memoryCommand(): Command {
+  const memory = new Command('memory').description('the memory pipeline of a running Engram');
+  memory
+    .command('queue-status')
+    .description('pending, in flight and failed (dead-lettered) messages of every queue')
+    .option('--json', 'one JSON object per queue')
+    .action(async (options: { json?: boolean }) => {
+      const rows = await queueStatus(loadConfig(['NATS_URL']).NATS_URL);
+      if (options.json) rows.forEach((r) => console.log(JSON.stringify(r)));
+      else console.table(rows);
+    });
+  memory
+    .command('backfill-tool-synth')
+    .description('enqueue every stored tool call without content for a one-sentence description')
+    .option('--dry-run', 'only count what would be enqueued')
+    .action(async (options: { dryRun?: boolean }) => {
+      const config = loadConfig(['NATS_URL', 'DATABASE_URL']);
+      const perTenant = await backfillToolSynthesis({ natsUrl: config.NATS_URL, databaseUrl: config.DATABASE_URL, dryRun: Boolean(options.dryRun) });
+      const total = Object.values(perTenant).reduce((a, b) => a + b, 0);
+      for (const [tenant, count] of Object.entries(perTenant)) console.log(`${tenant}: ${count}`);
+      console.log(`${options.dryRun ? 'would enqueue' : 'enqueued'} ${total} tool call(s) for description`);
+    });
+  return memory;
+}
