@@ -1,7 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
-import type { GertyConfig } from './gerty.config';
+import { StoreModule } from '@engram/store';
+import { CompleteUseCase } from './completion/complete.use-case';
+import { EmbedTextsUseCase } from './embedding/embed-texts.use-case';
+import { GERTY_CONFIG, type GertyConfig } from './gerty.config';
+import { GertyHandlers } from './gerty.handlers';
+import { TenantKeysRepository } from './keys/tenant-keys.repository';
+import { TenantKeysService } from './keys/tenant-keys.service';
+import { ModelRouter } from './models/model-router';
 
 @Module({})
 export class GertyModule {
@@ -11,9 +18,18 @@ export class GertyModule {
       imports: [
         PlatformModule.forRoot({ service: 'gerty', logLevel: config.LOG_LEVEL }),
         MessagingModule.forRoot(messagingOptionsFrom('gerty', config)),
+        // Tenants' own provider keys live in the store.
+        StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'gerty' }),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [GertyHandlers],
+      providers: [
+        { provide: GERTY_CONFIG, useValue: config },
+        ModelRouter,
+        EmbedTextsUseCase,
+        CompleteUseCase,
+        TenantKeysRepository,
+        TenantKeysService,
+      ],
     };
   }
 }

@@ -1,0 +1,2 @@
+export * from './embedding';
+export * from './language';

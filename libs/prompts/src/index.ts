@@ -1,0 +1,2 @@
+export * from './tasks/task-inputs';
+export * from './tasks/task-prompts';

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { FACT_CATEGORIES, MESSAGE_ROLES } from '@engram/memory-core';
+
+/** The tasks Engram asks of a model, by name (CompleteRequest.task). */
+export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call'] as const;
+export type TaskName = (typeof TASKS)[number];
+
+export function isTaskName(value: string): value is TaskName {
+  return (TASKS as readonly string[]).includes(value);
+}
+
+const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
+/** A transcript message as a task sees it. */
+export const transcriptLine = z.object({
+  id: z.string().min(1),
+  /** 1-based position in what is summarised. */
+  ordinal: z.number().int().min(0).optional(),
+  at: instant,
+  role: z.enum(MESSAGE_ROLES),
+  author: z.string().max(200).optional(),
+  text: z.string(),
+});
+
+export const describeToolCallInput = z.object({
+  toolName: z.string().min(1).max(200),
+  toolArgs: z.unknown().optional(),
+});
+
+export const summarizeInput = z.object({
+  preamble: z.object({
+    conversationId: z.string(),
+    agent: z.string().optional(),
+    channel: z.string().optional(),
+    title: z.string().optional(),
+    from: instant,
+    to: instant,
+    messageCount: z.number().int().min(0),
+  }),
+  lines: z.array(transcriptLine).min(1),
+  /** 0 a leaf (messages), 1 a branch (leaves), 2 the root (branches). */
+  depth: z.number().int().min(0).max(2).default(0),
+  /** Longest summary wanted, in characters. */
+  maxChars: z.number().int().positive().optional(),
+});
+
+export const extractFactsInput = z.object({
+  messages: z.array(transcriptLine).min(1).max(200),
+  /** The user's name, when known: facts say "Ada …" rather than "The user …". */
+  userName: z.string().max(200).optional(),
+});
+
+/** What extract_facts answers, from any model. */
+export const extractedFacts = z.object({
+  facts: z.array(
+    z.object({
+      content: z.string().min(1).max(2000),
+      category: z.enum(FACT_CATEGORIES),
+      importance: z.number().int().min(1).max(10),
+      sourceMessageIds: z.array(z.string()).default([]),
+    }),
+  ),
+});
+
+export type DescribeToolCallInput = z.infer<typeof describeToolCallInput>;
+export type SummarizeInput = z.infer<typeof summarizeInput>;
+export type ExtractFactsInput = z.infer<typeof extractFactsInput>;
+export type ExtractedFacts = z.infer<typeof extractedFacts>;
+export type TranscriptLine = z.infer<typeof transcriptLine>;
+
+export const TASK_INPUTS = {
+  summarize: summarizeInput,
+  extract_facts: extractFactsInput,
+  describe_tool_call: describeToolCallInput,
+} as const;
+
+export type TaskInput<T extends TaskName> = z.infer<(typeof TASK_INPUTS)[T]>;
+
+/** Validates a task's input; the problems name the fields. */
+export function parseTaskInput<T extends TaskName>(task: T, input: unknown): { ok: true; value: TaskInput<T> } | { ok: false; problems: string[] } {
+  const result = TASK_INPUTS[task].safeParse(input);
+  if (result.success) return { ok: true, value: result.data as TaskInput<T> };
+  return {
+    ok: false,
+    problems: result.error.issues.map((i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || 'input'}: ${i.message}`),
+  };
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { fromJson, type JsonValue } from '@bufbuild/protobuf';
+import { ValueSchema } from '@bufbuild/protobuf/wkt';
+import type { CompleteRequest, CompleteResponseSchema, MessageInitShape } from '@engram/contracts';
+import type { ChatMessage } from '@engram/inference';
+import { RpcError } from '@engram/messaging';
+import { extractedFacts, isTaskName, parseTaskInput, renderTaskPrompt, TASKS, type TaskName } from '@engram/prompts';
+import { TenantKeysService } from '../keys/tenant-keys.service';
+import { toRpcError } from '../models/inference-failure';
+import { ModelRouter, type RoutedModel } from '../models/model-router';
+import type { Completion } from '../providers/model-provider';
+
+const CHAT_ROLES = new Set(['system', 'user', 'assistant']);
+
+/**
+ * gerty.rpc.complete. An Engram task (summarize, extract_facts, describe_tool_call)
+ * is run natively by the built-in model, or rendered into its prompt for a language
+ * model, whose answer is checked; free-form chat goes to a language model as is.
+ */
+@Injectable()
+export class CompleteUseCase {
+  constructor(
+    private readonly router: ModelRouter,
+    private readonly keys: TenantKeysService,
+  ) {}
+
+  async execute(request: CompleteRequest, signal: AbortSignal): Promise<MessageInitShape<typeof CompleteResponseSchema>> {
+    const route = this.router.resolve(request.model, 'complete');
+    const apiKey = await this.keys.keyFor(route.definition, request.tenantId, request.apiKey);
+    const options = { signal, ...(apiKey && { apiKey }) };
+    try {
+      const result = await route.admission.run(() =>
+        request.task ? this.runTask(route, request, options) : this.chat(route, request, options),
+      );
+      return {
+        text: result.text,
+        // google.protobuf.Value: any JSON, as JSON.
+        ...(result.json !== undefined && { json: fromJson(ValueSchema, result.json) }),
+        model: route.provider.completionModelId ?? route.provider.modelId,
+        promptTokens: result.promptTokens ?? 0,
+        completionTokens: result.completionTokens ?? 0,
+      };
+    } catch (error) {
+      throw toRpcError(error, route.definition.name);
+    }
+  }
+
+  private async runTask(route: RoutedModel, request: CompleteRequest, options: { signal: AbortSignal; apiKey?: string }): Promise<Completion> {
+    const task = request.task;
+    if (!isTaskName(task)) throw RpcError.invalidArgument(`unknown task "${task}"`, { tasks: [...TASKS] });
+    const input = parseTaskInput(task, request.taskInput ?? {});
+    if (!input.ok) throw RpcError.invalidArgument(`taskInput is not a valid ${task} input`, { problems: input.problems });
+    if (route.provider.runTask) return route.provider.runTask(task, input.value);
+    const prompt = renderTaskPrompt(task, input.value);
+    const answer = await route.provider.complete(
+      { ...prompt, ...(request.maxTokens && { maxTokens: request.maxTokens }), ...(request.temperature !== undefined && { temperature: request.temperature }) },
+      options,
+    );
+    return this.checked(task, answer);
+  }
+
+  /** A language model's answer to a task, in the shape the built-in one gives. */
+  private checked(task: TaskName, answer: Completion): Completion {
+    if (task !== 'extract_facts') return { ...answer, text: answer.text.trim() };
+    const facts = extractedFacts.safeParse(answer.json);
+    if (!facts.success) throw new RpcError('INTERNAL', `the model's facts are not in the expected shape: ${facts.error.issues[0]?.message ?? ''}`);
+    return { ...answer, json: facts.data as unknown as JsonValue };
+  }
+
+  private async chat(route: RoutedModel, request: CompleteRequest, options: { signal: AbortSignal; apiKey?: string }): Promise<Completion> {
+    if (route.provider.runTask) {
+      throw RpcError.failedPrecondition(
+        `the built-in model does Engram's tasks (${TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,
+      );
+    }
+    if (request.messages.length === 0) throw RpcError.invalidArgument('give messages, or a task');
+    const bad = request.messages.find((m) => !CHAT_ROLES.has(m.role));
+    if (bad) throw RpcError.invalidArgument(`message role "${bad.role}" is not system, user or assistant`);
+    return route.provider.complete(
+      {
+        messages: request.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage),
+        ...(request.jsonSchema && { jsonSchema: request.jsonSchema as Record<string, unknown> }),
+        ...(request.maxTokens && { maxTokens: request.maxTokens }),
+        ...(request.temperature !== undefined && { temperature: request.temperature }),
+      },
+      options,
+    );
+  }
+}

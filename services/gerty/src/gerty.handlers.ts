@@ -1,0 +1,61 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { Rpcs, isValidToken, type CompleteRequest, type EmbedRequest, type SetTenantKeyRequest } from '@engram/contracts';
+import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
+import { CompleteUseCase } from './completion/complete.use-case';
+import { EmbedTextsUseCase } from './embedding/embed-texts.use-case';
+import { TenantKeysService } from './keys/tenant-keys.service';
+import { ModelRouter } from './models/model-router';
+
+function checkTenant(tenantId: string): void {
+  if (tenantId && !isValidToken(tenantId)) throw RpcError.invalidArgument(`"${tenantId}" is not a tenant id`);
+}
+
+/** Gerty's RPCs: the one door to every model. */
+@Controller()
+export class GertyHandlers {
+  constructor(
+    private readonly embedTexts: EmbedTextsUseCase,
+    private readonly completion: CompleteUseCase,
+    private readonly router: ModelRouter,
+    private readonly keys: TenantKeysService,
+  ) {}
+
+  @HandleRpc(Rpcs.gertyEmbed)
+  embed(@Payload() request: EmbedRequest, @Ctx() ctx: RpcCallContext) {
+    checkTenant(request.tenantId);
+    return this.embedTexts.execute(request, ctx.signal);
+  }
+
+  @HandleRpc(Rpcs.gertyComplete)
+  complete(@Payload() request: CompleteRequest, @Ctx() ctx: RpcCallContext) {
+    checkTenant(request.tenantId);
+    return this.completion.execute(request, ctx.signal);
+  }
+
+  @HandleRpc(Rpcs.gertyModels)
+  models() {
+    const defaults = this.router.defaults;
+    return {
+      defaultEmbeddingModel: defaults.embedding,
+      defaultCompletionModel: defaults.completion,
+      models: this.router.all().map(({ definition, provider }) => ({
+        name: definition.name,
+        provider: definition.provider,
+        modelId: definition.embeds ? provider.modelId : (provider.completionModelId ?? provider.modelId),
+        embeds: definition.embeds,
+        completes: definition.completes,
+        dimensions: provider.dimensions ?? 0,
+        concurrency: definition.concurrency,
+        maxQueued: definition.maxQueued,
+      })),
+    };
+  }
+
+  @HandleRpc(Rpcs.gertySetTenantKey)
+  async setTenantKey(@Payload() request: SetTenantKeyRequest, @Ctx() ctx: RpcCallContext) {
+    const { definition } = this.router.named(request.model);
+    await this.keys.store(ctx.tenantId, definition, request.apiKey);
+    return { model: definition.name, stored: request.apiKey !== '' };
+  }
+}

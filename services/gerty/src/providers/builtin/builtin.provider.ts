@@ -1,0 +1,86 @@
+import { RpcError } from '@engram/messaging';
+import { LocalEmbedder, describeToolCall, extractFacts, summarizeExtractive } from '@engram/local-model';
+import type { DescribeToolCallInput, ExtractFactsInput, SummarizeInput, TaskInput, TaskName } from '@engram/prompts';
+import type { Completion, Embedding, ModelProvider } from '../model-provider';
+
+/** The built-in engine's answers are rules and statistics: named so that stored results say so. */
+export const BUILTIN_COMPLETION_MODEL_ID = 'engram-local-rules-v1';
+
+/**
+ * The built-in model: GloVe-based sentence vectors, and Engram's tasks done without
+ * an LLM (extractive summaries, rule-based facts, tool-call descriptions). No
+ * network, no GPU; loaded once at start.
+ */
+export class BuiltinProvider implements ModelProvider {
+  readonly modelId: string;
+  readonly completionModelId = BUILTIN_COMPLETION_MODEL_ID;
+  readonly dimensions: number;
+
+  private constructor(private readonly embedder: LocalEmbedder) {
+    this.modelId = embedder.modelId;
+    this.dimensions = embedder.dimensions;
+  }
+
+  static load(path?: string): BuiltinProvider {
+    return new BuiltinProvider(LocalEmbedder.load(path));
+  }
+
+  async embed(texts: readonly string[]): Promise<Embedding> {
+    return { vectors: this.embedder.embed([...texts]), dimensions: this.dimensions };
+  }
+
+  async complete(): Promise<Completion> {
+    throw RpcError.failedPrecondition('the built-in model does Engram’s tasks, not free-form prompts');
+  }
+
+  runTask<T extends TaskName>(task: T, input: TaskInput<T>): Completion {
+    switch (task) {
+      case 'summarize':
+        return { text: summarize(input as SummarizeInput) };
+      case 'extract_facts': {
+        const facts = extractFactsFrom(input as ExtractFactsInput);
+        return { text: JSON.stringify({ facts }), json: { facts } };
+      }
+      default: {
+        const call = input as DescribeToolCallInput;
+        return { text: describeToolCall(call.toolName, call.toolArgs) };
+      }
+    }
+  }
+}
+
+function summarize(input: SummarizeInput): string {
+  const lines = input.lines.map((line, i) => ({
+    ordinal: line.ordinal ?? i + 1,
+    at: line.at,
+    author: line.author ?? '',
+    role: line.role,
+    text: line.text,
+    id: line.id,
+  }));
+  const size = lines.reduce((n, l) => n + l.text.length, 0);
+  const { preamble } = input;
+  return summarizeExtractive(
+    {
+      preamble: {
+        conversationId: preamble.conversationId,
+        agent: preamble.agent ?? null,
+        channel: preamble.channel ?? null,
+        title: preamble.title ?? null,
+        from: preamble.from,
+        to: preamble.to,
+        messageCount: preamble.messageCount,
+      },
+      lines,
+    },
+    // Without a budget: about a quarter of the sources, within reason.
+    { maxChars: input.maxChars ?? Math.min(4000, Math.max(600, Math.round(size / 4))) },
+  );
+}
+
+function extractFactsFrom(input: ExtractFactsInput) {
+  return extractFacts(
+    input.messages.map((m) => ({ id: m.id, role: m.role, author: m.author ?? null, text: m.text, at: m.at })),
+    { userName: input.userName ?? null },
+  ).map((fact) => ({ content: fact.content, category: fact.category, importance: fact.importance, sourceMessageIds: fact.sourceMessageIds }));
+}
