@@ -123,7 +123,8 @@ export const Consumers = {
     schema: MessageStoredSchema,
     strictDecoding: false,
     maxDeliver: 5,
-    ackWaitMs: 30_000,
+    // Short, so a killed worker's events come back quickly; running batches keep theirs with "working".
+    ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
   embedSummaries: {
@@ -134,7 +135,7 @@ export const Consumers = {
     schema: SummaryCreatedSchema,
     strictDecoding: false,
     maxDeliver: 5,
-    ackWaitMs: 30_000,
+    ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
   embedFacts: {
@@ -145,7 +146,7 @@ export const Consumers = {
     schema: FactUpsertedSchema,
     strictDecoding: false,
     maxDeliver: 5,
-    ackWaitMs: 30_000,
+    ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
   toolSynthesis: {

@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Consumers } from '@engram/contracts';
+import { NatsClient } from '@engram/messaging';
 import { DataSource, TenantTransactions } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
 import { GertyGateway } from '../gateway/gerty.gateway';
@@ -12,8 +14,9 @@ const PAGE = 256;
  * Every EMBEDDER_SWEEP_INTERVAL_MS, tenant by tenant, embeds the rows that have no
  * vector of the current model: events that were lost or dead-lettered, rows written
  * before the embedder ran, and everything after the embedding model changed. One
- * replica sweeps a tenant at a time; rows younger than the grace period are left to
- * the event path.
+ * replica sweeps a tenant at a time; rows younger than the grace period, and every
+ * row while the event consumers still have a backlog, are left to the event path
+ * (otherwise both would ask Gerty for the same vectors while catching up).
  */
 @Injectable()
 export class VectorSweepService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -24,6 +27,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly nats: NatsClient,
     private readonly transactions: TenantTransactions,
     private readonly vectors: VectorRepository,
     private readonly gateway: GertyGateway,
@@ -50,7 +54,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
   }
 
   private async sweep(): Promise<void> {
-    if (!this.dataSource.isInitialized) return;
+    if (!this.dataSource.isInitialized || (await this.eventsBacklogged())) return;
     const model = await this.gateway.embeddingModel();
     const tenants: Array<{ tenant_id: string }> = await this.dataSource.query('SELECT engram_tenant_ids() AS tenant_id');
     let embedded = 0;
@@ -80,5 +84,15 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
       }
     }
     if (embedded > 0) this.logger.log(`sweep embedded ${embedded} rows with ${model.modelId}`);
+  }
+
+  /** Events waiting for, or held by, an embedder: the event path is still catching up. */
+  private async eventsBacklogged(): Promise<boolean> {
+    const { jsm } = await this.nats.connected();
+    for (const spec of [Consumers.embedMessages, Consumers.embedSummaries, Consumers.embedFacts]) {
+      const info = await jsm.consumers.info(spec.stream.name, spec.durable).catch(() => null);
+      if (info && info.num_pending + info.num_ack_pending > 0) return true;
+    }
+    return false;
   }
 }
