@@ -3,6 +3,7 @@
 #
 #   - PostgreSQL >= 15 with pgvector >= 0.7 available (plus contrib btree_gin, pg_trgm)
 #   - NATS server with JetStream enabled
+#   - ps (procps): `npm start` stops its services through it (concurrently -> tree-kill)
 #   - Node dependencies installed (npm ci when package-lock.json changed)
 #
 # Used by `npm start`, `npm test` and CI. It checks first (cheaply); only when
@@ -228,6 +229,10 @@ node_check() {
   fi
 }
 
+# TOOLS_STATE: ok | nops. Minimal Debian (debootstrap minbase, the debian:12 image) has no procps.
+tools_check() { if have ps; then TOOLS_STATE=ok; else TOOLS_STATE=nops; fi; }
+readonly TOOLS_PROBLEM="ps (procps) is not installed; npm start needs it to stop its services"
+
 pg_problem() {
   local at; at="$(hostport "$PG_HOST" "$PG_PORT")"
   case "$PG_STATE" in
@@ -267,16 +272,15 @@ apt_fail() {
 }
 apt_install() {
   log "installing $* (apt-get)"
-  if ! apt_quiet install -y --no-install-recommends "$@"; then
-    if [ "$APT_UPDATED" = 0 ]; then
-      log "apt-get update"
-      apt_quiet update || apt_fail "apt-get update"
-      APT_UPDATED=1
-      apt_quiet install -y --no-install-recommends "$@" || apt_fail "apt-get install $*"
-    else
-      apt_fail "apt-get install $*"
-    fi
+  # Refresh the lists once per run before installing: with stale lists (a fresh
+  # image, a machine not updated for a while) apt would install superseded versions
+  # without their security fixes, as long as those are still on the mirror.
+  if [ "$APT_UPDATED" = 0 ]; then
+    log "apt-get update"
+    apt_quiet update || warn "apt-get update failed; trying with the existing package lists"
+    APT_UPDATED=1
   fi
+  apt_quiet install -y --no-install-recommends "$@" || apt_fail "apt-get install $*"
 }
 ensure_pkgs() {
   local p missing=()
@@ -518,8 +522,9 @@ ready_line() {
 pg_check
 nats_check
 node_check
+tools_check
 
-if [ "$PG_STATE" = ok ] && [ "$NATS_STATE" = ok ] && [ "$NODE_STATE" != stale ]; then
+if [ "$PG_STATE" = ok ] && [ "$NATS_STATE" = ok ] && [ "$NODE_STATE" != stale ] && [ "$TOOLS_STATE" = ok ]; then
   ready_line
   exit 0
 fi
@@ -527,6 +532,7 @@ fi
 if [ "$CHECK_ONLY" = 1 ]; then
   if [ "$PG_STATE" = ok ]; then log "postgres $PG_VERSION (pgvector $PG_VECTOR) at $(hostport "$PG_HOST" "$PG_PORT") — ok"; else log "MISSING $(pg_problem)"; fi
   if [ "$NATS_STATE" = ok ]; then log "nats $NATS_VERSION (jetstream) at $(hostport "$NATS_HOST" "$NATS_PORT") — ok"; else log "MISSING $(nats_problem)"; fi
+  [ "$TOOLS_STATE" = ok ] || log "MISSING $TOOLS_PROBLEM"
   [ "$NODE_STATE" = stale ] && log "MISSING node dependencies are not installed or package-lock.json changed (npm ci)"
   log "not ready (run scripts/provision.sh to set up what is missing)"
   exit 1
@@ -576,6 +582,7 @@ if [ "$NATS_STATE" != ok ]; then
     manual+=("$(nats_problem)")
   fi
 fi
+[ "$TOOLS_STATE" = ok ] || needs_install+=("$TOOLS_PROBLEM")
 
 if [ "${#manual[@]}" -gt 0 ] || { [ "${#needs_install[@]}" -gt 0 ] && [ "$CAN_INSTALL" = 0 ]; }; then
   {
@@ -606,6 +613,7 @@ if [ "${#needs_install[@]}" -gt 0 ]; then
   touch "$LOG_FILE" 2>/dev/null || LOG_FILE="$(mktemp /tmp/engram-provision.XXXXXX.log)"
   [ "$PG_STATE" = ok ] || provision_postgres
   [ "$NATS_STATE" = ok ] || provision_nats
+  [ "$TOOLS_STATE" = ok ] || ensure_pkgs procps
 fi
 node_check
 [ "$NODE_STATE" = stale ] && provision_node
