@@ -20,7 +20,8 @@ describe('npm start (the stack launcher)', () => {
   });
 
   it('starts all eight services, reports each ready, runs the README example, and stops them all on SIGINT', async () => {
-    const offset = 20_000 + Math.floor(Math.random() * 20_000);
+    // Ports stay below Linux's ephemeral range (32768+), where other suites' sockets are bound.
+    const offset = 10_000 + Math.floor(Math.random() * 12_000);
     const launcher = spawn(process.execPath, [resolve(__dirname, '../../tools/stack/dist/main.js')], {
       env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: db.appUrl, DATABASE_OWNER_URL: db.ownerUrl, ENGRAM_STACK_PORT_OFFSET: String(offset), LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

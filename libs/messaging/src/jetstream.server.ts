@@ -62,6 +62,8 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
         await this.startConsumer(handles, meta.consumer, meta.kind === 'batches', handler);
       }
     }
+    // Once started, every RPC answers: the server has registered our subscriptions.
+    await handles.connection.flush();
   }
 
   private async startConsumer(

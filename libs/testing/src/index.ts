@@ -1,3 +1,4 @@
+export * from './fake-openai-server';
 export * from './free-port';
 export * from './migrated-database';
 export * from './nats-server';

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { DEFAULT_RETRY_SCHEDULE } from '@engram/inference';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
@@ -8,7 +9,7 @@ import { GERTY_CONFIG, type GertyConfig } from './gerty.config';
 import { GertyHandlers } from './gerty.handlers';
 import { TenantKeysRepository } from './keys/tenant-keys.repository';
 import { TenantKeysService } from './keys/tenant-keys.service';
-import { ModelRouter } from './models/model-router';
+import { ModelRouter, OPENAI_RETRY_SCHEDULE } from './models/model-router';
 
 @Module({})
 export class GertyModule {
@@ -24,6 +25,7 @@ export class GertyModule {
       controllers: [GertyHandlers],
       providers: [
         { provide: GERTY_CONFIG, useValue: config },
+        { provide: OPENAI_RETRY_SCHEDULE, useValue: DEFAULT_RETRY_SCHEDULE },
         ModelRouter,
         EmbedTextsUseCase,
         CompleteUseCase,

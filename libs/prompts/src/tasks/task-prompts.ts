@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { FACT_CATEGORIES } from '@engram/memory-core';
 import { ordinalWidthFor, renderPreamble, renderTranscriptLine } from '@engram/local-model';
 import {
-  extractedFacts,
   type DescribeToolCallInput,
   type ExtractFactsInput,
   type SummarizeInput,
@@ -79,7 +79,24 @@ function summarizePrompt(input: SummarizeInput): TaskPrompt {
   };
 }
 
-export const EXTRACTED_FACTS_JSON_SCHEMA = z.toJSONSchema(extractedFacts, { io: 'input' }) as Record<string, unknown>;
+/**
+ * What models are asked to produce: OpenAI's strict structured output wants every
+ * property required, no other properties, and no defaults or ranges; the answer is
+ * then checked against `extractedFacts` (with its ranges).
+ */
+const { $schema: _dialect, ...factsSchema } = z.toJSONSchema(
+  z.strictObject({
+    facts: z.array(
+      z.strictObject({
+        content: z.string(),
+        category: z.enum(FACT_CATEGORIES),
+        importance: z.number(),
+        sourceMessageIds: z.array(z.string()),
+      }),
+    ),
+  }),
+);
+export const EXTRACTED_FACTS_JSON_SCHEMA: Record<string, unknown> = factsSchema;
 
 function extractFactsPrompt(input: ExtractFactsInput): TaskPrompt {
   return {

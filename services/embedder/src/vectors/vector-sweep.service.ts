@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
-import { DataSource, TenantTransactions } from '@engram/store';
+import { DataSource, TenantTransactions, tryWithAdvisoryLock } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
-import { GertyGateway } from '../gateway/gerty.gateway';
+import { GertyGateway, type EmbeddingModel } from '../gateway/gerty.gateway';
 import { EmbedItemsUseCase } from './embed-items.use-case';
 import { VectorRepository, type ItemKind } from './vector.repository';
 
@@ -60,30 +60,26 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
     let embedded = 0;
     for (const { tenant_id: tenantId } of tenants) {
       if (this.stopping) return;
-      const lock = this.dataSource.createQueryRunner();
-      try {
-        const [{ locked }] = await lock.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [`sweep/${tenantId}`]);
-        if (!locked) continue;
-        try {
-          for (const kind of KINDS) {
-            for (;;) {
-              if (this.stopping) return;
-              const olderThan = new Date(Date.now() - this.config.EMBEDDER_SWEEP_GRACE_MS);
-              const page = await this.transactions.run(tenantId, (m) => this.vectors.sweepCandidates(m, kind, model.modelId, olderThan, PAGE));
-              if (page.length === 0) break;
-              const ids = page.map((p) => p.id);
-              await this.embedItems.execute([{ key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids }]);
-              embedded += page.length;
-            }
-          }
-        } finally {
-          await lock.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [`sweep/${tenantId}`]);
-        }
-      } finally {
-        await lock.release();
-      }
+      // Another replica sweeping this tenant: leave it to them.
+      embedded += (await tryWithAdvisoryLock(this.dataSource, `sweep/${tenantId}`, () => this.sweepTenant(tenantId, model))) ?? 0;
     }
     if (embedded > 0) this.logger.log(`sweep embedded ${embedded} rows with ${model.modelId}`);
+  }
+
+  private async sweepTenant(tenantId: string, model: EmbeddingModel): Promise<number> {
+    let embedded = 0;
+    for (const kind of KINDS) {
+      for (;;) {
+        if (this.stopping) return embedded;
+        const olderThan = new Date(Date.now() - this.config.EMBEDDER_SWEEP_GRACE_MS);
+        const page = await this.transactions.run(tenantId, (m) => this.vectors.sweepCandidates(m, kind, model.modelId, olderThan, PAGE));
+        if (page.length === 0) break;
+        const ids = page.map((p) => p.id);
+        await this.embedItems.execute([{ key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids }]);
+        embedded += page.length;
+      }
+    }
+    return embedded;
   }
 
   /** Events waiting for, or held by, an embedder: the event path is still catching up. */

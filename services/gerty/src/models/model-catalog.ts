@@ -105,7 +105,9 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
     }
     for (const [name, m] of Object.entries(file.data.models)) {
       const apiKey = m.apiKeyEnv ? (sources.env ?? process.env)[m.apiKeyEnv] : undefined;
-      if (m.apiKeyEnv && !apiKey) throw new Error(`GERTY_MODELS_FILE: model ${name} reads its key from ${m.apiKeyEnv}, which is not set`);
+      if (m.apiKeyEnv && !apiKey) {
+        throw new Error(`GERTY_MODELS_FILE ${sources.modelsFile}: model ${name} reads its key from ${m.apiKeyEnv}, which is not set`);
+      }
       models.set(name, {
         name,
         provider: m.provider,
@@ -123,15 +125,29 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
     defaultCompletionModel = file.data.defaults?.completion ?? defaultCompletionModel;
   }
 
-  const embedding = models.get(defaultEmbeddingModel);
-  if (!embedding?.embeds) throw new Error(`default embedding model "${defaultEmbeddingModel}" is not a configured embedding model`);
-  if (embedding.provider === 'openai' && embedding.dimensions !== undefined && embedding.dimensions !== sources.embeddingDimensions) {
-    throw new Error(
-      `default embedding model "${defaultEmbeddingModel}" makes ${embedding.dimensions}-d vectors but the store holds ${sources.embeddingDimensions}-d (EMBEDDING_DIMENSIONS)`,
-    );
-  }
-  if (!models.get(defaultCompletionModel)?.completes) {
-    throw new Error(`default completion model "${defaultCompletionModel}" is not a configured completion model`);
+  // A problem with the defaults is the models file's when there is one (it may name them, and it
+  // lists the models they could name).
+  const where = sources.modelsFile ? `GERTY_MODELS_FILE ${sources.modelsFile}: ` : '';
+  const named = (kind: 'embedding' | 'completion', name: string, does: (m: ModelDefinition) => boolean): ModelDefinition => {
+    const model = models.get(name);
+    const fitting = [...models.values()].filter(does).map((m) => m.name).join(', ');
+    if (!model) throw new Error(`${where}default ${kind} model "${name}": no model named "${name}" is configured (${kind} models: ${fitting})`);
+    if (!does(model)) {
+      throw new Error(`${where}default ${kind} model "${name}" does not ${kind === 'embedding' ? 'embed' : 'complete'} (${kind} models: ${fitting})`);
+    }
+    return model;
+  };
+  const embedding = named('embedding', defaultEmbeddingModel, (m) => m.embeds);
+  named('completion', defaultCompletionModel, (m) => m.completes);
+  if (embedding.provider === 'openai') {
+    if (embedding.dimensions === undefined) {
+      // What it embeds is stored: every answer is checked against the store's width.
+      models.set(embedding.name, { ...embedding, dimensions: sources.embeddingDimensions });
+    } else if (embedding.dimensions !== sources.embeddingDimensions) {
+      throw new Error(
+        `${where}default embedding model "${defaultEmbeddingModel}" makes ${embedding.dimensions}-d vectors but the store holds ${sources.embeddingDimensions}-d (EMBEDDING_DIMENSIONS)`,
+      );
+    }
   }
   return { models, defaultEmbeddingModel, defaultCompletionModel };
 }

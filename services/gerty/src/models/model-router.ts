@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { RetrySchedule } from '@engram/inference';
 import { RpcError } from '@engram/messaging';
 import { GERTY_CONFIG, type GertyConfig } from '../gerty.config';
 import { BuiltinProvider } from '../providers/builtin/builtin.provider';
@@ -7,6 +8,13 @@ import { OpenAiCompatibleClient } from '../providers/openai/openai-compatible.cl
 import { OpenAiProvider } from '../providers/openai/openai.provider';
 import { ModelAdmission } from './model-admission';
 import { loadModelCatalog, type ModelCatalog, type ModelDefinition } from './model-catalog';
+
+/**
+ * When the OpenAI-compatible clients retry (network errors, 429, 5xx): DEFAULT_RETRY_SCHEDULE
+ * (5, 10, 15 s), as GertyModule provides it. Not a setting: a test that needs quick retries
+ * overrides this provider (Test.createTestingModule(…).overrideProvider(OPENAI_RETRY_SCHEDULE)).
+ */
+export const OPENAI_RETRY_SCHEDULE = Symbol('OPENAI_RETRY_SCHEDULE');
 
 export interface RoutedModel {
   readonly definition: ModelDefinition;
@@ -26,7 +34,10 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
   private readonly clients = new Map<string, OpenAiCompatibleClient>();
   private catalog!: ModelCatalog;
 
-  constructor(@Inject(GERTY_CONFIG) private readonly config: GertyConfig) {}
+  constructor(
+    @Inject(GERTY_CONFIG) private readonly config: GertyConfig,
+    @Inject(OPENAI_RETRY_SCHEDULE) private readonly retry: RetrySchedule,
+  ) {}
 
   onModuleInit(): void {
     this.catalog = loadModelCatalog({
@@ -100,6 +111,7 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
     if (!client) {
       client = new OpenAiCompatibleClient({
         baseUrl,
+        retry: this.retry,
         logger: { warn: (details, message) => this.logger.warn(`${message} ${JSON.stringify(details)}`) },
       });
       this.clients.set(baseUrl, client);

@@ -1,8 +1,7 @@
 import { inspect } from 'node:util';
 import { InferenceError } from '@engram/inference';
-import { freePort } from '@engram/testing';
+import { freePort, startFakeOpenAiServer, type FakeOpenAiServer } from '@engram/testing';
 import { OpenAiCompatibleClient, type OpenAiCompatibleClientOptions } from './openai-compatible.client';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from './testing/fake-openai-server';
 
 const FAST = { delaysMs: [30, 60, 90], retryAfterCapMs: 300 };
 const KEY = 'sk-tenant-SECRET-0123456789abcdef';

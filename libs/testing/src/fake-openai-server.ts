@@ -19,8 +19,10 @@ export type Behaviour =
   | { readonly kind: 'echo-auth'; readonly status: number }
   /** A 200 whose body is not JSON. */
   | { readonly kind: 'garbage' }
-  /** Never answer. */
+  /** Never answer (until the client gives up: see RecordedRequest.closedAt). */
   | { readonly kind: 'stall' }
+  /** Wait `ms`, then do `then` (a normal answer by default): a slow model. */
+  | { readonly kind: 'delay'; readonly ms: number; readonly then?: Behaviour }
   /** Destroy the socket without answering. */
   | { readonly kind: 'close' };
 
@@ -32,6 +34,11 @@ export interface RecordedRequest {
   readonly at: number;
   /** Which TCP connection (1-based, in accept order) carried it. */
   readonly connection: number;
+  /**
+   * performance.now() when the connection closed before the request was answered: the client
+   * gave up (aborted), or the 'close' behaviour hung up on it.
+   */
+  closedAt?: number;
 }
 
 export interface FakeOpenAiServer {
@@ -52,7 +59,9 @@ export interface FakeOpenAiServer {
 
 /**
  * A small HTTP server speaking the OpenAI protocol (POST /v1/embeddings, /v1/chat/completions)
- * that can be told to fail, stall, close the socket, rate limit or answer badly.
+ * that can be told to fail, stall, answer slowly, close the socket, rate limit or answer badly,
+ * and records what it was sent (and whether the client hung up before the answer).
+ * For tests and benchmarks only (this lib is never part of a service's build).
  */
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: Behaviour[] = [];
@@ -60,6 +69,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const waiters: { n: number; resolve: () => void }[] = [];
   let connectionCount = 0;
   const connectionIds = new WeakMap<object, number>();
+  const timers = new Set<NodeJS.Timeout>();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -71,12 +81,16 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       } catch {
         // recorded as {}
       }
-      requests.push({
+      const recorded: RecordedRequest = {
         path: req.url ?? '',
         headers: req.headers,
         body,
         at: performance.now(),
         connection: connectionIds.get(req.socket) ?? 0,
+      };
+      requests.push(recorded);
+      res.once('close', () => {
+        if (!res.writableEnded) recorded.closedAt = performance.now();
       });
       for (const waiter of waiters.filter((w) => requests.length >= w.n)) {
         waiters.splice(waiters.indexOf(waiter), 1);
@@ -99,6 +113,8 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       requests.length >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
@@ -115,10 +131,26 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         },
       });
     }
-    const behaviour = queue.shift() ?? { kind: 'ok' };
+    respond(req, res, body, queue.shift() ?? { kind: 'ok' });
+  }
+
+  function respond(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    behaviour: Behaviour,
+  ): void {
     switch (behaviour.kind) {
       case 'stall':
         return;
+      case 'delay': {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!res.destroyed) respond(req, res, body, behaviour.then ?? { kind: 'ok' });
+        }, behaviour.ms);
+        timers.add(timer);
+        return;
+      }
       case 'close':
         req.socket.destroy();
         return;

@@ -1,0 +1,219 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { toJson, type JsonValue } from '@bufbuild/protobuf';
+import { ValueSchema } from '@bufbuild/protobuf/wkt';
+import { Rpcs, type CompleteResponse } from '@engram/contracts';
+import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
+import { JetStreamServer, RpcClient, RpcError } from '@engram/messaging';
+import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import { loadGertyConfig } from './gerty.config';
+import { GertyModule } from './gerty.module';
+import { BUILTIN_COMPLETION_MODEL_ID } from './providers/builtin/builtin.provider';
+
+/** Gerty as configured out of the box: nothing but the built-in model, over real NATS. */
+describe('gerty with the built-in model (real NATS and Postgres)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let app: INestApplication;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('gerty_builtin')]);
+    const config = loadGertyConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' });
+    app = await NestFactory.create(GertyModule.register(config), { logger: false });
+    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
+    await app.init();
+    await app.startAllMicroservices();
+    rpc = app.get(RpcClient);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  const complete = (request: Parameters<RpcClient['call']>[1]) => rpc.call(Rpcs.gertyComplete, request);
+  const jsonOf = (response: CompleteResponse): JsonValue => toJson(ValueSchema, response.json!);
+
+  async function rpcFailure(promise: Promise<unknown>): Promise<RpcError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RpcError);
+    return error as RpcError;
+  }
+
+  it('lists the built-in model as "local", with its model id and 100 dimensions, as both defaults', async () => {
+    const models = await rpc.call(Rpcs.gertyModels, {});
+    expect(models.defaultEmbeddingModel).toBe('local');
+    expect(models.defaultCompletionModel).toBe('local');
+    expect(models.models).toHaveLength(1);
+    expect(models.models[0]).toMatchObject({
+      name: 'local',
+      provider: 'builtin',
+      modelId: LOCAL_EMBEDDING_MODEL_ID,
+      embeds: true,
+      completes: true,
+      dimensions: 100,
+      concurrency: 2,
+      maxQueued: 64,
+    });
+  });
+
+  describe('gerty.rpc.embed', () => {
+    const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+
+    it('answers one unit vector per text, named with the model id; related texts are closer than unrelated ones', async () => {
+      const texts = [
+        'The cat sat on the mat and purred.',
+        'A kitten was sleeping on the rug.',
+        'The central bank raised interest rates to fight inflation.',
+        'The cat sat on the mat and purred.',
+      ];
+      const response = await rpc.call(Rpcs.gertyEmbed, { texts, tenantId: 'acme' });
+      expect(response.model).toBe(LOCAL_EMBEDDING_MODEL_ID);
+      expect(response.dimensions).toBe(100);
+      expect(response.vectors).toHaveLength(4);
+      const [cat, kitten, bank, catAgain] = response.vectors.map((v) => v.values);
+      for (const vector of [cat!, kitten!, bank!]) {
+        expect(vector).toHaveLength(100);
+        expect(Math.sqrt(cosine(vector, vector))).toBeCloseTo(1, 4);
+      }
+      expect(catAgain).toEqual(cat); // deterministic
+      expect(cosine(cat!, kitten!)).toBeGreaterThan(cosine(cat!, bank!) + 0.1);
+      expect(cosine(kitten!, cat!)).toBeGreaterThan(cosine(kitten!, bank!) + 0.1);
+    });
+
+    it('answers an empty batch with no vectors, and refuses an unknown model with NOT_FOUND', async () => {
+      expect(await rpc.call(Rpcs.gertyEmbed, { texts: [] })).toMatchObject({ vectors: [], model: LOCAL_EMBEDDING_MODEL_ID });
+      const error = await rpcFailure(rpc.call(Rpcs.gertyEmbed, { texts: ['x'], model: 'text-embedding-3-large' }));
+      expect(error.code).toBe('NOT_FOUND');
+      expect(error.message).toContain('text-embedding-3-large');
+      expect(error.details).toMatchObject({ model: 'text-embedding-3-large', known: ['local'] });
+    });
+  });
+
+  describe('gerty.rpc.complete: Engram tasks on the built-in engine', () => {
+    it('summarize keeps the attribution, the timestamps and the identifiers', async () => {
+      const lines = [
+        ['ada', 'user', 'Hi!'],
+        ['ada', 'user', 'The deploy of v2.3.1 failed last night because the database migration timed out after 300 s.'],
+        ['opus', 'assistant', 'The migration 1760000000001-embedding-work.ts locks the messages table while it builds the HNSW index.'],
+        ['ada', 'user', 'Ok.'],
+        ['opus', 'assistant', 'Opened PR #482 (commit 9f3c2ab1) which builds the index CONCURRENTLY in a separate migration.'],
+        ['ada', 'user', 'Great. Staging uses pgvector 0.8.0 and max_connections is 200.'],
+        ['ada', 'user', 'Thanks!'],
+      ].map(([author, role, text], i) => ({
+        id: `m${i + 1}`,
+        at: new Date(Date.parse('2026-04-18T12:00:00Z') + i * 4 * 60_000).toISOString(),
+        author,
+        role,
+        text,
+      }));
+      const response = await complete({
+        task: 'summarize',
+        taskInput: {
+          preamble: {
+            conversationId: 'c-42',
+            agent: 'opus',
+            channel: 'telegram',
+            title: 'Deploy review',
+            from: lines[0]!.at,
+            to: lines.at(-1)!.at,
+            messageCount: lines.length,
+          },
+          lines,
+          maxChars: 600,
+        },
+      });
+      expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
+      const [header, ...body] = response.text.split('\n');
+      expect(header).toBe('Conversation c-42 · agent opus · channel telegram · "Deploy review" · 2026-04-18T12:00Z–2026-04-18T12:24Z · 7 messages');
+      expect(body.length).toBeGreaterThanOrEqual(2);
+      for (const line of body) {
+        const match = /^\[#(\d{2}) (\S+) (\w+)\/(\w+)\] /.exec(line);
+        expect(match).not.toBeNull();
+        const source = lines[Number(match![1]) - 1]!;
+        expect(match![2]).toBe(`${source.at.slice(0, 16)}Z`);
+        expect([match![3], match![4]]).toEqual([source.author, source.role]);
+      }
+      for (const identifier of ['PR #482', '9f3c2ab1', 'v2.3.1']) expect(response.text).toContain(identifier);
+      expect(response.text).not.toContain('Thanks!');
+    });
+
+    it('extract_facts answers facts as JSON, with "tomorrow" resolved from the message’s date, citing the message', async () => {
+      const response = await complete({
+        task: 'extract_facts',
+        taskInput: {
+          messages: [
+            { id: 'm-1', role: 'user', author: 'ada', at: '2026-02-22T10:00:00Z', text: "I'm going to Paris tomorrow." },
+            { id: 'm-2', role: 'assistant', at: '2026-02-22T10:00:05Z', text: 'Have a great trip!' },
+            { id: 'm-3', role: 'user', author: 'ada', at: '2026-02-22T10:01:00Z', text: 'I prefer tea over coffee.' },
+          ],
+        },
+      });
+      expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
+      const { facts } = jsonOf(response) as { facts: Array<Record<string, unknown>> };
+      expect(facts).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ content: 'The user is going to Paris on 2026-02-23.', category: 'event', sourceMessageIds: ['m-1'] }),
+          expect.objectContaining({ content: 'The user prefers tea over coffee.', category: 'preference', sourceMessageIds: ['m-3'] }),
+        ]),
+      );
+      expect(facts).toHaveLength(2);
+      for (const fact of facts) expect(fact.importance).toEqual(expect.any(Number));
+      expect(JSON.parse(response.text)).toEqual({ facts });
+    });
+
+    it('describe_tool_call answers one sentence', async () => {
+      const response = await complete({
+        task: 'describe_tool_call',
+        taskInput: { toolName: 'search_web', toolArgs: { query: 'pgvector hnsw', limit: 5 } },
+      });
+      expect(response.text).toBe('Searched the web for "pgvector hnsw" (limit 5).');
+      expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
+    });
+
+    it('refuses an unknown task, and a task input that does not fit, with INVALID_ARGUMENT listing the problems', async () => {
+      const unknown = await rpcFailure(complete({ task: 'translate', taskInput: { text: 'hola' } }));
+      expect(unknown.code).toBe('INVALID_ARGUMENT');
+      expect(unknown.message).toBe('unknown task "translate"');
+      expect(unknown.details).toEqual({ tasks: ['summarize', 'extract_facts', 'describe_tool_call'] });
+
+      const invalid = await rpcFailure(
+        complete({
+          task: 'extract_facts',
+          taskInput: { messages: [{ id: 'm-1', role: 'narrator', text: 'I live in Lisbon.', at: 'yesterday' }] },
+        }),
+      );
+      expect(invalid.code).toBe('INVALID_ARGUMENT');
+      expect(invalid.message).toBe('taskInput is not a valid extract_facts input');
+      const problems = invalid.details.problems as string[];
+      expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^messages\[0\]\.at: /), expect.stringMatching(/^messages\[0\]\.role: /)]));
+
+      const empty = await rpcFailure(complete({ task: 'summarize' }));
+      expect(empty.code).toBe('INVALID_ARGUMENT');
+      expect(empty.details.problems).toEqual(expect.arrayContaining([expect.stringMatching(/^preamble: /), expect.stringMatching(/^lines: /)]));
+    });
+
+    it('refuses free-form chat with FAILED_PRECONDITION: the built-in model only does Engram’s tasks', async () => {
+      const error = await rpcFailure(complete({ messages: [{ role: 'user', content: 'Write me a poem.' }] }));
+      expect(error.code).toBe('FAILED_PRECONDITION');
+      expect(error.message).toMatch(/built-in model does Engram's tasks.*configure a language model/);
+    });
+
+    it('refuses an unknown model with NOT_FOUND', async () => {
+      const error = await rpcFailure(complete({ model: 'gpt-4o', task: 'describe_tool_call', taskInput: { toolName: 'x' } }));
+      expect(error.code).toBe('NOT_FOUND');
+      expect(error.details).toMatchObject({ model: 'gpt-4o', known: ['local'] });
+    });
+  });
+
+  it('refuses to store a key for the built-in model, which needs none', async () => {
+    const error = await rpcFailure(rpc.call(Rpcs.gertySetTenantKey, { model: 'local', apiKey: 'sk-x' }, { tenantId: 'acme' }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toBe('model local needs no key');
+  });
+});

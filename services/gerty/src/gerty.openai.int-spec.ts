@@ -1,0 +1,277 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { toJson } from '@bufbuild/protobuf';
+import { ValueSchema } from '@bufbuild/protobuf/wkt';
+import { Rpcs } from '@engram/contracts';
+import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
+import { JetStreamServer, RpcClient, RpcError } from '@engram/messaging';
+import { EXTRACTED_FACTS_JSON_SCHEMA } from '@engram/prompts';
+import {
+  createScratchDatabase,
+  startFakeOpenAiServer,
+  startNatsServer,
+  waitFor,
+  type FakeOpenAiServer,
+  type NatsServerHandle,
+  type ScratchDatabase,
+} from '@engram/testing';
+import { loadGertyConfig } from './gerty.config';
+import { GertyModule } from './gerty.module';
+import { OPENAI_RETRY_SCHEDULE } from './models/model-router';
+
+/** Retries after 20, 40 and 60 ms instead of 5, 10 and 15 s. */
+const FAST_RETRIES = { delaysMs: [20, 40, 60], retryAfterCapMs: 100 };
+
+/**
+ * Gerty with one OpenAI-compatible endpoint (GERTY_OPENAI_*), played by a fake server that
+ * records what it is sent. Each model takes one request at a time and queues none, so that
+ * two requests at once collide.
+ */
+describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake OpenAI server)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let server: FakeOpenAiServer;
+  let app: INestApplication;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    [nats, db, server] = await Promise.all([startNatsServer(), createScratchDatabase('gerty_openai'), startFakeOpenAiServer()]);
+    server.dimensions = 8;
+    const config = loadGertyConfig({
+      NATS_URL: nats.url,
+      DATABASE_URL: db.appUrl,
+      LOG_LEVEL: 'silent',
+      GERTY_OPENAI_BASE_URL: server.url,
+      GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
+      GERTY_OPENAI_EMBEDDING_MODEL: 'fake-embed',
+      EMBEDDING_DIMENSIONS: '8',
+      GERTY_MODEL_CONCURRENCY: '1',
+      GERTY_MODEL_MAX_QUEUED: '0',
+    });
+    const moduleRef = await Test.createTestingModule({ imports: [GertyModule.register(config)] })
+      .overrideProvider(OPENAI_RETRY_SCHEDULE)
+      .useValue(FAST_RETRIES)
+      .compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
+    await app.init();
+    await app.startAllMicroservices();
+    rpc = app.get(RpcClient);
+  });
+
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await server?.close();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  const complete = (request: Parameters<RpcClient['call']>[1], options: { timeoutMs?: number } = {}) =>
+    rpc.call(Rpcs.gertyComplete, request, options);
+
+  async function rpcFailure(promise: Promise<unknown>): Promise<RpcError> {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RpcError);
+    return error as RpcError;
+  }
+
+  const at = (minute: number) => new Date(Date.parse('2026-02-22T10:00:00Z') + minute * 60_000).toISOString();
+
+  it('lists the remote models beside "local" and makes them the defaults', async () => {
+    const models = await rpc.call(Rpcs.gertyModels, {});
+    expect(models.defaultEmbeddingModel).toBe('openai-embedding');
+    expect(models.defaultCompletionModel).toBe('openai-chat');
+    const byName = Object.fromEntries(models.models.map((m) => [m.name, m]));
+    expect(Object.keys(byName).sort()).toEqual(['local', 'openai-chat', 'openai-embedding']);
+    expect(byName['openai-chat']).toMatchObject({ provider: 'openai', modelId: 'openai:fake-chat', embeds: false, completes: true });
+    expect(byName['openai-embedding']).toMatchObject({ provider: 'openai', modelId: 'openai:fake-embed', embeds: true, dimensions: 8 });
+    expect(byName['local']).toMatchObject({ modelId: LOCAL_EMBEDDING_MODEL_ID, dimensions: 100 });
+  });
+
+  describe('routing', () => {
+    it('embeds with the endpoint’s model, in input order, named with the remote model', async () => {
+      const response = await rpc.call(Rpcs.gertyEmbed, { texts: ['alpha', 'be', 'gamma ray'], tenantId: 'acme' });
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]!.path).toBe('/v1/embeddings');
+      expect(server.requests[0]!.body).toEqual({ model: 'fake-embed', input: ['alpha', 'be', 'gamma ray'], encoding_format: 'float' });
+      expect(server.requests[0]!.headers.authorization).toBeUndefined(); // no key configured, none sent
+      expect(response.model).toBe('openai:fake-embed');
+      expect(response.dimensions).toBe(8);
+      // The fake's vectors: [index, length/2, length/3, …]; served in reverse, answered in order.
+      expect(response.vectors.map((v) => v.values[0])).toEqual([0, 1, 2]);
+      expect(response.vectors.map((v) => v.values[1])).toEqual([2.5, 1, 4.5]);
+    });
+
+    it('still embeds with the built-in model when it is named, without calling the endpoint', async () => {
+      const response = await rpc.call(Rpcs.gertyEmbed, { texts: ['alpha'], model: 'local' });
+      expect(response).toMatchObject({ model: LOCAL_EMBEDDING_MODEL_ID, dimensions: 100 });
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('refuses an endpoint whose vectors are not EMBEDDING_DIMENSIONS wide', async () => {
+      server.dimensions = 12;
+      try {
+        const error = await rpcFailure(rpc.call(Rpcs.gertyEmbed, { texts: ['alpha'] }));
+        expect(error.code).toBe('FAILED_PRECONDITION');
+        expect(error.message).toBe('model openai-embedding answered 12-d vectors; it is configured for 8');
+      } finally {
+        server.dimensions = 8;
+      }
+    });
+
+    it('extract_facts: asks with the facts JSON schema and the attributed lines with their ids; answers the checked facts', async () => {
+      const facts = [{ content: 'Ada is going to Paris on 2026-02-23.', category: 'event', importance: 6, sourceMessageIds: ['m-1'] }];
+      server.script({ kind: 'content', content: JSON.stringify({ facts }) });
+      const response = await complete({
+        task: 'extract_facts',
+        taskInput: {
+          messages: [
+            { id: 'm-1', role: 'user', author: 'ada', at: at(0), text: "I'm going to Paris\ntomorrow." },
+            { id: 'm-2', role: 'assistant', author: 'opus', at: at(1), text: 'Have a great trip!' },
+          ],
+          userName: 'Ada',
+        },
+        tenantId: 'acme',
+      });
+
+      expect(server.requests).toHaveLength(1);
+      const { path, body } = server.requests[0]!;
+      expect(path).toBe('/v1/chat/completions');
+      expect(body.model).toBe('fake-chat');
+      expect(body.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'extracted_facts', schema: EXTRACTED_FACTS_JSON_SCHEMA, strict: true },
+      });
+      const messages = body.messages as Array<{ role: string; content: string }>;
+      expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
+      expect(messages[0]!.content).toContain('"tomorrow" in a message of 2026-02-22 is 2026-02-23');
+      expect(messages[0]!.content).toContain('The user is called Ada.');
+      expect(messages[1]!.content).toBe(
+        "[#01 2026-02-22T10:00Z ada/user] (id m-1) I'm going to Paris tomorrow.\n" +
+          '[#02 2026-02-22T10:01Z opus/assistant] (id m-2) Have a great trip!',
+      );
+
+      expect(toJson(ValueSchema, response.json!)).toEqual({ facts });
+      expect(response.model).toBe('openai:fake-chat');
+      expect(response).toMatchObject({ promptTokens: 10, completionTokens: 5 });
+    });
+
+    it('summarize: sends the preamble and the attributed lines, and answers the model’s summary', async () => {
+      server.script({ kind: 'content', content: '  [#01 2026-02-22T10:00Z ada/user] Ada asked for PR #482 to be merged.\n' });
+      const response = await complete({
+        task: 'summarize',
+        taskInput: {
+          preamble: { conversationId: 'c-7', agent: 'opus', from: at(0), to: at(3), messageCount: 2 },
+          lines: [
+            { id: 'm-1', role: 'user', author: 'ada', at: at(0), text: 'Please merge PR #482 (commit 9f3c2ab1).' },
+            { id: 'm-2', role: 'assistant', author: 'opus', at: at(3), text: 'Merged.' },
+          ],
+          maxChars: 300,
+        },
+        maxTokens: 256,
+      });
+      const { body } = server.requests[0]!;
+      expect(body.model).toBe('fake-chat');
+      expect(body.max_tokens).toBe(256);
+      expect(body.response_format).toBeUndefined();
+      const messages = body.messages as Array<{ role: string; content: string }>;
+      expect(messages[0]!.content).toContain('Keep identifiers verbatim');
+      expect(messages[0]!.content).toContain('At most 300 characters.');
+      expect(messages[1]!.content).toBe(
+        'Conversation c-7 · agent opus · 2026-02-22T10:00Z–2026-02-22T10:03Z · 2 messages\n\n' +
+          '[#01 2026-02-22T10:00Z ada/user] Please merge PR #482 (commit 9f3c2ab1).\n' +
+          '[#02 2026-02-22T10:03Z opus/assistant] Merged.',
+      );
+      expect(response.text).toBe('[#01 2026-02-22T10:00Z ada/user] Ada asked for PR #482 to be merged.');
+      expect(response.model).toBe('openai:fake-chat');
+    });
+
+    it('describe_tool_call: sends the tool and its arguments, answers the sentence', async () => {
+      server.script({ kind: 'content', content: 'Searched the web for "pgvector hnsw".' });
+      const response = await complete({ task: 'describe_tool_call', taskInput: { toolName: 'search_web', toolArgs: { query: 'pgvector hnsw' } } });
+      const messages = server.requests[0]!.body.messages as Array<{ role: string; content: string }>;
+      expect(messages[0]!.content).toContain('one sentence');
+      expect(messages[1]!.content).toBe('Tool: search_web\nArguments: {"query":"pgvector hnsw"}');
+      expect(response.text).toBe('Searched the web for "pgvector hnsw".');
+    });
+
+    it('free-form chat: sends the messages as they are', async () => {
+      const chat = [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'Say hello.' },
+      ];
+      const response = await complete({ messages: chat, temperature: 0 });
+      expect(server.requests[0]!.body).toEqual({ model: 'fake-chat', messages: chat, stream: false, temperature: 0 });
+      expect(response).toMatchObject({ text: 'Hello from the fake server.', model: 'openai:fake-chat' });
+    });
+
+    it('answers INTERNAL with the problems when the model’s facts stay invalid after one repair', async () => {
+      server.script({ kind: 'content', content: 'Sure! Here are the facts.' }, { kind: 'content', content: '{"facts": [{"content": "x"}]}' });
+      const error = await rpcFailure(complete({ task: 'extract_facts', taskInput: { messages: [{ id: 'm', role: 'user', at: at(0), text: 'hi' }] } }));
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).toMatch(/^model openai-chat did not produce valid output: /);
+      expect(error.details.model).toBe('openai-chat');
+      expect((error.details.problems as string[]).length).toBeGreaterThan(0);
+      expect(server.requests).toHaveLength(2);
+    });
+  });
+
+  describe('failures', () => {
+    it('answers UNAVAILABLE once the endpoint’s 5xx outlast the retries', async () => {
+      server.script(...Array.from({ length: 4 }, () => ({ kind: 'status' as const, status: 503, message: 'model is loading' })));
+      const error = await rpcFailure(complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' } }));
+      expect(error.code).toBe('UNAVAILABLE');
+      expect(error.message).toMatch(/^model openai-chat is unavailable: .*answered 503: model is loading; gave up after 4 attempts$/);
+      expect(error.details).toMatchObject({ model: 'openai-chat', status: 503, retryable: true });
+      expect(server.requests).toHaveLength(4); // the first attempt and three retries
+    });
+
+    it('answers FAILED_PRECONDITION when the endpoint refuses the request (4xx), without retrying', async () => {
+      server.script({ kind: 'status', status: 404, message: 'model "fake-chat" not found, try pulling it first' });
+      const error = await rpcFailure(complete({ messages: [{ role: 'user', content: 'hi' }] }));
+      expect(error.code).toBe('FAILED_PRECONDITION');
+      expect(error.message).toContain('try pulling it first');
+      expect(error.details).toMatchObject({ model: 'openai-chat', status: 404 });
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('stops waiting on a stalled endpoint when the caller’s deadline passes, and hangs up on it', async () => {
+      server.script({ kind: 'stall' });
+      const started = performance.now();
+      const error = await rpcFailure(complete({ messages: [{ role: 'user', content: 'hi' }] }, { timeoutMs: 800 }));
+      expect(error.code).toBe('DEADLINE_EXCEEDED');
+      expect(server.requests).toHaveLength(1);
+      // Gerty aborts its request to the endpoint at the deadline (Engram-Deadline), not later.
+      await waitFor('the endpoint to see the request aborted', async () => server.requests[0]!.closedAt !== undefined, 2_000, 10);
+      const closedAfter = server.requests[0]!.closedAt! - started;
+      expect(closedAfter).toBeGreaterThanOrEqual(750);
+      expect(closedAfter).toBeLessThan(800 + 400);
+      // … and gives the model's only slot back: the next request is served at once.
+      const next = await complete({ messages: [{ role: 'user', content: 'again' }] }, { timeoutMs: 2_000 });
+      expect(next.text).toBe('Hello from the fake server.');
+    });
+
+    it('answers RESOURCE_EXHAUSTED at once to a request that finds the model busy, naming the model', async () => {
+      server.script({ kind: 'delay', ms: 700 });
+      let firstDone = false;
+      const first = complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' } }).finally(() => (firstDone = true));
+      await server.waitForRequests(1);
+      const asked = performance.now();
+      const error = await rpcFailure(complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_weather' } }));
+      expect(performance.now() - asked).toBeLessThan(300);
+      expect(firstDone).toBe(false);
+      expect(error.code).toBe('RESOURCE_EXHAUSTED');
+      expect(error.message).toBe('model openai-chat is busy (1 running, 0 waiting)');
+      expect(error.details).toMatchObject({ model: 'openai-chat', retryable: true });
+      expect((await first).text).toBe('Hello from the fake server.');
+      expect(server.requests).toHaveLength(1); // the refused one never reached the endpoint
+    });
+  });
+});
