@@ -56,6 +56,19 @@ describe('embedder end to end', () => {
   }
 
   const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  /** Messages with text and no vector (tool calls wait for their description first). */
+  const withoutVector = async (tenant?: string) =>
+    Number(
+      (
+        await sql<{ n: string }>(
+          `SELECT count(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.item_kind = 'message' AND e.item_id = m.id)
+             ${tenant ? 'AND m.tenant_id = $1' : ''}`,
+          tenant ? [tenant] : [],
+        )
+      )[0]!.n,
+    );
+  const withVector = async (tenant: string) =>
+    Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE item_kind = 'message' AND tenant_id = $1`, [tenant]))[0]!.n);
 
   async function publishTurns(tenant: string, count: number, messagesPerTurn = 2, session = 'chat'): Promise<void> {
     const acks = [];
@@ -104,9 +117,11 @@ describe('embedder end to end', () => {
       CREATE TABLE vector_writes (message_id bigint NOT NULL, model text, at timestamptz NOT NULL DEFAULT clock_timestamp());
       GRANT INSERT ON vector_writes TO engram_app;
       CREATE FUNCTION audit_vector_write() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN INSERT INTO vector_writes (message_id, model) VALUES (NEW.id, NEW.embedding_model); RETURN NEW; END $$;
-      CREATE TRIGGER audit_vector_write AFTER UPDATE OF embedding ON messages
-        FOR EACH ROW WHEN (NEW.embedding IS DISTINCT FROM OLD.embedding) EXECUTE FUNCTION audit_vector_write();`);
+      BEGIN INSERT INTO vector_writes (message_id, model) VALUES (NEW.item_id, NEW.model); RETURN NEW; END $$;
+      CREATE TRIGGER audit_vector_insert AFTER INSERT ON embeddings
+        FOR EACH ROW WHEN (NEW.item_kind = 'message') EXECUTE FUNCTION audit_vector_write();
+      CREATE TRIGGER audit_vector_update AFTER UPDATE OF embedding ON embeddings
+        FOR EACH ROW WHEN (NEW.item_kind = 'message' AND NEW.embedding IS DISTINCT FROM OLD.embedding) EXECUTE FUNCTION audit_vector_write();`);
     await Promise.all([start('ingest'), start('gerty')]);
     await start('embedder');
   });
@@ -135,22 +150,21 @@ describe('embedder end to end', () => {
     );
     await publishTurns('acme', 50);
     await waitFor('stored', async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n === '103', 10_000);
-    await waitFor(
-      'every message embedded',
-      async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE embedding IS NULL`))[0]!.n === '0',
-      15_000,
-    );
+    await waitFor('every message embedded', async () => (await withoutVector()) === 0, 15_000);
     expect(Date.now() - started).toBeLessThan(15_000);
-    const [call] = await sql<{ content: string; content_synthesised: boolean; tool_name: string; tool_args: unknown; embedding_model: string }>(
-      `SELECT content, content_synthesised, tool_name, tool_args, embedding_model FROM messages WHERE tool_name = 'get_weather'`,
+    const [call] = await sql<{ content: string; content_synthesised: boolean; tool_name: string; tool_args: unknown; model: string }>(
+      `SELECT m.content, m.content_synthesised, m.tool_name, m.tool_args, e.model
+         FROM messages m JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id WHERE m.tool_name = 'get_weather'`,
     );
     expect(call).toMatchObject({ content: 'Looked up the weather for Lisbon.', content_synthesised: true, tool_name: 'get_weather', tool_args: { city: 'Lisbon' } });
-    expect(call!.embedding_model).toBe('engram-local-glove-sif-100d-v1');
-    const norms = await sql<{ norm: number }>(`SELECT l2_norm(embedding)::float8 AS norm FROM messages LIMIT 20`);
+    expect(call!.model).toBe('engram-local-glove-sif-100d-v1');
+    const norms = await sql<{ norm: number }>(`SELECT l2_norm(embedding)::float8 AS norm FROM embeddings LIMIT 20`);
     for (const { norm } of norms) expect(norm).toBeCloseTo(1, 2);
-    // Searchable by meaning already: the nearest message to a coffee query is about coffee.
+    // Searchable by meaning already: the nearest other message to one about coffee exports is about coffee too.
     const [nearest] = await sql<{ content: string }>(
-      `SELECT content FROM messages ORDER BY embedding <=> (SELECT embedding FROM messages WHERE content LIKE '%coffee exports%' LIMIT 1) LIMIT 1`,
+      `WITH q AS (SELECT e.item_id, e.embedding FROM embeddings e JOIN messages m ON m.id = e.item_id WHERE e.item_kind = 'message' AND m.content LIKE '%coffee exports%' LIMIT 1)
+       SELECT m.content FROM embeddings e JOIN messages m ON m.id = e.item_id, q
+        WHERE e.item_kind = 'message' AND e.item_id <> q.item_id ORDER BY e.embedding <=> q.embedding LIMIT 1`,
     );
     expect(nearest!.content).toContain('coffee');
   });
@@ -161,12 +175,12 @@ describe('embedder end to end', () => {
     await publishTurns('acme', 20);
     await waitFor('stored', async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n) === before + 40, 10_000);
     await new Promise((r) => setTimeout(r, 3000));
-    expect(Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE embedding IS NULL`))[0]!.n)).toBe(40);
+    expect(await withoutVector()).toBe(40);
     const ready = await request(`http://127.0.0.1:${running['embedder']!.httpPort}/health/ready`);
     expect(ready.statusCode).toBe(503);
     expect(JSON.stringify(await ready.body.json())).toContain('gerty');
     await start('gerty');
-    await waitFor('caught up', async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE embedding IS NULL`))[0]!.n === '0', 20_000);
+    await waitFor('caught up', async () => (await withoutVector()) === 0, 20_000);
     const dead = await streamMessages(Streams.deadLetters.name, (d) => decodeMessage(DeadLetterSchema, d, { strict: false }));
     expect(dead.filter((l) => l.consumer.startsWith('embedder'))).toEqual([]);
   });
@@ -179,17 +193,11 @@ describe('embedder end to end', () => {
     const total = rowsBefore + 3000;
     await waitFor('stored', async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n) === total, 30_000);
     await start('embedder', false);
-    await waitFor(
-      'embedding under way',
-      async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE tenant_id = 'globex' AND embedding IS NOT NULL`))[0]!.n) > 0,
-      20_000,
-      5,
-    );
+    await waitFor('embedding under way', async () => (await withVector('globex')) > 0, 20_000, 5);
     await stop('embedder', 'SIGKILL');
-    const atKill = Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE tenant_id = 'globex' AND embedding IS NOT NULL`))[0]!.n);
-    expect(atKill).toBeLessThan(3000);
+    expect(await withVector('globex')).toBeLessThan(3000);
     await start('embedder');
-    await waitFor('all embedded', async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE embedding IS NULL`))[0]!.n === '0', 60_000);
+    await waitFor('all embedded', async () => (await withoutVector()) === 0, 60_000);
 
     // No vector was written twice.
     const writes = await sql<{ times: string; n: string }>(
@@ -210,13 +218,12 @@ describe('embedder end to end', () => {
   });
 
   it('re-embeds with the current model what another model embedded (the sweep)', async () => {
-    await admin.query(`UPDATE messages SET embedding_model = 'some-old-model' WHERE id IN (SELECT id FROM messages WHERE tenant_id = 'acme' ORDER BY id LIMIT 25)`);
-    await waitFor(
-      'swept',
-      async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE embedding_model = 'some-old-model'`))[0]!.n === '0',
-      20_000,
+    await admin.query(
+      `UPDATE embeddings SET model = 'some-old-model' WHERE item_kind = 'message' AND item_id IN (SELECT item_id FROM embeddings WHERE tenant_id = 'acme' ORDER BY item_id LIMIT 25)`,
     );
-    expect((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages WHERE embedding_model IS DISTINCT FROM 'engram-local-glove-sif-100d-v1' AND content <> ''`))[0]!.n).toBe('0');
+    await waitFor('swept', async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE model = 'some-old-model'`))[0]!.n === '0', 20_000);
+    expect(await withoutVector()).toBe(0);
+    expect((await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE model <> 'engram-local-glove-sif-100d-v1'`))[0]!.n).toBe('0');
   });
 
   it('describes historical tool calls with the backfill command, once however often it runs', async () => {
@@ -238,7 +245,12 @@ describe('embedder end to end', () => {
 
     expect(cli('backfill-tool-synth').stdout).toContain('enqueued 3 tool call(s)');
     expect(cli('backfill-tool-synth').status).toBe(0);
-    await waitFor('described', async () => (await sql(`SELECT id FROM messages WHERE turn_id LIKE 'legacy-%' AND content <> '' AND embedding IS NOT NULL`)).length === 3, 20_000);
+    await waitFor(
+      'described',
+      async () =>
+        (await sql(`SELECT m.id FROM messages m JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id WHERE m.turn_id LIKE 'legacy-%' AND m.content <> ''`)).length === 3,
+      20_000,
+    );
     const rows = await sql<{ content: string; content_synthesised: boolean }>(`SELECT content, content_synthesised FROM messages WHERE turn_id LIKE 'legacy-%'`);
     expect(rows.map((r) => [r.content_synthesised, r.content])).toEqual(Array(3).fill([true, 'Sent an email "Q3 report" to ada@example.com.']));
 

@@ -91,9 +91,11 @@ describe('tool-call synthesis end to end', () => {
     const embedder = await startService('embedder', env());
     services.push(embedder);
     await embedder.waitUntilReady();
-    await waitFor('described and embedded', async () => (await admin.query(`SELECT 1 FROM messages WHERE id = $1 AND content <> '' AND embedding IS NOT NULL`, [messageId])).rowCount === 1, 15_000);
-    const [row] = (await admin.query(`SELECT content, content_synthesised, embedding_model FROM messages WHERE id = $1`, [messageId])).rows;
-    expect(row).toEqual({ content: 'Created a ticket titled "coalesce".', content_synthesised: true, embedding_model: 'engram-local-glove-sif-100d-v1' });
+    const described = `SELECT m.content, m.content_synthesised, e.model FROM messages m
+                         JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id WHERE m.id = $1`;
+    await waitFor('described and embedded', async () => (await admin.query(described, [messageId])).rowCount === 1, 15_000);
+    const [row] = (await admin.query(described, [messageId])).rows;
+    expect(row).toEqual({ content: 'Created a ticket titled "coalesce".', content_synthesised: true, model: 'engram-local-glove-sif-100d-v1' });
     await new Promise((r) => setTimeout(r, 1000));
     expect(describeRequests()).toHaveLength(1);
     const prompt = JSON.stringify(describeRequests()[0]!.body);

@@ -74,7 +74,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
         const olderThan = new Date(Date.now() - this.config.EMBEDDER_SWEEP_GRACE_MS);
         const page = await this.transactions.run(tenantId, (m) => this.vectors.sweepCandidates(m, kind, model.modelId, olderThan, PAGE));
         if (page.length === 0) break;
-        const ids = page.map((p) => p.id);
+        const ids = page.map((p) => p.id).sort((a, b) => Number(BigInt(a) - BigInt(b)));
         await this.embedItems.execute([{ key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids }]);
         embedded += page.length;
       }
