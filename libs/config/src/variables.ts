@@ -102,7 +102,7 @@ export const Variables = {
   ),
   CONSUMER_CONCURRENCY: variable(
     int(1, 256).optional(),
-    'per consumer (ingest 4)',
+    'per consumer (ingest 2)',
     'workers',
     'Batches (or messages) a worker processes at once per consumer.',
   ),
@@ -114,7 +114,7 @@ export const Variables = {
   ),
   CONSUMER_LINGER_MS: variable(
     int(0, 60_000).optional(),
-    'per consumer (ingest 5)',
+    'per consumer (ingest 20)',
     'workers',
     'How long a partial batch waits for more messages.',
   ),
@@ -180,10 +180,16 @@ export const Variables = {
     'Which os-release file decides whether this is Debian (tests point it elsewhere).',
   ),
   EMBEDDER_BATCH_SIZE: variable(
-    int(1, 4096).default(64),
-    '64',
+    int(1, 4096).default(256),
+    '256',
     'embedder',
     'Most events (turns, summaries, facts) embedded together.',
+  ),
+  EMBEDDER_CONCURRENCY: variable(
+    int(1, 64).default(2),
+    '2',
+    'embedder',
+    'Batches the embedder works on at once, per kind (messages, summaries, facts), and tool calls described at once.',
   ),
   EMBEDDER_LINGER_MS: variable(
     int(0, 60_000).default(25),

@@ -5,7 +5,7 @@ import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from './embedder.config';
 import { GertyGateway } from './gateway/gerty.gateway';
-import { DescribeToolCallUseCase } from './tool-calls/describe-tool-call.use-case';
+import { DescribeToolCallsUseCase } from './tool-calls/describe-tool-calls.use-case';
 import { ToolCallRepository } from './tool-calls/tool-call.repository';
 import { ToolSynthesisHandler } from './tool-calls/tool-synthesis.handler';
 import { ToolSynthesisQueue } from './tool-calls/tool-synthesis.queue';
@@ -18,7 +18,7 @@ import { VectorSweepService } from './vectors/vector-sweep.service';
 @Module({})
 export class EmbedderModule {
   static register(config: EmbedderConfig): DynamicModule {
-    const batches = { batchSize: config.EMBEDDER_BATCH_SIZE, lingerMs: config.EMBEDDER_LINGER_MS, concurrency: 2 };
+    const batches = { batchSize: config.EMBEDDER_BATCH_SIZE, lingerMs: config.EMBEDDER_LINGER_MS, concurrency: config.EMBEDDER_CONCURRENCY };
     return {
       module: EmbedderModule,
       imports: [
@@ -28,7 +28,7 @@ export class EmbedderModule {
             [Consumers.embedMessages.durable]: batches,
             [Consumers.embedSummaries.durable]: batches,
             [Consumers.embedFacts.durable]: batches,
-            [Consumers.toolSynthesis.durable]: { concurrency: 4 },
+            [Consumers.toolSynthesis.durable]: { ...batches, batchSize: Math.min(64, config.EMBEDDER_BATCH_SIZE) },
           }),
         ),
         StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'embedder' }),
@@ -42,7 +42,7 @@ export class EmbedderModule {
         VectorSweepService,
         ToolCallRepository,
         ToolSynthesisQueue,
-        DescribeToolCallUseCase,
+        DescribeToolCallsUseCase,
       ],
     };
   }

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
@@ -30,6 +30,7 @@ import { summarizeCpuProfile, type ProfileSummary } from './profile/cpu-profile-
 import { headline, renderTable, TARGETS, writeResult, type IngestBenchResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import { publishTurns } from './publish/turn-publisher';
+import { Cleanups, integer, progressFor, stopService } from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -51,31 +52,11 @@ interface Flags {
   out: string;
 }
 
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer ≥ ${min}`);
-    return n;
-  };
-}
-
-const progress = (text: string) => process.stderr.write(`bench:ingest  ${text}\n`);
+const progress = progressFor('bench:ingest');
 
 /** Stops what the run started (service, nats-server) and drops its databases, newest first; also on Ctrl-C. */
-const cleanups: Array<() => Promise<unknown>> = [];
-async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((e: unknown) => progress(`cleanup failed: ${String(e)}`));
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    progress(`${signal}: cleaning up`);
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
-process.on('unhandledRejection', (error) => {
-  progress(`unhandled: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  void cleanUp().finally(() => process.exit(1));
-});
+const cleanups = new Cleanups(progress).installSignalHandlers();
+const cleanUp = () => cleanups.run();
 
 async function main(flags: Flags): Promise<void> {
   const corpusOptions: CorpusOptions = {
@@ -96,20 +77,20 @@ async function main(flags: Flags): Promise<void> {
   let nc: NatsConnection | undefined;
   try {
     nats = await startNatsServer();
-    cleanups.push(() => nats!.stop());
+    cleanups.add(() => nats!.stop());
     const ingestDb = await createMigratedDatabase('ingest');
-    cleanups.push(() => ingestDb.drop());
+    cleanups.add(() => ingestDb.drop());
     const copyDb = await createMigratedDatabase('copy');
-    cleanups.push(() => copyDb.drop());
+    cleanups.add(() => copyDb.drop());
     progress(`nats-server ${nats.url}; databases ${ingestDb.name} (ingest), ${copyDb.name} (COPY)`);
 
     const admin = new Client({ connectionString: ingestDb.adminUrl, application_name: 'engram-bench-poll' });
     await admin.connect();
-    cleanups.push(() => admin.end());
+    cleanups.add(() => admin.end());
     const machine = await describeMachine(admin);
     const sampler = new Client({ connectionString: ingestDb.adminUrl, application_name: 'engram-bench-activity' });
     await sampler.connect();
-    cleanups.push(() => sampler.end());
+    cleanups.add(() => sampler.end());
 
     // Profiles are large and machine-specific: outside the repository (open them in Chrome DevTools or speedscope).
     const profileFile = join(tmpdir(), 'engram-bench', `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
@@ -125,7 +106,7 @@ async function main(flags: Flags): Promise<void> {
     }
     service = await startService('ingest', env);
     const ingest = service;
-    cleanups.push(() => stopService(ingest));
+    cleanups.add(() => stopService(ingest));
     await service.waitUntilReady();
     await waitFor('the ingest-turns consumer', async () => ingest.output().includes(`consuming ${Streams.turns.name}/${Consumers.ingestTurns.durable}`), 30_000);
     const consuming = /batches of (\d+), concurrency (\d+)/.exec(service.output());
@@ -359,12 +340,6 @@ async function measurePublishOnly(jsm: JetStreamManager, corpus: TurnCorpus, win
   } finally {
     await jsm.streams.delete(name).catch(() => undefined);
   }
-}
-
-async function stopService(service: ServiceProcess): Promise<void> {
-  service.kill('SIGTERM');
-  const exited = await Promise.race([service.exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
-  if (exited === 'timeout') service.kill('SIGKILL');
 }
 
 const program = new Command('bench:ingest')

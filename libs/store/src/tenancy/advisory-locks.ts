@@ -19,6 +19,27 @@ export async function withAdvisoryLock<T>(dataSource: DataSource, key: string, w
   }
 }
 
+/**
+ * Holds several advisory locks at once, taken in one statement in hash order, so two
+ * holders of overlapping sets cannot deadlock.
+ */
+export async function withAdvisoryLocks<T>(dataSource: DataSource, keys: readonly string[], work: () => Promise<T>): Promise<T> {
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.query(
+      `SELECT pg_advisory_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`,
+      [keys],
+    );
+    try {
+      return await work();
+    } finally {
+      await lock.query(`SELECT pg_advisory_unlock_all()`);
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
 /** Like withAdvisoryLock, but gives up at once (returns undefined) when someone else holds the lock. */
 export async function tryWithAdvisoryLock<T>(dataSource: DataSource, key: string, work: () => Promise<T>): Promise<T | undefined> {
   const lock = dataSource.createQueryRunner();

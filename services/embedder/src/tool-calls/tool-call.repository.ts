@@ -10,20 +10,22 @@ export interface StoredToolCall {
 
 @Injectable()
 export class ToolCallRepository {
-  async find(manager: EntityManager, messageId: string): Promise<StoredToolCall | null> {
+  async find(manager: EntityManager, messageIds: readonly string[]): Promise<StoredToolCall[]> {
     const rows: Array<{ id: string; content: string; tool_name: string | null; tool_args: unknown }> = await manager.query(
-      `SELECT id, content, tool_name, tool_args FROM messages WHERE id = $1`,
-      [messageId],
+      `SELECT id, content, tool_name, tool_args FROM messages WHERE id = ANY($1::bigint[])`,
+      [messageIds],
     );
-    const row = rows[0];
-    return row ? { id: String(row.id), content: row.content, toolName: row.tool_name, toolArgs: row.tool_args } : null;
+    return rows.map((row) => ({ id: String(row.id), content: row.content, toolName: row.tool_name, toolArgs: row.tool_args }));
   }
 
-  /** Writes the description once: only into empty content, marked synthesised (the call's own fields stay). */
-  async writeDescription(manager: EntityManager, messageId: string, description: string): Promise<void> {
+  /** Writes each description once: only into empty content, marked synthesised (the call's own fields stay). */
+  async writeDescriptions(manager: EntityManager, descriptions: ReadonlyArray<{ id: string; text: string }>): Promise<void> {
+    if (descriptions.length === 0) return;
     await manager.query(
-      `UPDATE messages SET content = $2, content_synthesised = true WHERE id = $1 AND content = ''`,
-      [messageId, description],
+      `UPDATE messages m SET content = d.text, content_synthesised = true
+         FROM unnest($1::bigint[], $2::text[]) AS d(id, text)
+        WHERE m.id = d.id AND m.content = ''`,
+      [descriptions.map((d) => d.id), descriptions.map((d) => d.text)],
     );
   }
 }

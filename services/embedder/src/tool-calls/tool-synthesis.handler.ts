@@ -1,17 +1,28 @@
 import { Controller } from '@nestjs/common';
 import { Consumers, parseToolSynthesisSubject, type ToolSynthesisWork } from '@engram/contracts';
-import { ConsumeEvents, InvalidEventError, type Delivery } from '@engram/messaging';
-import { DescribeToolCallUseCase } from './describe-tool-call.use-case';
+import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
+import { DescribeToolCallsUseCase, type ToolCallRef } from './describe-tool-calls.use-case';
 
-/** mem.work.toolsynth.{tenant}.{message}: at most 3 attempts, then a dead letter. */
+/** mem.work.toolsynth.{tenant}.{message}: each item at most 3 attempts, then a dead letter. */
 @Controller()
 export class ToolSynthesisHandler {
-  constructor(private readonly describeToolCall: DescribeToolCallUseCase) {}
+  constructor(private readonly describeToolCalls: DescribeToolCallsUseCase) {}
 
-  @ConsumeEvents(Consumers.toolSynthesis)
-  handle(delivery: Delivery<ToolSynthesisWork>): Promise<void> {
-    const work = parseToolSynthesisSubject(delivery.subject);
-    if (!work || !/^\d{1,19}$/.test(work.messageId)) throw new InvalidEventError(`${delivery.subject} names no message`);
-    return this.describeToolCall.execute(work.tenantId, work.messageId, delivery.traceContext);
+  @ConsumeEventBatches(Consumers.toolSynthesis)
+  async handle(deliveries: Delivery<ToolSynthesisWork>[]): Promise<void> {
+    const work: Array<{ delivery: Delivery<ToolSynthesisWork>; ref: ToolCallRef }> = [];
+    for (const delivery of deliveries) {
+      const ref = parseToolSynthesisSubject(delivery.subject);
+      if (ref && /^\d{1,19}$/.test(ref.messageId)) work.push({ delivery, ref });
+      else delivery.reject(`${delivery.subject} names no message`);
+    }
+    if (work.length === 0) return;
+    const outcomes = await this.describeToolCalls.execute(
+      work.map((w) => w.ref),
+      work[0]!.delivery.traceContext,
+    );
+    outcomes.forEach((outcome, i) => {
+      if (outcome.kind === 'failed') work[i]!.delivery.retry(outcome.reason, { dependencyDown: outcome.dependencyDown });
+    });
   }
 }

@@ -96,7 +96,8 @@ export function headline(result: IngestBenchResult): { messagesPerSecond: number
   };
 }
 
-export function writeResult(file: string, result: IngestBenchResult): void {
+/** Writes a benchmark's full result (any benchmark's) as pretty JSON. */
+export function writeResult(file: string, result: object): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 }

@@ -1,0 +1,65 @@
+import { InvalidArgumentError } from 'commander';
+import type { ServiceProcess } from '@engram/testing';
+
+/** A commander parser for an integer flag of at least `min`. */
+export function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer ≥ ${min}`);
+    return n;
+  };
+}
+
+/** A commander parser for a number flag of at least `min`. */
+export function decimal(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) throw new InvalidArgumentError(`must be a number ≥ ${min}`);
+    return n;
+  };
+}
+
+/** Progress lines on stderr, prefixed with the benchmark's name (stdout is for the result). */
+export function progressFor(benchmark: string): (text: string) => void {
+  return (text) => process.stderr.write(`${benchmark}  ${text}\n`);
+}
+
+/**
+ * What a run started (services, nats-server, databases, connections), undone newest first
+ * when it ends, fails, is interrupted (Ctrl-C, SIGTERM) or hits an unhandled rejection.
+ */
+export class Cleanups {
+  private readonly steps: Array<() => Promise<unknown>> = [];
+
+  constructor(private readonly progress: (text: string) => void) {}
+
+  add(step: () => Promise<unknown>): void {
+    this.steps.push(step);
+  }
+
+  async run(): Promise<void> {
+    for (const step of this.steps.splice(0).reverse()) await step().catch((e: unknown) => this.progress(`cleanup failed: ${String(e)}`));
+  }
+
+  /** Cleans up, then exits, on SIGINT/SIGTERM and on an unhandled rejection. */
+  installSignalHandlers(): this {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        this.progress(`${signal}: cleaning up`);
+        void this.run().finally(() => process.exit(130));
+      });
+    }
+    process.on('unhandledRejection', (error) => {
+      this.progress(`unhandled: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      void this.run().finally(() => process.exit(1));
+    });
+    return this;
+  }
+}
+
+/** SIGTERM (a graceful stop), SIGKILL after 20 s. */
+export async function stopService(service: ServiceProcess): Promise<void> {
+  service.kill('SIGTERM');
+  const exited = await Promise.race([service.exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
+  if (exited === 'timeout') service.kill('SIGKILL');
+}
