@@ -102,7 +102,7 @@ export const Variables = {
   ),
   CONSUMER_CONCURRENCY: variable(
     int(1, 256).optional(),
-    'per consumer (ingest 2)',
+    'per consumer (ingest 4)',
     'workers',
     'Batches (or messages) a worker processes at once per consumer.',
   ),
@@ -186,8 +186,8 @@ export const Variables = {
     'Most events (turns, summaries, facts) embedded together.',
   ),
   EMBEDDER_CONCURRENCY: variable(
-    int(1, 64).default(2),
-    '2',
+    int(1, 64).default(4),
+    '4',
     'embedder',
     'Batches the embedder works on at once, per kind (messages, summaries, facts), and tool calls described at once.',
   ),

@@ -20,9 +20,8 @@ export class IngestModule {
         PlatformModule.forRoot({ service: 'ingest', logLevel: config.LOG_LEVEL }),
         MessagingModule.forRoot(
           messagingOptionsFrom('ingest', config, {
-            // Batches turn many small turns into a few multi-row statements; two at a time is
-            // what two cores sustain best (bench:embed, bench:ingest).
-            [Consumers.ingestTurns.durable]: { concurrency: 2, batchSize: 256, lingerMs: 20 },
+            // Batches turn many small turns into a few multi-row statements.
+            [Consumers.ingestTurns.durable]: { concurrency: 4, batchSize: 256, lingerMs: 20 },
           }),
         ),
         StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'ingest' }),

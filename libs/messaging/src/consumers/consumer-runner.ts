@@ -41,6 +41,8 @@ export class ConsumerRunner {
   private oldestPendingAt = 0;
   private lingerTimer?: NodeJS.Timeout;
   private inFlight = 0;
+  /** Batches dispatched before they were full (at most one: see schedule). */
+  private partialInFlight = 0;
   private stopping = false;
   private paused = false;
   private messages?: ConsumerMessages;
@@ -117,11 +119,18 @@ export class ConsumerRunner {
     wake?.();
   }
 
-  /** Dispatches full batches (or lingered partial ones) while slots are free. */
+  /**
+   * Dispatches full batches while slots are free, and a partial batch once it lingered
+   * — but only one partial batch at a time: when messages trickle in, they wait for the
+   * partial batch in flight and go together in the next, instead of spreading over every
+   * slot in small, costly batches; under load, full batches use every slot.
+   */
   private schedule(): void {
     while (!this.stopping && !this.paused && this.pending.length > 0 && this.inFlight < this.runtime.concurrency) {
+      const full = this.pending.length >= this.batchSize;
+      if (!full && this.partialInFlight > 0) return; // rescheduled when it completes
       const lingered = Date.now() - this.oldestPendingAt >= this.runtime.lingerMs;
-      if (this.pending.length < this.batchSize && !lingered) {
+      if (!full && !lingered) {
         this.lingerTimer ??= setTimeout(
           () => {
             this.lingerTimer = undefined;
@@ -133,12 +142,13 @@ export class ConsumerRunner {
       }
       const batch = this.pending.splice(0, this.batchSize);
       this.oldestPendingAt = Date.now();
-      void this.process(batch);
+      void this.process(batch, !full);
     }
   }
 
-  private async process(batch: JsMsg[]): Promise<void> {
+  private async process(batch: JsMsg[], partial: boolean): Promise<void> {
     this.inFlight++;
+    if (partial) this.partialInFlight++;
     const settled = new Set<JsMsg>();
     const startedAt = Date.now();
     const keepAlive = setInterval(
@@ -195,6 +205,7 @@ export class ConsumerRunner {
       stopTimer();
       clearInterval(keepAlive);
       this.inFlight--;
+      if (partial) this.partialInFlight--;
       this.wake();
       this.schedule();
     }
