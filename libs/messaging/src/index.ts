@@ -14,3 +14,4 @@ export { Semaphore } from './consumers/semaphore';
 export * from './tracing/trace-headers';
 export * from './messaging-options.factory';
 export * from './consumers/failure-kind';
+export * from './listen-on-jetstream';

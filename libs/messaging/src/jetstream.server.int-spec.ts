@@ -21,7 +21,7 @@ import { context, startTelemetry, trace } from '@engram/telemetry';
 import { startNatsServer, waitFor, type NatsServerHandle } from '@engram/testing';
 import { ConsumeEventBatches, ConsumeEvents, HandleRpc } from './handlers.decorators';
 import { MessagingModule } from './messaging.module';
-import { JetStreamServer } from './jetstream.server';
+import { listenOnJetStream } from './listen-on-jetstream';
 import { EventPublisher } from './publishing/event.publisher';
 import { RpcClient } from './rpc/rpc.client';
 import { RpcError } from './rpc/rpc-error';
@@ -108,9 +108,7 @@ describe('JetStreamServer (real nats-server)', () => {
       },
       { logger: false },
     );
-    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
-    await app.init();
-    await app.startAllMicroservices();
+    await listenOnJetStream(app);
     script = app.get(Script);
   }
 

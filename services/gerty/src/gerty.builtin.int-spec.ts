@@ -4,7 +4,7 @@ import { toJson, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs, type CompleteResponse } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
-import { JetStreamServer, RpcClient, RpcError } from '@engram/messaging';
+import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
 import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
 import { loadGertyConfig } from './gerty.config';
 import { GertyModule } from './gerty.module';
@@ -21,9 +21,7 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
     [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('gerty_builtin')]);
     const config = loadGertyConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' });
     app = await NestFactory.create(GertyModule.register(config), { logger: false });
-    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
-    await app.init();
-    await app.startAllMicroservices();
+    await listenOnJetStream(app);
     rpc = app.get(RpcClient);
   });
 

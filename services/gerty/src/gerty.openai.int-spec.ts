@@ -4,7 +4,7 @@ import { toJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
-import { JetStreamServer, RpcClient, RpcError } from '@engram/messaging';
+import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
 import { EXTRACTED_FACTS_JSON_SCHEMA } from '@engram/prompts';
 import {
   createScratchDatabase,
@@ -53,9 +53,7 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       .useValue(FAST_RETRIES)
       .compile();
     app = moduleRef.createNestApplication({ logger: false });
-    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
-    await app.init();
-    await app.startAllMicroservices();
+    await listenOnJetStream(app);
     rpc = app.get(RpcClient);
   });
 

@@ -4,7 +4,7 @@ import type { INestApplication, LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Client } from 'pg';
 import { Rpcs } from '@engram/contracts';
-import { JetStreamServer, RpcClient, RpcError } from '@engram/messaging';
+import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
 import {
   createScratchDatabase,
   startFakeOpenAiServer,
@@ -78,9 +78,7 @@ async function startGerty(env: Record<string, string>): Promise<Gerty> {
     .compile();
   const logs = new CapturingLogger();
   const app = moduleRef.createNestApplication({ logger: logs });
-  app.connectMicroservice({ strategy: app.get(JetStreamServer) });
-  await app.init();
-  await app.startAllMicroservices();
+  await listenOnJetStream(app);
   return {
     nats,
     db,

@@ -13,7 +13,7 @@ import {
   type DescMessage,
   type MessageShape,
 } from '@engram/contracts';
-import { JetStreamServer, RpcClient } from '@engram/messaging';
+import { listenOnJetStream, RpcClient } from '@engram/messaging';
 import { createScratchDatabase, startNatsServer, waitFor, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
 import { fromJson } from '@bufbuild/protobuf';
 import { TurnEventSchema } from '@engram/contracts';
@@ -56,9 +56,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       RETRY_BASE_DELAY_MS: '50',
     });
     app = await NestFactory.create(IngestModule.register(config), { logger: false });
-    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
-    await app.init();
-    await app.startAllMicroservices();
+    await listenOnJetStream(app);
     nc = await connect({ servers: nats.url });
     js = jetstream(nc);
     jsm = await jetstreamManager(nc);

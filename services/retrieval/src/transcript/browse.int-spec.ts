@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
-import { JetStreamServer, RpcClient, RpcError } from '@engram/messaging';
+import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
 import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
 import { RetrievalModule } from '../retrieval.module';
@@ -53,9 +53,7 @@ describe('memory_browse (real Postgres and NATS)', () => {
       RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
       { logger: false },
     );
-    app.connectMicroservice({ strategy: app.get(JetStreamServer) });
-    await app.init();
-    await app.startAllMicroservices();
+    await listenOnJetStream(app);
     rpc = app.get(RpcClient);
   });
 
