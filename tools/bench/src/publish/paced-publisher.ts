@@ -1,5 +1,6 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { CorpusTurn } from '../corpus/turn-corpus';
+import { PublishWindow } from './publish-window';
 
 /** One stretch of the schedule: these turns, for this long (e.g. a warm-up, then the measurement). */
 export interface PacedPhase {
@@ -52,32 +53,7 @@ export async function publishPaced(
   options: { messagesPerSecond: number; tickMs: number; window: number; onPhase?: (name: string) => void },
 ): Promise<PacedResult> {
   const sentAtMs = new Map<string, number>();
-  const ackedAtMs = new Map<string, number>();
-  let outstanding = 0;
-  let duplicates = 0;
-  let retries = 0;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  const released = () => {
-    outstanding--;
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const publishOne = async (turn: CorpusTurn): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const ack = await js.publish(turn.subject, turn.payload, { msgID: turn.msgId, timeout: 10_000 });
-        ackedAtMs.set(turn.msgId, Date.now());
-        if (ack.duplicate) duplicates++;
-        return;
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        retries++;
-        await new Promise((r) => setTimeout(r, 100 * attempt));
-      }
-    }
-  };
+  const publisher = new PublishWindow(js, options.window);
 
   const results: PacedPhaseResult[] = [];
   const start = performance.now();
@@ -101,22 +77,18 @@ export async function publishPaced(
       maxTickGap = Math.max(maxTickGap, now - lastTick);
       lastTick = now;
       const elapsed = now - start;
-      if (elapsed >= phaseEndsAt || failure) break;
+      if (elapsed >= phaseEndsAt || publisher.failure) break;
       ticks++;
       const target = (options.messagesPerSecond * elapsed) / 1000;
       while (sentMessages < target && cursor < phase.turns.length) {
-        if (outstanding >= options.window) {
+        if (publisher.full) {
           windowFullTicks++;
           break;
         }
         const turn = phase.turns[cursor++]!;
         lastSentAtMs = Date.now();
         sentAtMs.set(turn.msgId, lastSentAtMs);
-        outstanding++;
-        publishOne(turn).then(released, (error: unknown) => {
-          failure ??= error;
-          released();
-        });
+        publisher.send(turn);
         sentMessages += turn.messageCount;
         messages += turn.messageCount;
       }
@@ -138,19 +110,18 @@ export async function publishPaced(
       messagesPerSecond: messages / seconds,
       ranOut,
     });
-    if (ranOut || failure) break;
+    if (ranOut || publisher.failure) break;
   }
-  while (outstanding > 0) await new Promise<void>((r) => (wake = r));
-  if (failure) throw failure;
+  await publisher.drain();
   return {
     phases: results,
     sentAtMs,
-    ackedAtMs,
+    ackedAtMs: publisher.ackedAtMs,
     maxBehindMessages: Math.max(0, maxBehind),
     maxTickGapMs: maxTickGap,
     ticks,
     windowFullTicks,
-    duplicates,
-    retries,
+    duplicates: publisher.duplicates,
+    retries: publisher.retries,
   };
 }

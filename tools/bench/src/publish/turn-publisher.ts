@@ -1,5 +1,6 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { CorpusTurn } from '../corpus/turn-corpus';
+import { PublishWindow } from './publish-window';
 
 export interface PublishResult {
   /** performance.now() just before the first publish. */
@@ -12,52 +13,19 @@ export interface PublishResult {
   readonly retries: number;
 }
 
-/**
- * Publishes every turn as fast as JetStream accepts it: asynchronous publishes with
- * at most `window` acknowledgements outstanding, each with its Nats-Msg-Id (the turn
- * id): a publish that timed out is sent again, and JetStream drops the copy.
- */
+/** Publishes every turn as fast as JetStream accepts it, at most `window` unacknowledged. */
 export async function publishTurns(
   js: JetStreamClient,
   turns: readonly CorpusTurn[],
   window: number,
   startedAt = performance.now(),
 ): Promise<PublishResult> {
-  let outstanding = 0;
-  let duplicates = 0;
-  let retries = 0;
-  let failure: unknown;
-  let wake: (() => void) | undefined;
-  const released = () => {
-    outstanding--;
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const publishOne = async (turn: CorpusTurn): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const ack = await js.publish(turn.subject, turn.payload, { msgID: turn.msgId, timeout: 10_000 });
-        if (ack.duplicate) duplicates++;
-        return;
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        retries++;
-        await new Promise((r) => setTimeout(r, 100 * attempt));
-      }
-    }
-  };
-
+  const publisher = new PublishWindow(js, window);
   for (const turn of turns) {
-    while (outstanding >= window) await new Promise<void>((r) => (wake = r));
-    if (failure) break;
-    outstanding++;
-    publishOne(turn).then(released, (error: unknown) => {
-      failure ??= error;
-      released();
-    });
+    await publisher.waitForRoom();
+    if (publisher.failure) break;
+    publisher.send(turn);
   }
-  while (outstanding > 0) await new Promise<void>((r) => (wake = r));
-  if (failure) throw failure;
-  return { startedAt, finishedAt: performance.now(), published: turns.length, duplicates, retries };
+  await publisher.drain();
+  return { startedAt, finishedAt: performance.now(), published: turns.length, duplicates: publisher.duplicates, retries: publisher.retries };
 }
