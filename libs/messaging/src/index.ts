@@ -14,4 +14,5 @@ export { Semaphore } from './consumers/semaphore';
 export * from './tracing/trace-headers';
 export * from './messaging-options.factory';
 export * from './consumers/failure-kind';
+export * from './consumers/error-message';
 export * from './listen-on-jetstream';

@@ -5,7 +5,8 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { ALL_STREAMS, Subjects, type ConsumerSpec } from '@engram/contracts';
 import { ReadinessRegistry } from '@engram/platform';
 import { NatsClient, type NatsHandles } from './connection/nats.client';
-import { ConsumerRunner, describe } from './consumers/consumer-runner';
+import { ConsumerRunner } from './consumers/consumer-runner';
+import { errorMessage } from './consumers/error-message';
 import { ENGRAM_HANDLER, type HandlerMeta } from './handlers.decorators';
 import { DEFAULT_CONSUMER_RUNTIME, MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
@@ -119,7 +120,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
               `no delivery of ${advisory.deliveries} was settled: the worker stopped or timed out every time`,
             );
           } catch (e) {
-            this.log.error(`max-deliveries advisory for ${spec.durable} not handled: ${describe(e)}`);
+            this.log.error(`max-deliveries advisory for ${spec.durable} not handled: ${errorMessage(e)}`);
           }
         })();
       },

@@ -7,6 +7,7 @@ import type { ConsumerRuntimeOptions } from '../messaging.options';
 import type { DeadLetterCause, DeadLetterPublisher } from '../publishing/dead-letter.publisher';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { Delivery, InvalidEventError, type Verdict } from './delivery';
+import { errorMessage } from './error-message';
 import { isDependencyFailure } from './failure-kind';
 import { retryDelayMs } from './retry-policy';
 
@@ -109,7 +110,7 @@ export class ConsumerRunner {
         }
       }
     } catch (error) {
-      if (!this.stopping) this.logger.error(`pull loop ended: ${describe(error)}`);
+      if (!this.stopping) this.logger.error(`pull loop ended: ${errorMessage(error)}`);
     }
   }
 
@@ -179,7 +180,7 @@ export class ConsumerRunner {
           const reason =
             error instanceof ContractViolationError
               ? `does not decode as ${error.typeName}: ${error.message}`
-              : `cannot be decoded: ${describe(error)}`;
+              : `cannot be decoded: ${errorMessage(error)}`;
           await this.deadLetter(msg, 'invalid', reason);
           settled.add(msg);
         }
@@ -200,7 +201,7 @@ export class ConsumerRunner {
       );
     } catch (error) {
       // Settling itself failed (NATS gone): unsettled messages come back after ack_wait.
-      this.logger.error(`settling a batch failed: ${describe(error)}`);
+      this.logger.error(`settling a batch failed: ${errorMessage(error)}`);
     } finally {
       stopTimer();
       clearInterval(keepAlive);
@@ -233,7 +234,7 @@ export class ConsumerRunner {
           await this.invoke(single ? deliveries[0]! : deliveries);
         } catch (error) {
           span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: describe(error) });
+          span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
           throw error;
         } finally {
           span.end();
@@ -313,7 +314,7 @@ export class ConsumerRunner {
       outcomes.inc({ consumer: this.spec.durable, outcome: 'dead_letter' });
       this.logger.warn(`#${msg.seq} on ${msg.subject} dead-lettered (${cause}): ${reason}`);
     } catch (error) {
-      this.logger.error(`could not dead-letter #${msg.seq}: ${describe(error)}; retrying later`);
+      this.logger.error(`could not dead-letter #${msg.seq}: ${errorMessage(error)}; retrying later`);
       msg.nak(retryDelayMs(msg.info.deliveryCount, this.deps.retry));
     }
   }
@@ -326,13 +327,7 @@ function verdictOf(failure: unknown): Verdict | undefined {
       ? { kind: 'reject', reason: failure.message, details: failure.details }
       : { kind: 'reject', reason: failure.message };
   }
-  return { kind: 'retry', reason: describe(failure), dependencyDown: isDependencyFailure(failure) };
-}
-
-export function describe(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'object' && error !== null && 'message' in error) return String(error.message);
-  return String(error);
+  return { kind: 'retry', reason: errorMessage(failure), dependencyDown: isDependencyFailure(failure) };
 }
 
 function sleep(ms: number): Promise<void> {

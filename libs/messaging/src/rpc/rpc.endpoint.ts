@@ -13,7 +13,7 @@ import {
 } from '@engram/contracts';
 import { counter, histogram } from '@engram/platform';
 import { SpanKind, SpanStatusCode, trace } from '@engram/telemetry';
-import { describe } from '../consumers/consumer-runner';
+import { errorMessage } from '../consumers/error-message';
 import { Semaphore } from '../consumers/semaphore';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { RpcError } from './rpc-error';
@@ -115,7 +115,7 @@ export class RpcEndpoint {
           try {
             request = decodeMessage(this.spec.request, msg.data.length === 0 ? EMPTY_OBJECT : msg.data, { strict: true });
           } catch (error) {
-            throw RpcError.invalidArgument(`request is not a valid ${this.spec.request.typeName}: ${describe(error)}`, {
+            throw RpcError.invalidArgument(`request is not a valid ${this.spec.request.typeName}: ${errorMessage(error)}`, {
               type: this.spec.request.typeName,
             });
           }
@@ -132,7 +132,7 @@ export class RpcEndpoint {
           const rpcError =
             error instanceof RpcError ? error : new RpcError('INTERNAL', 'internal error; the service log has the details');
           if (!(error instanceof RpcError)) {
-            this.logger.error(`${this.spec.subject} failed: ${describe(error)}`, error instanceof Error ? error.stack : undefined);
+            this.logger.error(`${this.spec.subject} failed: ${errorMessage(error)}`, error instanceof Error ? error.stack : undefined);
             span.recordException(error as Error);
           }
           span.setStatus({ code: SpanStatusCode.ERROR, message: rpcError.message });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { isDependencyFailure } from '@engram/messaging';
+import { errorMessage, isDependencyFailure } from '@engram/messaging';
 import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { GertyGateway } from '../gateway/gerty.gateway';
@@ -41,10 +41,14 @@ export class DescribeToolCallsUseCase {
     const key = (r: ToolCallRef) => `toolsynth/${r.tenantId}/${r.messageId}`;
     return withAdvisoryLocks(this.dataSource, refs.map(key), async () => {
       const failures = new Map<string, DescribeOutcome>();
-      const byTenant = new Map<string, string[]>();
-      for (const ref of refs) byTenant.set(ref.tenantId, [...new Set([...(byTenant.get(ref.tenantId) ?? []), ref.messageId])]);
+      const byTenant = new Map<string, Set<string>>();
+      for (const ref of refs) {
+        if (!byTenant.has(ref.tenantId)) byTenant.set(ref.tenantId, new Set());
+        byTenant.get(ref.tenantId)!.add(ref.messageId);
+      }
 
-      for (const [tenantId, ids] of byTenant) {
+      for (const [tenantId, idSet] of byTenant) {
+        const ids = [...idSet];
         const calls = await this.transactions.run(tenantId, (m) => this.toolCalls.find(m, ids));
         const pending = calls.filter((c) => c.content === '' && c.toolName);
         const described: Array<{ id: string; text: string }> = [];
@@ -75,5 +79,5 @@ export class DescribeToolCallsUseCase {
 }
 
 function failureOf(error: unknown): DescribeOutcome {
-  return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), dependencyDown: isDependencyFailure(error) };
+  return { kind: 'failed', reason: errorMessage(error), dependencyDown: isDependencyFailure(error) };
 }

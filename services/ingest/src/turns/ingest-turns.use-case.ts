@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Events, timestampFromDate, type TurnEvent } from '@engram/contracts';
 import { normalizeTurn, type NormalizedMessage, type NormalizedTurn, type TurnEnvelope } from '@engram/memory-core';
-import { EventPublisher, isDependencyFailure } from '@engram/messaging';
+import { errorMessage, EventPublisher, isDependencyFailure } from '@engram/messaging';
 import { actAsTenant, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { INGEST_CONFIG, type IngestConfig } from '../ingest.config';
@@ -110,7 +110,7 @@ export class IngestTurnsUseCase {
         return;
       }
       // One bad turn must not hold back the others: store them one by one.
-      this.logger.warn(`batch of ${valid.length} turns failed (${describe(error)}); storing them one by one`);
+      this.logger.warn(`batch of ${valid.length} turns failed (${errorMessage(error)}); storing them one by one`);
       for (const item of valid) {
         try {
           const [one] = await this.store([item.turn]);
@@ -134,7 +134,10 @@ export class IngestTurnsUseCase {
    */
   private store(turns: readonly NormalizedTurn[]): Promise<StoredTurn[]> {
     const byTenant = new Map<string, NormalizedTurn[]>();
-    for (const turn of turns) byTenant.set(turn.tenantId, [...(byTenant.get(turn.tenantId) ?? []), turn]);
+    for (const turn of turns) {
+      if (!byTenant.has(turn.tenantId)) byTenant.set(turn.tenantId, []);
+      byTenant.get(turn.tenantId)!.push(turn);
+    }
     return this.transactions.runAcrossTenants(async (manager) => {
       const written: WrittenTurns[] = [];
       for (const tenantId of [...byTenant.keys()].sort()) {
@@ -271,13 +274,9 @@ export class IngestTurnsUseCase {
 function failureOf(error: unknown): TurnOutcome {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (/^(22|54)/.test(code) || (code.startsWith('23') && code !== '23505'))) {
-    return { kind: 'invalid', reason: `the store refused the turn: ${describe(error)} (SQLSTATE ${code})`, problems: [] };
+    return { kind: 'invalid', reason: `the store refused the turn: ${errorMessage(error)} (SQLSTATE ${code})`, problems: [] };
   }
-  return { kind: 'failed', reason: describe(error), dependencyDown: isDependencyFailure(error) };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return { kind: 'failed', reason: errorMessage(error), dependencyDown: isDependencyFailure(error) };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

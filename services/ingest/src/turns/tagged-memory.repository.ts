@@ -62,7 +62,10 @@ export class TaggedMemoryRepository {
     overlapThreshold: number,
   ): Promise<RecordedFact[]> {
     const byAgent = new Map<string, TaggedFact[]>();
-    for (const fact of facts) byAgent.set(fact.agent, [...(byAgent.get(fact.agent) ?? []), fact]);
+    for (const fact of facts) {
+      if (!byAgent.has(fact.agent)) byAgent.set(fact.agent, []);
+      byAgent.get(fact.agent)!.push(fact);
+    }
     const recorded: RecordedFact[] = [];
     for (const agent of [...byAgent.keys()].sort()) {
       const candidates = byAgent.get(agent)!;

@@ -12,17 +12,11 @@ export interface StoredMessageRow {
 
 const conversationKey = (agent: string, sessionKey: string) => `${agent}\u0000${sessionKey}`;
 
-/** What a batch says about one conversation. */
-interface ConversationAttributes {
-  readonly agent: string;
-  readonly sessionKey: string;
-  readonly channel: string | null;
-  readonly channelId: string | null;
-  readonly botIdentity: string | null;
-  readonly title: string | null;
-  readonly model: string | null;
-  readonly settings: Record<string, unknown>;
-}
+/** What a batch says about one conversation: the conversation's part of a turn. */
+type ConversationAttributes = Pick<
+  NormalizedTurn,
+  'agent' | 'sessionKey' | 'channel' | 'channelId' | 'botIdentity' | 'title' | 'model' | 'settings'
+>;
 
 /**
  * Per conversation, the latest value of each attribute any of the batch's turns
