@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NoRespondersError, RequestError, TimeoutError } from '@nats-io/transport-node';
+import { NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
 import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { RpcErrorReplySchema, decodeMessage, encodeMessage, rpcSubject, type RpcSpec } from '@engram/contracts';
 import { NatsClient } from '../connection/nats.client';
@@ -24,31 +24,46 @@ export class RpcClient {
     options: CallOptions = {},
   ): Promise<MessageShape<S['response']>> {
     const { connection } = await this.nats.connected();
-    const subject = rpcSubject(spec, options.tenantId);
-    const timeout = options.timeoutMs ?? 10_000;
-    const headers = injectTraceContext();
-    headers.set(DEADLINE_HEADER, String(Date.now() + timeout));
-    let reply;
-    try {
-      reply = await connection.request(subject, encodeMessage(spec.request, request), { timeout, headers });
-    } catch (error) {
-      if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
-        throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
-      }
-      if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
-        throw new RpcError('DEADLINE_EXCEEDED', `${subject} did not answer within ${timeout} ms`, {
-          subject,
-        });
-      }
-      throw error;
+    return callRpc(connection, spec, request, options);
+  }
+}
+
+/**
+ * One RPC over a given NATS connection (what RpcClient does inside a service; tools and
+ * benchmarks with a connection of their own call this). The deadline travels as
+ * Engram-Deadline; a failure is an RpcError with the server's code, message and details,
+ * UNAVAILABLE when nobody answers the subject, DEADLINE_EXCEEDED when the answer is late.
+ */
+export async function callRpc<S extends RpcSpec>(
+  connection: NatsConnection,
+  spec: S,
+  request: MessageInitShape<S['request']>,
+  options: CallOptions = {},
+): Promise<MessageShape<S['response']>> {
+  const subject = rpcSubject(spec, options.tenantId);
+  const timeout = options.timeoutMs ?? 10_000;
+  const headers = injectTraceContext();
+  headers.set(DEADLINE_HEADER, String(Date.now() + timeout));
+  let reply;
+  try {
+    reply = await connection.request(subject, encodeMessage(spec.request, request), { timeout, headers });
+  } catch (error) {
+    if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
+      throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
     }
-    if (reply.headers?.get('Nats-Service-Error-Code')) {
-      const { error } = decodeMessage(RpcErrorReplySchema, reply.data, { strict: false });
-      const code = error?.code ?? 'INTERNAL';
-      throw new RpcError(isRpcErrorCode(code) ? code : 'INTERNAL', error?.message ?? reply.headers.get('Nats-Service-Error'), {
-        ...(error?.details ?? {}),
+    if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
+      throw new RpcError('DEADLINE_EXCEEDED', `${subject} did not answer within ${timeout} ms`, {
+        subject,
       });
     }
-    return decodeMessage(spec.response, reply.data, { strict: false }) as MessageShape<S['response']>;
+    throw error;
   }
+  if (reply.headers?.get('Nats-Service-Error-Code')) {
+    const { error } = decodeMessage(RpcErrorReplySchema, reply.data, { strict: false });
+    const code = error?.code ?? 'INTERNAL';
+    throw new RpcError(isRpcErrorCode(code) ? code : 'INTERNAL', error?.message ?? reply.headers.get('Nats-Service-Error'), {
+      ...(error?.details ?? {}),
+    });
+  }
+  return decodeMessage(spec.response, reply.data, { strict: false }) as MessageShape<S['response']>;
 }
