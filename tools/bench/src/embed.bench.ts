@@ -10,19 +10,20 @@ import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Consumers, Rpcs, Streams } from '@engram/contracts';
-import { createMigratedDatabase, startNatsServer, startService, waitFor, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
+import { createMigratedDatabase, startNatsServer, waitFor, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
 import { DEFAULT_CORPUS, generateTurnCorpus, type CorpusOptions, type CorpusTurn, type TurnCorpus } from './corpus/turn-corpus';
 import { measureLocalThroughput, type LocalThroughput } from './embed/local-throughput';
 import { ActivityByService } from './measure/activity-by-service';
 import { latencyTimeline, latencyTrend, summarizeLatencies } from './measure/latency-stats';
 import { cpuBetween, parentOf, processAndChildren, processesMatching, snapshotCpu, type CpuSnapshot, type ProcessGroup } from './measure/process-cpu';
+import { waitForEmbeddedRows } from './measure/embedded-rows';
 import { scrapeMetricSums } from './measure/prometheus-text';
 import { scrapeConsumerMetrics, type ConsumerMetrics } from './measure/service-metrics';
 import { publishPaced } from './publish/paced-publisher';
 import { writeResult } from './report/bench-report';
 import { EMBED_TARGETS, embedHeadline, renderEmbedTable, type EmbedBenchResult } from './report/embed-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, decimal, integer, progressFor, stopService } from './run/lifecycle';
+import { Cleanups, consumerSettings, decimal, dumpServiceOutput, integer, progressFor, startReadyService } from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 /** A lag growing by less than this (ms per second of publishing; 1.5 s over a minute) counts as kept up. */
@@ -149,23 +150,17 @@ async function main(flags: Flags): Promise<void> {
     if (flags.embedderLingerMs !== undefined) env['embedder']!['EMBEDDER_LINGER_MS'] = String(flags.embedderLingerMs);
     if (flags.embedderConcurrency !== undefined) env['embedder']!['EMBEDDER_CONCURRENCY'] = String(flags.embedderConcurrency);
     const start = async (name: string) => {
-      const service = await startService(name, { ...base, ...env[name] });
+      const service = await startReadyService(cleanups, name, { ...base, ...env[name] });
       services.push(service);
-      cleanups.add(() => stopService(service));
-      await service.waitUntilReady(60_000);
       return service;
     };
     const gerty = await start('gerty');
     const ingest = await start('ingest');
     const embedder = await start('embedder');
-    const consuming = (service: ServiceProcess, durable: string) => {
-      const match = new RegExp(`consuming [A-Z_]+/${durable} \\(([^)]*)\\)`).exec(service.output());
-      return match?.[1];
-    };
-    await waitFor('ingest and embedder consuming', async () => !!consuming(ingest, Consumers.ingestTurns.durable) && !!consuming(embedder, Consumers.embedMessages.durable), 30_000);
+    await waitFor('ingest and embedder consuming', async () => !!consumerSettings(ingest, Consumers.ingestTurns.durable) && !!consumerSettings(embedder, Consumers.embedMessages.durable), 30_000);
     const consumers = {
-      [Consumers.ingestTurns.durable]: consuming(ingest, Consumers.ingestTurns.durable)!,
-      [Consumers.embedMessages.durable]: `${consuming(embedder, Consumers.embedMessages.durable)!}, linger ${flags.embedderLingerMs ?? 'default'} ms`.replace('default ms', 'default'),
+      [Consumers.ingestTurns.durable]: consumerSettings(ingest, Consumers.ingestTurns.durable)!,
+      [Consumers.embedMessages.durable]: `${consumerSettings(embedder, Consumers.embedMessages.durable)!}, linger ${flags.embedderLingerMs ?? 'default'} ms`.replace('default ms', 'default'),
       gerty: `model concurrency ${flags.gertyConcurrency ?? 'default'}`,
     };
     progress(`gerty (pid ${gerty.pid}), ingest (pid ${ingest.pid}), embedder (pid ${embedder.pid}) ready; ${JSON.stringify(consumers)}`);
@@ -251,29 +246,8 @@ async function main(flags: Flags): Promise<void> {
 
     // 4. Every message of the window stored and embedded (polling only now, so as not to load Postgres during the window).
     const tenants = corpus.turns.length ? [...new Set(corpus.turns.map((t) => t.tenantId))] : [];
-    const count = async () =>
-      (
-        await admin.query<{ rows: string; missing: string }>(
-          `SELECT count(*) AS rows, count(*) FILTER (WHERE e.item_id IS NULL) AS missing
-             FROM messages m LEFT JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id
-            WHERE m.tenant_id = ANY($1)`,
-          [tenants],
-        )
-      ).rows[0]!;
-    let last = { rows: '0', missing: '-1' };
-    let lastChange = Date.now();
-    const drainStarted = Date.now();
-    for (;;) {
-      const now = await count();
-      if (now.rows !== last.rows || now.missing !== last.missing) lastChange = Date.now();
-      last = now;
-      if (Number(now.rows) >= expectedRows && Number(now.missing) === 0) break;
-      if (Date.now() - drainStarted > flags.drainTimeout * 1000 || Date.now() - lastChange > 30_000) {
-        progress(`gave up waiting: ${now.rows}/${expectedRows} rows, ${now.missing} without a vector`);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const drained = await waitForEmbeddedRows(admin, { tenants, expectedRows, timeoutMs: flags.drainTimeout * 1000, stallMs: 30_000 });
+    if (drained.gaveUp) progress(`gave up waiting (${drained.gaveUp}): ${drained.rows}/${expectedRows} rows, ${drained.missing} without a vector`);
 
     // 5. The lags, from the rows' own timestamps and the publish times.
     const rows = (
@@ -452,7 +426,7 @@ async function main(flags: Flags): Promise<void> {
     if (!checksPassed) throw new Error(`the pipeline did not embed the window exactly: ${JSON.stringify(result.checks)}`);
     if (flags.json) console.log(JSON.stringify(embedHeadline(result)));
   } catch (error) {
-    for (const service of services) process.stderr.write(`--- ${service.name} output (last 2000 chars) ---\n${service.output().slice(-2000)}\n`);
+    dumpServiceOutput(services);
     throw error;
   } finally {
     await nc?.close().catch(() => undefined);

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { ServiceProcess } from '@engram/testing';
+import { startService, type ServiceProcess } from '@engram/testing';
 
 /** A commander parser for an integer flag of at least `min`. */
 export function integer(min: number) {
@@ -62,4 +62,33 @@ export async function stopService(service: ServiceProcess): Promise<void> {
   service.kill('SIGTERM');
   const exited = await Promise.race([service.exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
   if (exited === 'timeout') service.kill('SIGKILL');
+}
+
+/**
+ * Starts a built service as its own process (as `startService` does), has the run stop it when
+ * it is cleaned up, and waits until it reports ready.
+ */
+export async function startReadyService(
+  cleanups: Cleanups,
+  name: string,
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+): Promise<ServiceProcess> {
+  const service = await startService(name, env);
+  cleanups.add(() => stopService(service));
+  await service.waitUntilReady(readyTimeoutMs);
+  return service;
+}
+
+/**
+ * What a service said about a durable consumer once it started pulling ("consuming STREAM/durable
+ * (batches of 256, concurrency 4)" in its log): the parenthesised settings, or undefined until then.
+ */
+export function consumerSettings(service: ServiceProcess, durable: string): string | undefined {
+  return new RegExp(`consuming [A-Z_]+/${durable} \\(([^)]*)\\)`).exec(service.output())?.[1];
+}
+
+/** The last `chars` of each service's output on stderr (after a failure). */
+export function dumpServiceOutput(services: readonly ServiceProcess[], chars = 2000): void {
+  for (const service of services) process.stderr.write(`--- ${service.name} output (last ${chars} chars) ---\n${service.output().slice(-chars)}\n`);
 }
