@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench:locomo -- --data <locomo.json> [--json]`: retrieval quality on LoCoMo
+ * (Maharana et al., ACL 2024), turn-level recall@5/10/25/50 of memory_search, through the
+ * real pipeline: a private nats-server, a migrated scratch database, and gerty (built-in
+ * model), ingest, embedder and retrieval as their own processes.
+ *
+ * The dataset is read from the given path (the product never reads it) and validated.
+ *
+ * Mapping (see locomo/turn-events.ts): one scratch tenant ("locomo"); agent = the sample_id
+ * ("conv-26"); each session_N is one conversation, session_key "session_N"; each turn is one
+ * TurnEvent of one message: turnId = its dia_id ("D3:7"), occurredAt = session_N_date_time
+ * (chrono-node, UTC), role "user", author = the speaker, content = the text plus
+ * " [image: <blip_caption>]" when the turn shared a photo. Turns are published in the
+ * dataset's order (the turns of a session share their time; ingest then orders them by
+ * stream sequence), and the stored order is checked afterwards.
+ *
+ * The measure (see the dataset's README, locomo/evidence.ts and locomo/recall.ts): each question
+ * is asked with memory_search (query = the question, filters.agent = its conversation, topK 50,
+ * default mode and fusion). Its evidence is split on ";" and whitespace, normalised ("D30:05" =
+ * "D30:5"), and kept where it resolves to an ingested turn of that conversation; a question with
+ * none is left out. recall@k = the share of its evidence turns among the first k hits, counting
+ * only hits of kind "message" (summaries and facts count through the source messages they were
+ * expanded to, when those appear within the same k); averaged over questions, overall and per
+ * category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { Client } from 'pg';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Consumers, isValidToken, Streams } from '@engram/contracts';
+import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
+import { askQuestions, SearchUnavailableError, type Question } from './locomo/ask-questions';
+import { loadLocomo, LocomoFileError } from './locomo/dataset';
+import { resolveEvidence } from './locomo/evidence';
+import { LOCOMO_REFERENCES, LOCOMO_TARGETS, locomoHeadline, renderLocomoReport, targetsMet, type LocomoBenchResult, type ScoredQuestionDetail } from './locomo/locomo-report';
+import { evidenceRanks, summariseRecall } from './locomo/recall';
+import { locomoTurnEvents, sessionsOutOfOrder } from './locomo/turn-events';
+import { TurnIndex } from './locomo/turn-index';
+import { waitForEmbeddedRows } from './measure/embedded-rows';
+import { summarizeLatencies } from './measure/latency-stats';
+import { publishTurns } from './publish/turn-publisher';
+import { writeResult } from './report/bench-report';
+import { describeMachine } from './report/machine';
+import { Cleanups, consumerSettings, dumpServiceOutput, integer, progressFor, startReadyService } from './run/lifecycle';
+
+const REPO_ROOT = resolve(__dirname, '../../..');
+const SERVICES = ['gerty', 'ingest', 'embedder', 'retrieval'] as const;
+const TOP_K = 50;
+
+interface Flags {
+  data: string;
+  json: boolean;
+  out: string;
+  tenant: string;
+  concurrency: number;
+  window: number;
+  ingestTimeout: number;
+  searchTimeoutMs: number;
+  logLevel: string;
+}
+
+const progress = progressFor('bench:locomo');
+const cleanups = new Cleanups(progress).installSignalHandlers();
+
+/** A progress line at most every `everyMs`, and always for the last item. */
+function throttled(everyMs: number): (line: () => string, force?: boolean) => void {
+  let last = 0;
+  return (line, force = false) => {
+    const now = performance.now();
+    if (!force && now - last < everyMs) return;
+    last = now;
+    progress(line());
+  };
+}
+
+async function main(flags: Flags): Promise<void> {
+  // npm runs scripts from the repository's root; a relative --data is meant from where npm was called.
+  const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), flags.data);
+  const conversations = await loadLocomo(file);
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+  const turns = locomoTurnEvents(conversations, flags.tenant);
+  const sessions = conversations.reduce((n, c) => n + c.sessions.length, 0);
+  const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
+  progress(`${file}: ${conversations.length} conversations, ${sessions} sessions, ${turns.length} turns, ${questionCount} questions`);
+
+  const services: ServiceProcess[] = [];
+  let nc: NatsConnection | undefined;
+  try {
+    const nats = await startNatsServer();
+    cleanups.add(() => nats.stop());
+    const db = await createMigratedDatabase('locomo');
+    cleanups.add(() => db.drop());
+    progress(`nats-server ${nats.url}; database ${db.name}`);
+    const admin = new Client({ connectionString: db.adminUrl, application_name: 'engram-bench-locomo' });
+    await admin.connect();
+    cleanups.add(() => admin.end());
+    const machine = await describeMachine(admin);
+
+    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
+    for (const name of SERVICES) services.push(await startReadyService(cleanups, name, env));
+    const [, ingest, embedder] = services;
+    await waitFor(
+      'ingest and embedder consuming',
+      async () => !!consumerSettings(ingest!, Consumers.ingestTurns.durable) && !!consumerSettings(embedder!, Consumers.embedMessages.durable),
+      30_000,
+    );
+    progress(`${services.map((s) => `${s.name} (pid ${s.pid})`).join(', ')} ready`);
+
+    nc = await connect({ servers: nats.url, name: 'engram-bench-locomo' });
+    const connection = nc;
+    cleanups.add(() => connection.close());
+    const js = jetstream(nc);
+    const jsm = await jetstreamManager(nc);
+
+    // 1. Every turn through ingest and the embedder.
+    progress(`publishing ${turns.length} turns to tenant "${flags.tenant}", then waiting for every message and its vector`);
+    const startedAt = performance.now();
+    const ingestLine = throttled(2000);
+    const [published, drained] = await Promise.all([
+      publishTurns(js, turns, flags.window, startedAt),
+      waitForEmbeddedRows(admin, {
+        tenants: [flags.tenant],
+        expectedRows: turns.length,
+        timeoutMs: flags.ingestTimeout * 1000,
+        stallMs: 60_000,
+        onPoll: (now) =>
+          ingestLine(() => `  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${now.rows}/${turns.length} stored, ${now.rows - now.missing} with a vector`),
+      }),
+    ]);
+    const deadLetters = (await jsm.streams.info(Streams.deadLetters.name)).state.messages;
+    if (!drained.complete) {
+      throw new Error(
+        `ingestion did not finish (${drained.gaveUp}): ${drained.rows}/${turns.length} messages stored, ${drained.missing} of them without a vector, ` +
+          `${deadLetters} dead letters (--ingest-timeout ${flags.ingestTimeout} s)`,
+      );
+    }
+    const seconds = (at: number | undefined) => ((at ?? performance.now()) - startedAt) / 1000;
+    const ingestFigures = {
+      publishSeconds: seconds(published.finishedAt),
+      storedSeconds: seconds(drained.storedAt),
+      embeddedSeconds: seconds(drained.embeddedAt),
+      duplicatePublishes: published.duplicates,
+      publishRetries: published.retries,
+    };
+    progress(`stored after ${ingestFigures.storedSeconds.toFixed(1)} s, every vector after ${ingestFigures.embeddedSeconds.toFixed(1)} s`);
+
+    // 2. What was stored: message → turn, and the transcript's order per session.
+    const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(`SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`, [flags.tenant]);
+    const index = new TurnIndex(stored.rows.map((r) => ({ id: r.id, agent: r.agent, turnId: r.turn_id })));
+    const order = await admin.query<{ agent: string; session_key: string; turn_ids: string[] }>(
+      `SELECT c.agent, c.session_key, array_agg(m.turn_id ORDER BY m.created_at, m.stream_seq, m.position) AS turn_ids
+         FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.tenant_id = $1 GROUP BY c.agent, c.session_key`,
+      [flags.tenant],
+    );
+    const outOfOrder = sessionsOutOfOrder(
+      conversations,
+      order.rows.map((r) => ({ agent: r.agent, sessionKey: r.session_key, turnIds: r.turn_ids })),
+    );
+    if (outOfOrder.length) progress(`WARNING: ${outOfOrder.length} sessions stored out of the dataset's order: ${outOfOrder.slice(0, 5).join(', ')}`);
+
+    // 3. The questions whose evidence resolves.
+    const scored: Array<{ sampleId: string; index: number; category: number; question: string; evidence: readonly string[] }> = [];
+    const unresolvedEvidence: string[] = [];
+    let withoutEvidence = 0;
+    for (const conversation of conversations) {
+      conversation.questions.forEach((q, i) => {
+        const evidence = resolveEvidence(q.evidence, index.turnsOf(conversation.sampleId));
+        unresolvedEvidence.push(...evidence.unresolved.map((piece) => `${conversation.sampleId} q${i}: ${piece}`));
+        if (evidence.turns.length === 0) withoutEvidence++;
+        else scored.push({ sampleId: conversation.sampleId, index: i, category: q.category, question: q.question, evidence: evidence.turns });
+      });
+    }
+
+    // 4. memory_search for each.
+    progress(`asking ${scored.length} questions (memory_search, topK ${TOP_K}, ${flags.concurrency} at once); ${withoutEvidence} left out (no resolvable evidence)`);
+    const askLine = throttled(5000);
+    const questions: Question[] = scored.map((q) => ({ agent: q.sampleId, query: q.question }));
+    const answers = await askQuestions(nc, questions, {
+      tenantId: flags.tenant,
+      topK: TOP_K,
+      concurrency: flags.concurrency,
+      timeoutMs: flags.searchTimeoutMs,
+      onAnswer: (done, total) => askLine(() => `  ${done}/${total} answered`, done === total),
+    });
+
+    // 5. Recall.
+    const details: ScoredQuestionDetail[] = scored.map((q, i) => {
+      const answer = answers[i]!;
+      return {
+        ...q,
+        ranks: evidenceRanks(q.evidence, answer.hits, (id) => index.turnOf(id, q.sampleId)),
+        hits: answer.hits.length,
+        degraded: answer.degraded,
+      };
+    });
+    const recall = summariseRecall(details);
+    const hitsByKind: Record<string, number> = {};
+    const degradedReasons: Record<string, number> = {};
+    for (const answer of answers) {
+      for (const hit of answer.hits) hitsByKind[hit.kind] = (hitsByKind[hit.kind] ?? 0) + 1;
+      if (answer.degraded) degradedReasons[answer.degradedReason || '(no reason given)'] = (degradedReasons[answer.degradedReason || '(no reason given)'] ?? 0) + 1;
+    }
+    const result: LocomoBenchResult = {
+      benchmark: 'locomo',
+      finishedAt: new Date().toISOString(),
+      machine,
+      dataset: {
+        file,
+        sha256,
+        conversations: conversations.length,
+        sessions,
+        turns: turns.length,
+        imageTurns: conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.filter((t) => t.blipCaption).length, 0), 0),
+        questions: questionCount,
+        questionsWithoutEvidence: withoutEvidence,
+        unresolvedEvidence,
+      },
+      settings: { tenant: flags.tenant, topK: TOP_K, concurrency: flags.concurrency, services: [...SERVICES], publishWindow: flags.window },
+      ingest: ingestFigures,
+      search: {
+        requests: answers.length,
+        latency: summarizeLatencies(answers.map((a) => a.latencyMs)),
+        serviceTook: summarizeLatencies(answers.map((a) => a.tookMs)),
+        degraded: answers.filter((a) => a.degraded).length,
+        degradedReasons,
+        hitsByKind,
+        meanHits: answers.length ? answers.reduce((n, a) => n + a.hits.length, 0) / answers.length : 0,
+      },
+      recall: recall.overall,
+      byCategory: recall.byCategory,
+      references: LOCOMO_REFERENCES,
+      targets: { recall: LOCOMO_TARGETS, met: targetsMet(recall.overall.recall) },
+      checks: {
+        messages: drained.rows,
+        expectedMessages: turns.length,
+        withVector: drained.rows - drained.missing,
+        deadLetters,
+        sessionsOutOfOrder: outOfOrder.length,
+      },
+      questions: details,
+    };
+    const out = resolve(REPO_ROOT, flags.out);
+    writeResult(out, result);
+    console.log(renderLocomoReport(result));
+    console.log(`\nwritten to ${out}`);
+    if (flags.json) console.log(JSON.stringify(locomoHeadline(recall)));
+  } catch (error) {
+    if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(services);
+    throw error;
+  } finally {
+    await cleanups.run();
+  }
+}
+
+function tenantId(value: string): string {
+  if (!isValidToken(value)) throw new InvalidArgumentError('letters, digits, "_" and "-" only (at most 64)');
+  return value;
+}
+
+const program = new Command('bench:locomo')
+  .description('Retrieval recall on LoCoMo through the real pipeline (ingest, embedder, gerty, retrieval).')
+  .requiredOption('--data <file>', 'the LoCoMo JSON (e.g. locomo10.json or a split of it)')
+  .option('--tenant <id>', 'the scratch tenant the conversations are ingested into', tenantId, 'locomo')
+  .option('--concurrency <n>', 'memory_search requests at once', integer(1), 4)
+  .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 256)
+  .option('--ingest-timeout <s>', 'seconds to wait for every message and its vector (it also stops after 60 s without progress)', integer(1), 900)
+  .option('--search-timeout-ms <ms>', 'how long one memory_search may take', integer(1), 30_000)
+  .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
+  .option('--json', 'print {"questions","recall","byCategory"} as the last line of stdout', false)
+  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/locomo.json');
+
+program
+  .parseAsync(process.argv)
+  .then(() => main(program.opts<Flags>()))
+  .then(
+    () => process.exit(0),
+    (error: unknown) => {
+      const known = error instanceof LocomoFileError || error instanceof SearchUnavailableError;
+      console.error(`bench:locomo failed: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exit(1);
+    },
+  );

@@ -1,0 +1,110 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Rpcs } from '@engram/contracts';
+import { callRpc, RpcError } from '@engram/messaging';
+import type { HitRef } from './recall';
+
+export interface Question {
+  readonly agent: string;
+  readonly query: string;
+}
+
+export interface Answer {
+  readonly hits: readonly HitRef[];
+  readonly degraded: boolean;
+  readonly degradedReason: string;
+  /** Request → reply at the client. */
+  readonly latencyMs: number;
+  /** took_ms as the service reported it. */
+  readonly tookMs: number;
+}
+
+export interface AskOptions {
+  readonly tenantId: string;
+  readonly topK: number;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  /** After each answer (for a progress line). */
+  readonly onAnswer?: (done: number, total: number) => void;
+}
+
+/** memory_search is not there at all (no service answers its subject), or refuses every question. */
+export class SearchUnavailableError extends Error {
+  override readonly name = 'SearchUnavailableError';
+}
+
+const RETRIES = 3;
+
+/**
+ * One memory_search per question: query = the question, filters.agent = its conversation,
+ * topK, the default mode and fusion. A busy service (RESOURCE_EXHAUSTED) is asked again after
+ * a pause; any other failure ends the run (a recall over the questions that happened to work
+ * would mislead).
+ */
+async function ask(nc: NatsConnection, question: Question, options: AskOptions): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now();
+    try {
+      const response = await callRpc(
+        nc,
+        Rpcs.search,
+        { query: question.query, filters: { agent: question.agent }, topK: options.topK },
+        { tenantId: options.tenantId, timeoutMs: options.timeoutMs },
+      );
+      return {
+        hits: response.hits.map((h) => ({ id: h.id, kind: h.kind })),
+        degraded: response.degraded,
+        degradedReason: response.degradedReason,
+        latencyMs: performance.now() - started,
+        tookMs: response.tookMs,
+      };
+    } catch (error) {
+      if (error instanceof RpcError && error.code === 'RESOURCE_EXHAUSTED' && attempt <= RETRIES) {
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+/**
+ * Asks every question, `concurrency` at once, answers in the questions' order. The first
+ * question is asked alone, so a missing memory_search fails at once with a clear message.
+ */
+export async function askQuestions(nc: NatsConnection, questions: readonly Question[], options: AskOptions): Promise<Answer[]> {
+  const answers: Answer[] = new Array<Answer>(questions.length);
+  if (questions.length === 0) return answers;
+  try {
+    answers[0] = await ask(nc, questions[0]!, options);
+  } catch (error) {
+    if (error instanceof RpcError) {
+      const why =
+        error.code === 'UNAVAILABLE'
+          ? `${error.message}: the retrieval service runs, but has no memory_search handler (not implemented yet?)`
+          : `it answered ${error.code}: ${error.message}${Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : ''}`;
+      throw new SearchUnavailableError(`memory_search is not available: ${why}`);
+    }
+    throw error;
+  }
+  let done = 1;
+  options.onAnswer?.(done, questions.length);
+  let next = 1;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < questions.length) {
+      const index = next++;
+      try {
+        answers[index] = await ask(nc, questions[index]!, options);
+      } catch (error) {
+        failed = true;
+        const what = error instanceof RpcError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+        throw new Error(`memory_search failed on question ${index + 1} of ${questions.length} ("${questions[index]!.query}", agent ${questions[index]!.agent}): ${what}`, {
+          cause: error,
+        });
+      }
+      options.onAnswer?.(++done, questions.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  return answers;
+}
