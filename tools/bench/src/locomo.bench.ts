@@ -250,7 +250,9 @@ async function main(flags: Flags): Promise<void> {
     console.log(`\nwritten to ${out}`);
     if (flags.json) console.log(JSON.stringify(locomoHeadline(recall)));
   } catch (error) {
+    // No handler at all needs no logs; a handler that failed is explained by retrieval's.
     if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(services);
+    else if (error.code !== 'UNAVAILABLE') dumpServiceOutput(services.filter((s) => s.name === 'retrieval'), 4000);
     throw error;
   } finally {
     await cleanups.run();

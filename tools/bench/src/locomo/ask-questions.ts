@@ -30,6 +30,13 @@ export interface AskOptions {
 /** memory_search is not there at all (no service answers its subject), or refuses every question. */
 export class SearchUnavailableError extends Error {
   override readonly name = 'SearchUnavailableError';
+  constructor(
+    message: string,
+    /** What the first call answered: UNAVAILABLE when nothing answers the subject. */
+    readonly code: string,
+  ) {
+    super(message);
+  }
 }
 
 const RETRIES = 3;
@@ -82,7 +89,7 @@ export async function askQuestions(nc: NatsConnection, questions: readonly Quest
         error.code === 'UNAVAILABLE'
           ? `${error.message}: the retrieval service runs, but has no memory_search handler (not implemented yet?)`
           : `it answered ${error.code}: ${error.message}${Object.keys(error.details).length ? ` ${JSON.stringify(error.details)}` : ''}`;
-      throw new SearchUnavailableError(`memory_search is not available: ${why}`);
+      throw new SearchUnavailableError(`memory_search is not available: ${why}`, error.code);
     }
     throw error;
   }
