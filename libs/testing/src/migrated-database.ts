@@ -10,14 +10,29 @@ import type { ScratchDatabase } from './scratch-database';
  */
 const STANDALONE_PREFIX = 'engram_bench_';
 
+/** The name `createMigratedDatabase(label, { fixedName: true })` gives its database. */
+export function fixedDatabaseName(label: string): string {
+  return `${STANDALONE_PREFIX}${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}`;
+}
+
+export interface MigratedDatabaseOptions {
+  /**
+   * Name the database `engram_bench_<label>` exactly instead of adding a random suffix: a
+   * database kept across runs (a benchmark's cached corpus). If it exists it is set up and
+   * migrated again (both idempotent) and reused as it is.
+   */
+  readonly fixedName?: boolean;
+}
+
 /**
  * A fresh database with every migration applied, created from nothing (roles,
  * extensions, schema) rather than copied from jest's template: for benchmarks and
- * tools that run outside jest. The caller drops it.
+ * tools that run outside jest. The caller drops it (or keeps it, with `fixedName`).
  */
-export async function createMigratedDatabase(label: string): Promise<ScratchDatabase> {
+export async function createMigratedDatabase(label: string, options: MigratedDatabaseOptions = {}): Promise<ScratchDatabase> {
   const config = loadConfig(['ENGRAM_PG_ADMIN_URL', 'DATABASE_OWNER_URL', 'DATABASE_URL']);
-  const name = `${STANDALONE_PREFIX}${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${randomBytes(3).toString('hex')}`;
+  const base = fixedDatabaseName(label);
+  const name = options.fixedName ? base : `${base}_${randomBytes(3).toString('hex')}`;
   const on = (url: string) => {
     const parsed = new URL(url);
     parsed.pathname = `/${name}`;

@@ -65,6 +65,11 @@ export function copyLine(turn: NormalizedTurn, conversationId: string, message: 
     message.tokenEstimate,
     message.createdAt.toISOString(),
   ];
+  return copyRow(values);
+}
+
+/** One line of COPY text format from its column values: tab-separated, \N for NULL, backslash escapes. */
+export function copyRow(values: ReadonlyArray<string | number | null>): string {
   return `${values.map(copyField).join('\t')}\n`;
 }
 

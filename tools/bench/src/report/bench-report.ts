@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProfileSummary } from '../profile/cpu-profile-summary';
 import type { WaitEventProfile } from '../measure/wait-event-sampler';
+import { renderColumns } from './columns';
 import type { MachineDescription } from './machine';
 
 export const TARGETS = { messagesPerSecond: 5000, ratio: 0.3 } as const;
@@ -145,9 +146,7 @@ export function renderTable(r: IngestBenchResult): string {
     ],
     ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`],
   ];
-  const w0 = Math.max(...rows.map((x) => x[0].length));
-  const w1 = Math.max(...rows.map((x) => x[1].length));
-  const lines = rows.map(([a, b, d]) => (a || b ? `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${d}`.trimEnd() : ''));
+  const lines = [renderColumns(rows)];
   if (r.profile) {
     lines.push('', `ingest CPU profile (${n0(r.profile.totalMs)} ms sampled; ${r.profile.file})`, '  self time by origin:');
     for (const e of r.profile.byOrigin) lines.push(`    ${(e.share * 100).toFixed(1).padStart(5)} %  ${e.name}`);

@@ -1,6 +1,7 @@
 import type { LocalThroughput } from '../embed/local-throughput';
 import type { ServiceActivity } from '../measure/activity-by-service';
 import type { LatencySlice, LatencySummary } from '../measure/latency-stats';
+import { renderColumns } from './columns';
 import type { MachineDescription } from './machine';
 
 export const EMBED_TARGETS = { localTextsPerSecondPerCore: 20_000, lagP95Ms: 2_000 } as const;
@@ -198,7 +199,5 @@ export function renderEmbedTable(r: EmbedBenchResult): string {
     ],
     ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`],
   );
-  const w0 = Math.max(...rows.map((x) => x[0].length));
-  const w1 = Math.max(...rows.map((x) => x[1].length));
-  return rows.map(([a, b, d]) => (a || b ? `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${d}`.trimEnd() : '')).join('\n');
+  return renderColumns(rows);
 }
