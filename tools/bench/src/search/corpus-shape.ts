@@ -1,0 +1,213 @@
+import { SeededRandom } from '../corpus/seeded-random';
+import { zipfWeights } from './zipf';
+
+/**
+ * The shape of the search benchmark's corpus (who, how many, when), without any text: cheap,
+ * pure and deterministic, so the loader and the query generator agree on tenants, agents and
+ * the time span without holding the corpus in memory.
+ */
+
+/** Bump when anything the generator writes changes: the cached databases are named after it. */
+export const CORPUS_VERSION = 1;
+
+export interface CorpusSpec {
+  /** Messages over all tenants. */
+  readonly messages: number;
+  readonly tenants: number;
+  readonly seed: number;
+  /** Conversations start in [fromMs, toMs − CONVERSATION_SPAN_MS]. */
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** One million messages over 100 tenants and 18 months. */
+export const FULL_CORPUS: CorpusSpec = {
+  messages: 1_000_000,
+  tenants: 100,
+  seed: 20_261_121,
+  fromMs: Date.parse('2025-05-01T00:00:00Z'),
+  toMs: Date.parse('2026-11-01T00:00:00Z'),
+};
+
+/** The same tenants, each `factor` times its size. */
+export function scaleCorpus(spec: CorpusSpec, factor: number): CorpusSpec {
+  return { ...spec, messages: Math.round(spec.messages * factor) };
+}
+
+export const CONVERSATION_MESSAGES = { min: 20, max: 400 } as const;
+/** Room left at the end of the period for a conversation's own duration. */
+export const CONVERSATION_SPAN_MS = 45 * 86_400_000;
+/** Tenant sizes: Zipf-like (exponent, offset), then bounded to [mean ÷ bound, mean × bound]. */
+export const TENANT_SPREAD = { exponent: 0.9, offset: 8, bound: 4 } as const;
+
+const AGENTS = ['assistant', 'support', 'coder', 'planner', 'researcher', 'ops', 'sales', 'tutor', 'concierge', 'analyst'];
+const PEOPLE = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar'];
+const CHANNELS = ['web', 'slack', 'cli', 'telegram', 'email'];
+const MODELS = ['gpt-4o-mini', 'claude-sonnet-4', 'llama-3.1-70b', 'qwen2.5-32b'];
+
+export interface ConversationPlan {
+  /** conversations.id: global, 1-based, in tenant order. */
+  readonly id: number;
+  readonly tenantId: string;
+  readonly agent: string;
+  readonly sessionKey: string;
+  readonly channel: string;
+  readonly model: string;
+  readonly messages: number;
+  readonly startMs: number;
+  /** Seed of this conversation's text and timing. */
+  readonly seed: number;
+}
+
+export interface TenantPlan {
+  readonly index: number;
+  readonly id: string;
+  readonly messages: number;
+  /** Most active first. Independent of the corpus size: a scaled corpus has the same agents. */
+  readonly agents: readonly string[];
+  readonly people: readonly string[];
+  readonly conversations: readonly ConversationPlan[];
+}
+
+/** A 32-bit seed mixed from several integers (FNV-1a over their bytes, then a final avalanche). */
+export function mixSeed(...parts: number[]): number {
+  let h = 0x811c9dc5;
+  for (const part of parts) {
+    for (let shift = 0; shift < 32; shift += 8) h = Math.imul(h ^ ((part >>> shift) & 0xff), 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+export const tenantId = (index: number) => `tenant-${String(index).padStart(3, '0')}`;
+
+/**
+ * Messages per tenant: Zipf-like shares bounded to [mean ÷ bound, mean × bound], rounded so they
+ * add up to `total` exactly (largest remainder). The biggest tenant comes first.
+ */
+export function tenantSizes(total: number, tenants: number, spread = TENANT_SPREAD): number[] {
+  if (total < tenants) throw new Error(`tenantSizes: ${total} messages cannot fill ${tenants} tenants`);
+  const low = 1 / (spread.bound * tenants);
+  const high = spread.bound / tenants;
+  let shares = Array.from(zipfWeights(tenants, spread.exponent, spread.offset));
+  // Clamp and renormalise until nothing is out of bounds (converges in a few rounds).
+  for (let round = 0; round < 50 && shares.some((s) => s < low - 1e-12 || s > high + 1e-12); round++) {
+    const clamped = shares.map((s) => Math.min(high, Math.max(low, s)));
+    const sum = clamped.reduce((a, b) => a + b, 0);
+    shares = clamped.map((s) => s / sum);
+  }
+  const exact = shares.map((s) => s * total);
+  const sizes = exact.map(Math.floor);
+  let missing = total - sizes.reduce((a, b) => a + b, 0);
+  const byRemainder = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, i] of byRemainder) {
+    if (missing-- <= 0) break;
+    sizes[i]!++;
+  }
+  return sizes;
+}
+
+/** A conversation length: log-uniform in [min, max] (many short conversations, a few long ones). */
+export function conversationLength(random: SeededRandom): number {
+  const { min, max } = CONVERSATION_MESSAGES;
+  return Math.round(Math.exp(Math.log(min) + random.next() * Math.log(max / min)));
+}
+
+/**
+ * Splits a tenant's messages into conversations of CONVERSATION_MESSAGES.min … max messages
+ * (the last one takes a remainder too small to stand alone, so it may reach max + min).
+ */
+export function splitIntoConversations(messages: number, random: SeededRandom): number[] {
+  const { min } = CONVERSATION_MESSAGES;
+  if (messages < min) return messages > 0 ? [messages] : [];
+  const lengths: number[] = [];
+  let left = messages;
+  while (left > 0) {
+    let n = Math.min(left, conversationLength(random));
+    if (left - n < min) n = left;
+    lengths.push(n);
+    left -= n;
+  }
+  return lengths;
+}
+
+/** k distinct items of `items` (all of them when there are fewer), in a random order. */
+export function sampleDistinct<T>(random: SeededRandom, items: readonly T[], k: number): T[] {
+  const pool = [...items];
+  for (let i = 0; i < Math.min(k, pool.length); i++) {
+    const j = i + Math.floor(random.next() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+  return pool.slice(0, k);
+}
+
+/** Picks an index with probability ∝ weights[i]. */
+function weighted(random: SeededRandom, weights: ArrayLike<number>): number {
+  let x = random.next();
+  for (let i = 0; i < weights.length; i++) if ((x -= weights[i]!) < 0) return i;
+  return weights.length - 1;
+}
+
+/** Every tenant's agents, people and conversations. */
+export function planCorpus(spec: CorpusSpec): TenantPlan[] {
+  const sizes = tenantSizes(spec.messages, spec.tenants);
+  let conversationId = 0;
+  return sizes.map((messages, index) => {
+    const identity = new SeededRandom(mixSeed(spec.seed, index, 1));
+    const agents = sampleDistinct(identity, AGENTS, identity.int(2, 6));
+    const people = sampleDistinct(identity, PEOPLE, identity.int(1, 6));
+    const agentWeights = zipfWeights(agents.length, 1, 1);
+    const random = new SeededRandom(mixSeed(spec.seed, index, 2, spec.messages));
+    const id = tenantId(index);
+    const latestStart = spec.toMs - CONVERSATION_SPAN_MS;
+    const conversations = splitIntoConversations(messages, random).map((length): ConversationPlan => {
+      const agent = agents[weighted(random, agentWeights)]!;
+      conversationId++;
+      return {
+        id: conversationId,
+        tenantId: id,
+        agent,
+        sessionKey: `${agent}-${conversationId.toString(36)}`,
+        channel: random.pick(CHANNELS),
+        model: random.pick(MODELS),
+        messages: length,
+        startMs: spec.fromMs + Math.floor(random.next() * (latestStart - spec.fromMs)),
+        seed: mixSeed(spec.seed, index, 3, conversationId),
+      };
+    });
+    return { index, id, messages, agents, people, conversations };
+  });
+}
+
+/** Leaf summaries cover consecutive runs of this many messages (the tail shorter than a run is not summarised yet). */
+export const LEAF_MESSAGES = { min: 16, max: 24 } as const;
+/** A branch summary covers this many consecutive leaves. */
+export const BRANCH_LEAVES = 5;
+
+export interface SummaryPlan {
+  /** [from, to) message positions within the conversation, per leaf. */
+  readonly leaves: ReadonlyArray<readonly [number, number]>;
+  /** [from, to) leaf indexes, per branch (depth 1). */
+  readonly branches: ReadonlyArray<readonly [number, number]>;
+}
+
+/** Where a conversation of `messages` messages has summaries, as the compactor would have made them. */
+export function planSummaries(messages: number, random: SeededRandom): SummaryPlan {
+  const leaves: Array<readonly [number, number]> = [];
+  for (let from = 0; ; ) {
+    const to = from + random.int(LEAF_MESSAGES.min, LEAF_MESSAGES.max);
+    if (to > messages) break;
+    leaves.push([from, to]);
+    from = to;
+  }
+  const branches: Array<readonly [number, number]> = [];
+  for (let from = 0; from + BRANCH_LEAVES <= leaves.length; from += BRANCH_LEAVES) branches.push([from, from + BRANCH_LEAVES]);
+  return { leaves, branches };
+}
+
+/** Facts extracted from a conversation: one, plus one per 100 messages or so (at most 6). */
+export function factCount(messages: number, random: SeededRandom): number {
+  return Math.min(6, random.int(1, 2 + Math.floor(messages / 100)));
+}
