@@ -194,6 +194,7 @@ async function main(flags: Flags): Promise<void> {
       return {
         ...q,
         ranks: evidenceRanks(q.evidence, answer.hits, (id) => index.turnOf(id, q.sampleId)),
+        top: answer.hits.slice(0, 10).map((h) => (h.kind === 'message' ? index.turnOf(h.id, q.sampleId) : undefined) ?? `${h.kind}:${h.id}`),
         hits: answer.hits.length,
         degraded: answer.degraded,
       };

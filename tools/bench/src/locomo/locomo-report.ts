@@ -28,6 +28,8 @@ export interface ScoredQuestionDetail {
   readonly question: string;
   readonly evidence: readonly string[];
   readonly ranks: ReadonlyArray<number | null>;
+  /** The first 10 hits: turn ids for messages of the conversation, "<kind>:<id>" otherwise (to see what outranked the evidence). */
+  readonly top: readonly string[];
   readonly hits: number;
   readonly degraded: boolean;
 }
