@@ -158,8 +158,8 @@ export const Variables = {
   FACT_OVERLAP_THRESHOLD: variable(
     z.coerce.number().min(0).max(1).default(0.7),
     '0.7',
-    'ingest',
-    'A tagged fact whose words overlap an active fact of the same agent by more than this is not stored again.',
+    'ingest, retrieval',
+    'A tagged or saved fact whose words overlap an active fact of the same agent by more than this is not stored again.',
   ),
   NATS_STORE_DIR: variable(
     z.string().default('/var/lib/engram/nats'),
@@ -214,6 +214,12 @@ export const Variables = {
     '60000',
     'embedder, workers',
     'How long a worker waits for Gerty; Gerty stops working on a request whose caller stopped waiting.',
+  ),
+  SEARCH_EMBED_TIMEOUT_MS: variable(
+    int(50, 60_000).default(1500),
+    '1500',
+    'retrieval',
+    "How long a search waits for the query's vector from Gerty before it answers from full text alone (and says so).",
   ),
   GERTY_MODELS_FILE: variable(
     z.string().optional(),

@@ -24,6 +24,8 @@ export const Subjects = {
   factUpsertedWildcard: 'mem.fact.upserted.>',
   embeddingWritten: (tenantId: string) => `mem.embedding.written.${tenantId}`,
   embeddingWrittenWildcard: 'mem.embedding.written.>',
+  accessRecorded: (tenantId: string) => `mem.access.recorded.${tenantId}`,
+  accessRecordedWildcard: 'mem.access.recorded.>',
   toolSynthesis: (tenantId: string, messageId: string) => `mem.work.toolsynth.${tenantId}.${messageId}`,
   toolSynthesisWildcard: 'mem.work.toolsynth.>',
   deadLetter: (stream: string, consumer: string) => `mem.deadletter.${stream}.${consumer}`,

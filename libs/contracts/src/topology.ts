@@ -2,6 +2,7 @@ import type { DescMessage } from '@bufbuild/protobuf';
 import { Subjects } from './subjects';
 import { TurnEventSchema } from './gen/memory/v1/turn_pb';
 import {
+  AccessRecordedSchema,
   EmbeddingWrittenSchema,
   FactUpsertedSchema,
   MessageStoredSchema,
@@ -47,6 +48,7 @@ export const Streams = {
       Subjects.summaryCreatedWildcard,
       Subjects.factUpsertedWildcard,
       Subjects.embeddingWrittenWildcard,
+      Subjects.accessRecordedWildcard,
     ],
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 2 * MINUTE,
@@ -149,6 +151,17 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
+  recordAccess: {
+    stream: Streams.events,
+    durable: 'retrieval-access',
+    description: 'retrieval: access statistics of what searches returned',
+    filterSubject: Subjects.accessRecordedWildcard,
+    schema: AccessRecordedSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    ackWaitMs: 10_000,
+    maxAckPending: 4096,
+  },
   toolSynthesis: {
     stream: Streams.work,
     durable: 'embedder-toolsynth',
@@ -174,4 +187,5 @@ export const Events = {
   summaryCreated: { schema: SummaryCreatedSchema, subject: Subjects.summaryCreated },
   factUpserted: { schema: FactUpsertedSchema, subject: Subjects.factUpserted },
   embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
+  accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },
 } as const satisfies Record<string, EventSpec>;

@@ -3,5 +3,7 @@ export * from './text/words';
 export * from './tags/memory-tags';
 export * from './facts/fact-kinds';
 export * from './facts/word-overlap';
+export * from './facts/fact-dedup';
 export * from './turns/normalize-turn';
 export * from './paging/transcript-cursor';
+export * from './ids/row-id';

@@ -16,3 +16,4 @@ export * from './messaging-options.factory';
 export * from './consumers/failure-kind';
 export * from './consumers/error-message';
 export * from './listen-on-jetstream';
+export * from './topology/queue-status';

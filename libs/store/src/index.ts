@@ -6,3 +6,6 @@ export * from './tenancy/tenant-transactions';
 export * from './setup/database-setup';
 export { DataSource, type EntityManager } from 'typeorm';
 export * from './tenancy/advisory-locks';
+export * from './tenancy/tenant-registry';
+export * from './facts/fact-writers-lock';
+export * from './facts/open-facts';

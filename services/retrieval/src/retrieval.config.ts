@@ -1,9 +1,20 @@
-import { loadConfig, SERVICE_VARIABLES, type ConfigOf } from '@engram/config';
+import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
 
-const RETRIEVAL_VARIABLES = [...SERVICE_VARIABLES] as const;
+const RETRIEVAL_VARIABLES = [
+  ...SERVICE_VARIABLES,
+  // memory_save deduplicates like tagged facts at ingest.
+  'FACT_OVERLAP_THRESHOLD',
+  'SEARCH_EMBED_TIMEOUT_MS',
+  'EMBEDDING_DIMENSIONS',
+  // Access statistics are applied by a consumer.
+  ...WORKER_VARIABLES,
+] as const;
 
 export type RetrievalConfig = ConfigOf<(typeof RETRIEVAL_VARIABLES)[number]>;
 
 export function loadRetrievalConfig(env: NodeJS.ProcessEnv = process.env): RetrievalConfig {
   return loadConfig(RETRIEVAL_VARIABLES, env);
 }
+
+/** Injection token of the validated config. */
+export const RETRIEVAL_CONFIG = Symbol('RETRIEVAL_CONFIG');

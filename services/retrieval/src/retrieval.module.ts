@@ -2,10 +2,29 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
-import type { RetrievalConfig } from './retrieval.config';
+import { Consumers } from '@engram/contracts';
+import { AccessRecorder } from './access/access-recorder.service';
+import { AccessRepository } from './access/access.repository';
+import { RecordAccessHandler } from './access/record-access.handler';
+import { RecordAccessUseCase } from './access/record-access.use-case';
+import { RETRIEVAL_CONFIG, type RetrievalConfig } from './retrieval.config';
+import { QueryVectorGateway } from './search/query-vector.gateway';
+import { SearchHandler } from './search/search.handler';
+import { SearchMemoryUseCase } from './search/search-memory.use-case';
+import { SearchRepository } from './search/search.repository';
 import { BrowseHandler } from './transcript/browse.handler';
 import { BrowseTranscriptUseCase } from './transcript/browse-transcript.use-case';
 import { TranscriptReaderRepository } from './transcript/transcript-reader.repository';
+import { FactRepository } from './facts/fact.repository';
+import { FACTS_OPTIONS } from './facts/facts.options';
+import { ForgetFactUseCase } from './facts/forget-fact.use-case';
+import { ForgetHandler } from './facts/forget.handler';
+import { SaveFactUseCase } from './facts/save-fact.use-case';
+import { SaveHandler } from './facts/save.handler';
+import { MemoryStatsUseCase } from './stats/memory-stats.use-case';
+import { QueueStatsReader } from './stats/queue-stats.reader';
+import { StatsHandler } from './stats/stats.handler';
+import { StatsRepository } from './stats/stats.repository';
 
 @Module({})
 export class RetrievalModule {
@@ -14,15 +33,37 @@ export class RetrievalModule {
       module: RetrievalModule,
       imports: [
         PlatformModule.forRoot({ service: 'retrieval', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(messagingOptionsFrom('retrieval', config)),
+        MessagingModule.forRoot(
+          messagingOptionsFrom('retrieval', config, {
+            // Access events are small: many per transaction, one transaction at a time.
+            [Consumers.recordAccess.durable]: { concurrency: 1, batchSize: 256, lingerMs: 200 },
+          }),
+        ),
         StoreModule.forRoot({
           url: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'retrieval',
         }),
       ],
-      controllers: [BrowseHandler],
-      providers: [BrowseTranscriptUseCase, TranscriptReaderRepository],
+      controllers: [BrowseHandler, SearchHandler, RecordAccessHandler, SaveHandler, ForgetHandler, StatsHandler],
+      providers: [
+        { provide: RETRIEVAL_CONFIG, useValue: config },
+        QueryVectorGateway,
+        SearchRepository,
+        SearchMemoryUseCase,
+        AccessRecorder,
+        AccessRepository,
+        RecordAccessUseCase,
+        BrowseTranscriptUseCase,
+        TranscriptReaderRepository,
+        { provide: FACTS_OPTIONS, useValue: { overlapThreshold: config.FACT_OVERLAP_THRESHOLD } },
+        FactRepository,
+        SaveFactUseCase,
+        ForgetFactUseCase,
+        StatsRepository,
+        QueueStatsReader,
+        MemoryStatsUseCase,
+      ],
     };
   }
 }

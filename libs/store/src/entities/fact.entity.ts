@@ -16,10 +16,10 @@ export class FactEntity {
   @Column({ name: 'source_message_ids', type: 'bigint', array: true }) sourceMessageIds!: string[];
   @Column({ name: 'valid_from', type: 'timestamptz' }) validFrom!: Date;
   @Column({ name: 'valid_to', type: 'timestamptz', nullable: true }) validTo!: Date | null;
+  /** Why memory_forget closed it (null: open, superseded, or no reason given). */
+  @Column({ name: 'forget_reason', type: 'text', nullable: true }) forgetReason!: string | null;
   @Column({ name: 'superseded_by', type: 'bigint', nullable: true }) supersededBy!: string | null;
   @Column({ name: 'expires_at', type: 'timestamptz', nullable: true }) expiresAt!: Date | null;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
-  @Column({ name: 'access_count', type: 'integer' }) accessCount!: number;
-  @Column({ name: 'last_accessed_at', type: 'timestamptz', nullable: true }) lastAccessedAt!: Date | null;
 }

@@ -25,7 +25,5 @@ export class MessageEntity {
   @Column({ name: 'token_estimate', type: 'integer' }) tokenEstimate!: number;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'ingested_at', type: 'timestamptz' }) ingestedAt!: Date;
-  @Column({ name: 'access_count', type: 'integer' }) accessCount!: number;
-  @Column({ name: 'last_accessed_at', type: 'timestamptz', nullable: true }) lastAccessedAt!: Date | null;
   @Column({ name: 'compacted_at', type: 'timestamptz', nullable: true }) compactedAt!: Date | null;
 }

@@ -2,6 +2,8 @@ import { Transcript1760000000000 } from './1760000000000-transcript';
 import { EmbeddingWork1760000000001 } from './1760000000001-embedding-work';
 import { VectorsApart1760000000002 } from './1760000000002-vectors-apart';
 import { LighterVectorGraph1760000000003 } from './1760000000003-lighter-vector-graph';
+import { AccessApart1760000000004 } from './1760000000004-access-apart';
+import { FactForgetReason1760000000005 } from './1760000000005-fact-forget-reason';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -9,4 +11,6 @@ export const MIGRATIONS = [
   EmbeddingWork1760000000001,
   VectorsApart1760000000002,
   LighterVectorGraph1760000000003,
+  AccessApart1760000000004,
+  FactForgetReason1760000000005,
 ];

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Events, timestampFromDate, type TurnEvent } from '@engram/contracts';
 import { normalizeTurn, type NormalizedMessage, type NormalizedTurn, type TurnEnvelope } from '@engram/memory-core';
 import { errorMessage, EventPublisher, isDependencyFailure } from '@engram/messaging';
-import { actAsTenant, TenantTransactions, type EntityManager } from '@engram/store';
+import { actAsTenant, ensureTenant, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { INGEST_CONFIG, type IngestConfig } from '../ingest.config';
 import { TaggedMemoryRepository, type RecordedFact, type TaggedFact, type TaggedStateValue } from './tagged-memory.repository';
@@ -155,7 +155,7 @@ export class IngestTurnsUseCase {
 
   /** The tenant, its conversations (found or created) and the turns' message rows (new or found). */
   private async writeMessages(manager: EntityManager, tenantId: string, turns: NormalizedTurn[]): Promise<WrittenTurns> {
-    const memoryEnabled = await this.transcript.ensureTenant(manager, tenantId);
+    const { memoryEnabled } = await ensureTenant(manager, tenantId);
     const conversations = await this.transcript.findOrCreateConversations(manager, tenantId, turns);
     const conversationOf = new Map(turns.map((t) => [t, this.transcript.conversationIdOf(conversations, t)]));
     const rows = turns.flatMap((turn) =>

@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import {
   classifyMemoryTag,
   DEFAULT_IMPORTANCE,
-  distinctWords,
   expiryOf,
-  findOverlapping,
+  findDuplicateFact,
   type FactCategory,
   type FactLifetime,
 } from '@engram/memory-core';
-import type { EntityManager } from '@engram/store';
+import { lockFactWriters, openFactsSharingWords, renewFact, type EntityManager } from '@engram/store';
 
 /** A fact stated by a [MEMORY:type] tag in one stored message. */
 export interface TaggedFact {
@@ -38,12 +37,6 @@ export interface RecordedFact {
   readonly messageId: string;
 }
 
-interface ActiveFact {
-  readonly id: string;
-  readonly content: string;
-  readonly expiresAt: Date | null;
-}
-
 /** The natural key of a tagged fact: a redelivered turn finds it instead of adding it again. */
 export const tagOriginKey = (messageId: string, tagIndex: number) => `tag:${messageId}:${tagIndex}`;
 
@@ -69,16 +62,17 @@ export class TaggedMemoryRepository {
     const recorded: RecordedFact[] = [];
     for (const agent of [...byAgent.keys()].sort()) {
       const candidates = byAgent.get(agent)!;
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`facts/${tenantId}/${agent}`]);
-      const active = await this.activeFactsSharingWords(manager, agent, candidates);
+      await lockFactWriters(manager, tenantId, agent);
+      // Open facts in force when the earliest candidate was stated (imports may replay old turns).
+      const earliest = new Date(Math.min(...candidates.map((c) => c.statedAt.getTime())));
+      const active = await openFactsSharingWords(manager, agent, candidates.map((c) => c.content), earliest);
       for (const fact of candidates) {
         const { category, lifetime } = classifyMemoryTag(fact.type);
         const expiresAt = expiryOf(lifetime, fact.statedAt);
-        // Compared with what was in force when the fact was stated (imports may replay old turns).
-        const inForce = active.filter((a) => a.expiresAt === null || a.expiresAt > fact.statedAt);
-        const duplicate = findOverlapping(fact.content, inForce, overlapThreshold);
+        // Compared with what was in force when the fact was stated.
+        const duplicate = findDuplicateFact(fact.content, fact.statedAt, active, overlapThreshold);
         if (duplicate) {
-          if (expiresAt) await this.renew(manager, duplicate.id, expiresAt);
+          if (expiresAt) await renewFact(manager, duplicate.id, expiresAt);
           continue;
         }
         const id = await this.insertFact(manager, tenantId, fact, category, lifetime, expiresAt);
@@ -129,31 +123,6 @@ export class TaggedMemoryRepository {
     );
   }
 
-  /** Open facts of the agent, in force when the earliest candidate was stated, sharing a word with a candidate. */
-  private async activeFactsSharingWords(
-    manager: EntityManager,
-    agent: string,
-    candidates: readonly TaggedFact[],
-  ): Promise<ActiveFact[]> {
-    const lexemes = new Set<string>();
-    for (const fact of candidates) {
-      for (const word of distinctWords(fact.content)) {
-        const safe = word.replace(/[^\p{L}\p{N}]/gu, '');
-        if (safe) lexemes.add(`'${safe}'`);
-      }
-    }
-    if (lexemes.size === 0) return [];
-    const earliest = new Date(Math.min(...candidates.map((c) => c.statedAt.getTime())));
-    const rows: Array<{ id: string; content: string; expires_at: Date | null }> = await manager.query(
-      `SELECT id, content, expires_at FROM facts
-        WHERE agent = $1 AND valid_to IS NULL AND (expires_at IS NULL OR expires_at > $3)
-          AND tsv @@ to_tsquery('english', $2)
-        ORDER BY updated_at DESC LIMIT 1000`,
-      [agent, [...lexemes].join(' | '), earliest.toISOString()],
-    );
-    return rows.map((r) => ({ id: String(r.id), content: r.content, expiresAt: r.expires_at }));
-  }
-
   private async insertFact(
     manager: EntityManager,
     tenantId: string,
@@ -183,14 +152,5 @@ export class TaggedMemoryRepository {
       ],
     );
     return rows[0] ? String(rows[0].id) : null;
-  }
-
-  /** A fact stated again lives on from this statement. */
-  private async renew(manager: EntityManager, factId: string, expiresAt: Date): Promise<void> {
-    await manager.query(
-      `UPDATE facts SET expires_at = greatest(expires_at, $2), updated_at = now()
-        WHERE id = $1 AND expires_at IS NOT NULL`,
-      [factId, expiresAt.toISOString()],
-    );
   }
 }

@@ -60,18 +60,6 @@ export interface ConversationTotals {
  */
 @Injectable()
 export class TranscriptRepository {
-  /** Creates the tenant on its first turn; returns whether derived memory is on. */
-  async ensureTenant(manager: EntityManager, tenantId: string): Promise<boolean> {
-    const rows: Array<{ memory_enabled: boolean }> = await manager.query(
-      `WITH created AS (
-         INSERT INTO tenants (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING RETURNING memory_enabled
-       )
-       SELECT memory_enabled FROM created UNION ALL SELECT memory_enabled FROM tenants WHERE tenant_id = $1`,
-      [tenantId],
-    );
-    return rows[0]?.memory_enabled ?? true;
-  }
-
   /**
    * Finds each turn's conversation (keyed by agent and session key), creating the
    * missing ones from what the batch says about them; returns conversation ids by agent +

@@ -43,7 +43,7 @@ const RETRIES = 3;
 
 /**
  * One memory_search per question: query = the question, filters.agent = its conversation,
- * topK, the default mode and fusion. A busy service (RESOURCE_EXHAUSTED) is asked again after
+ * topK, the default mode and fusion, leaving no access trace (an evaluation must not feed on itself). A busy service (RESOURCE_EXHAUSTED) is asked again after
  * a pause; any other failure ends the run (a recall over the questions that happened to work
  * would mislead).
  */
@@ -54,7 +54,7 @@ async function ask(nc: NatsConnection, question: Question, options: AskOptions):
       const response = await callRpc(
         nc,
         Rpcs.search,
-        { query: question.query, filters: { agent: question.agent }, topK: options.topK },
+        { query: question.query, filters: { agent: question.agent }, topK: options.topK, recordAccess: false },
         { tenantId: options.tenantId, timeoutMs: options.timeoutMs },
       );
       return {

@@ -2,38 +2,15 @@ import { Command } from 'commander';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { loadConfig } from '@engram/config';
-import { ALL_STREAMS, Consumers, Streams, Subjects, ToolSynthesisWorkSchema, encodeMessage } from '@engram/contracts';
+import { ALL_STREAMS, Streams, Subjects, ToolSynthesisWorkSchema, encodeMessage } from '@engram/contracts';
+import { readQueueStatus, type QueueStatus } from '@engram/messaging';
 import { actAsTenant, createDataSource } from '@engram/store';
-
-export interface QueueStatus {
-  readonly queue: string;
-  readonly stream: string;
-  readonly pending: number;
-  readonly inFlight: number;
-  readonly failed: number;
-}
 
 /** Pending, in flight and dead-lettered, for every durable consumer Engram runs. */
 export async function queueStatus(natsUrl: string): Promise<QueueStatus[]> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
   try {
-    const jsm = await jetstreamManager(nc);
-    const dead = await jsm.streams
-      .info(Streams.deadLetters.name, { subjects_filter: Subjects.deadLetterWildcard })
-      .then((info) => info.state.subjects ?? {})
-      .catch(() => ({}) as Record<string, number>);
-    const rows: QueueStatus[] = [];
-    for (const spec of Object.values(Consumers)) {
-      const info = await jsm.consumers.info(spec.stream.name, spec.durable).catch(() => null);
-      rows.push({
-        queue: spec.durable,
-        stream: spec.stream.name,
-        pending: info?.num_pending ?? 0,
-        inFlight: info?.num_ack_pending ?? 0,
-        failed: (dead as Record<string, number>)[Subjects.deadLetter(spec.stream.name, spec.durable)] ?? 0,
-      });
-    }
-    return rows;
+    return [...(await readQueueStatus(await jetstreamManager(nc))).queues];
   } finally {
     await nc.close();
   }

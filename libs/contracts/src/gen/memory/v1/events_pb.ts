@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/events.proto.
  */
 export const file_memory_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChZtZW1vcnkvdjEvZXZlbnRzLnByb3RvEgltZW1vcnkudjEi4wEKDU1lc3NhZ2VTdG9yZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRITCgtzZXNzaW9uX2tleRgEIAEoCRIPCgd0dXJuX2lkGAUgASgJEioKCG1lc3NhZ2VzGAYgAygLMhgubWVtb3J5LnYxLlN0b3JlZE1lc3NhZ2USFgoObWVtb3J5X2VuYWJsZWQYByABKAgSLQoJc3RvcmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKbAQoNU3RvcmVkTWVzc2FnZRIKCgJpZBgBIAEoCRIMCgRyb2xlGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRvb2xfbmFtZRgEIAEoCRIVCg1jb250ZW50X2VtcHR5GAUgASgIEhYKDnRva2VuX2VzdGltYXRlGAYgASgFIvQBCg5TdW1tYXJ5Q3JlYXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhIKCnN1bW1hcnlfaWQYBCABKAkSDQoFZGVwdGgYBSABKAUSLwoLZWFybGllc3RfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgIIAEoBRINCgVtb2RlbBgJIAEoCSKWAQoMRmFjdFVwc2VydGVkEhEKCXRlbmFudF9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJEhEKCW9wZXJhdGlvbhgEIAEoCRIQCghjYXRlZ29yeRgFIAEoCRIVCg1zdXBlcnNlZGVkX2J5GAYgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgHIAEoCSJjChBFbWJlZGRpbmdXcml0dGVuEhEKCXRlbmFudF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgsKA2lkcxgDIAMoCRINCgVtb2RlbBgEIAEoCRISCgpkaW1lbnNpb25zGAUgASgFIoIDCgpEZWFkTGV0dGVyEg4KBnN0cmVhbRgBIAEoCRIQCghjb25zdW1lchgCIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAMgASgJEhkKEW9yaWdpbmFsX3NlcXVlbmNlGAQgASgEEhUKDW9yaWdpbmFsX2RhdGEYBSABKAwSRAoQb3JpZ2luYWxfaGVhZGVycxgGIAMoCzIqLm1lbW9yeS52MS5EZWFkTGV0dGVyLk9yaWdpbmFsSGVhZGVyc0VudHJ5EhIKCmRlbGl2ZXJpZXMYByABKA0SDQoFY2F1c2UYCCABKAkSDgoGcmVhc29uGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKB2RlYWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGjYKFE9yaWdpbmFsSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAFiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChZtZW1vcnkvdjEvZXZlbnRzLnByb3RvEgltZW1vcnkudjEi4wEKDU1lc3NhZ2VTdG9yZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRITCgtzZXNzaW9uX2tleRgEIAEoCRIPCgd0dXJuX2lkGAUgASgJEioKCG1lc3NhZ2VzGAYgAygLMhgubWVtb3J5LnYxLlN0b3JlZE1lc3NhZ2USFgoObWVtb3J5X2VuYWJsZWQYByABKAgSLQoJc3RvcmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKbAQoNU3RvcmVkTWVzc2FnZRIKCgJpZBgBIAEoCRIMCgRyb2xlGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRvb2xfbmFtZRgEIAEoCRIVCg1jb250ZW50X2VtcHR5GAUgASgIEhYKDnRva2VuX2VzdGltYXRlGAYgASgFIvQBCg5TdW1tYXJ5Q3JlYXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhIKCnN1bW1hcnlfaWQYBCABKAkSDQoFZGVwdGgYBSABKAUSLwoLZWFybGllc3RfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgIIAEoBRINCgVtb2RlbBgJIAEoCSKWAQoMRmFjdFVwc2VydGVkEhEKCXRlbmFudF9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJEhEKCW9wZXJhdGlvbhgEIAEoCRIQCghjYXRlZ29yeRgFIAEoCRIVCg1zdXBlcnNlZGVkX2J5GAYgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgHIAEoCSJjChBFbWJlZGRpbmdXcml0dGVuEhEKCXRlbmFudF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgsKA2lkcxgDIAMoCRINCgVtb2RlbBgEIAEoCRISCgpkaW1lbnNpb25zGAUgASgFIoIDCgpEZWFkTGV0dGVyEg4KBnN0cmVhbRgBIAEoCRIQCghjb25zdW1lchgCIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAMgASgJEhkKEW9yaWdpbmFsX3NlcXVlbmNlGAQgASgEEhUKDW9yaWdpbmFsX2RhdGEYBSABKAwSRAoQb3JpZ2luYWxfaGVhZGVycxgGIAMoCzIqLm1lbW9yeS52MS5EZWFkTGV0dGVyLk9yaWdpbmFsSGVhZGVyc0VudHJ5EhIKCmRlbGl2ZXJpZXMYByABKA0SDQoFY2F1c2UYCCABKAkSDgoGcmVhc29uGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKB2RlYWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGjYKFE9yaWdpbmFsSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoOQWNjZXNzUmVjb3JkZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBHJlZnMYAiADKAkSLwoLYWNjZXNzZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGV2ZW50X2lkGAQgASgJYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * mem.message.stored.{tenant}: a turn's messages are durable in the transcript.
@@ -633,4 +633,75 @@ export type DeadLetterJson = {
  */
 export const DeadLetterSchema: GenMessage<DeadLetter, {jsonType: DeadLetterJson}> = /*@__PURE__*/
   messageDesc(file_memory_v1_events, 5);
+
+/**
+ * mem.access.recorded.{tenant}: items a search returned. Their access statistics
+ * (which keep used memory fresh) are bumped from this event, off the read path.
+ *
+ * @generated from message memory.v1.AccessRecorded
+ */
+export type AccessRecorded = Message<"memory.v1.AccessRecorded"> & {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * "message:123", "summary:45", "fact:6".
+   *
+   * @generated from field: repeated string refs = 2;
+   */
+  refs: string[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp accessed_at = 3;
+   */
+  accessedAt?: Timestamp | undefined;
+
+  /**
+   * Unique per search: a redelivered event is applied once.
+   *
+   * @generated from field: string event_id = 4;
+   */
+  eventId: string;
+};
+
+/**
+ * mem.access.recorded.{tenant}: items a search returned. Their access statistics
+ * (which keep used memory fresh) are bumped from this event, off the read path.
+ *
+ * @generated from message memory.v1.AccessRecorded
+ */
+export type AccessRecordedJson = {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId?: string;
+
+  /**
+   * "message:123", "summary:45", "fact:6".
+   *
+   * @generated from field: repeated string refs = 2;
+   */
+  refs?: string[];
+
+  /**
+   * @generated from field: google.protobuf.Timestamp accessed_at = 3;
+   */
+  accessedAt?: TimestampJson;
+
+  /**
+   * Unique per search: a redelivered event is applied once.
+   *
+   * @generated from field: string event_id = 4;
+   */
+  eventId?: string;
+};
+
+/**
+ * Describes the message memory.v1.AccessRecorded.
+ * Use `create(AccessRecordedSchema)` to create a new message.
+ */
+export const AccessRecordedSchema: GenMessage<AccessRecorded, {jsonType: AccessRecordedJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_events, 6);
 

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/retrieval.proto.
  */
 export const file_memory_v1_retrieval: GenFile = /*@__PURE__*/
-  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqoBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIQgkKB19leHBhbmQiZwoMU2lnbmFsU2NvcmVzEhAKCGZ1bGx0ZXh0GAEgASgBEhAKCHNlbWFudGljGAIgASgBEhAKCHRlbXBvcmFsGAMgASgBEhIKCmltcG9ydGFuY2UYBCABKAESDQoFZnVzZWQYBSABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIpkBCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIuoCChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiNQoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0IpoBCgtTYXZlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEhAKCGxpZmV0aW1lGAQgASgJEhIKCmltcG9ydGFuY2UYBSABKAUSFwoPY29udmVyc2F0aW9uX2lkGAYgASgJEhoKEnNvdXJjZV9tZXNzYWdlX2lkcxgHIAMoCSI1CgxTYXZlUmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIUCgxkZWR1cGxpY2F0ZWQYAiABKAgiMAoNRm9yZ2V0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPCg5Gb3JnZXRSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEiwKCHZhbGlkX3RvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDKAAwoNTWVtb3J5U2VydmljZRI9CgZTZWFyY2gSGC5tZW1vcnkudjEuU2VhcmNoUmVxdWVzdBoZLm1lbW9yeS52MS5TZWFyY2hSZXNwb25zZRI9CgZCcm93c2USGC5tZW1vcnkudjEuQnJvd3NlUmVxdWVzdBoZLm1lbW9yeS52MS5Ccm93c2VSZXNwb25zZRI6CgVTdGF0cxIXLm1lbW9yeS52MS5TdGF0c1JlcXVlc3QaGC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZRI9CgZSZWNhbGwSGC5tZW1vcnkudjEuUmVjYWxsUmVxdWVzdBoZLm1lbW9yeS52MS5SZWNhbGxSZXNwb25zZRI3CgRTYXZlEhYubWVtb3J5LnYxLlNhdmVSZXF1ZXN0GhcubWVtb3J5LnYxLlNhdmVSZXNwb25zZRI9CgZGb3JnZXQSGC5tZW1vcnkudjEuRm9yZ2V0UmVxdWVzdBoZLm1lbW9yeS52MS5Gb3JnZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItgBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIEhoKDXJlY29yZF9hY2Nlc3MYCCABKAhIAYgBAUIJCgdfZXhwYW5kQhAKDl9yZWNvcmRfYWNjZXNzInsKDFNpZ25hbFNjb3JlcxIQCghmdWxsdGV4dBgBIAEoARIQCghzZW1hbnRpYxgCIAEoARIQCgh0ZW1wb3JhbBgDIAEoARISCgppbXBvcnRhbmNlGAQgASgBEg0KBWZ1c2VkGAUgASgBEhIKCnRpbWVfbWF0Y2gYBiABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIpkBCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIuoCChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiNQoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0IpoBCgtTYXZlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEhAKCGxpZmV0aW1lGAQgASgJEhIKCmltcG9ydGFuY2UYBSABKAUSFwoPY29udmVyc2F0aW9uX2lkGAYgASgJEhoKEnNvdXJjZV9tZXNzYWdlX2lkcxgHIAMoCSI1CgxTYXZlUmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIUCgxkZWR1cGxpY2F0ZWQYAiABKAgiMAoNRm9yZ2V0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPCg5Gb3JnZXRSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEiwKCHZhbGlkX3RvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDKAAwoNTWVtb3J5U2VydmljZRI9CgZTZWFyY2gSGC5tZW1vcnkudjEuU2VhcmNoUmVxdWVzdBoZLm1lbW9yeS52MS5TZWFyY2hSZXNwb25zZRI9CgZCcm93c2USGC5tZW1vcnkudjEuQnJvd3NlUmVxdWVzdBoZLm1lbW9yeS52MS5Ccm93c2VSZXNwb25zZRI6CgVTdGF0cxIXLm1lbW9yeS52MS5TdGF0c1JlcXVlc3QaGC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZRI9CgZSZWNhbGwSGC5tZW1vcnkudjEuUmVjYWxsUmVxdWVzdBoZLm1lbW9yeS52MS5SZWNhbGxSZXNwb25zZRI3CgRTYXZlEhYubWVtb3J5LnYxLlNhdmVSZXF1ZXN0GhcubWVtb3J5LnYxLlNhdmVSZXNwb25zZRI9CgZGb3JnZXQSGC5tZW1vcnkudjEuRm9yZ2V0UmVxdWVzdBoZLm1lbW9yeS52MS5Gb3JnZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.SearchFilters
@@ -146,7 +146,8 @@ export type SearchRequest = Message<"memory.v1.SearchRequest"> & {
   fusion: string;
 
   /**
-   * Expand summary hits to their children and source messages (default true).
+   * Expand summary and fact hits to their children and source messages (default true);
+   * the expansions follow their hit and count toward top_k.
    *
    * @generated from field: optional bool expand = 6;
    */
@@ -158,6 +159,14 @@ export type SearchRequest = Message<"memory.v1.SearchRequest"> & {
    * @generated from field: bool synthesize = 7;
    */
   synthesize: boolean;
+
+  /**
+   * Record the hits as accessed (default true), which keeps used memory fresh. Searches
+   * that should leave no trace (evaluations, dashboards) set false.
+   *
+   * @generated from field: optional bool record_access = 8;
+   */
+  recordAccess?: boolean | undefined;
 };
 
 /**
@@ -197,7 +206,8 @@ export type SearchRequestJson = {
   fusion?: string;
 
   /**
-   * Expand summary hits to their children and source messages (default true).
+   * Expand summary and fact hits to their children and source messages (default true);
+   * the expansions follow their hit and count toward top_k.
    *
    * @generated from field: optional bool expand = 6;
    */
@@ -209,6 +219,14 @@ export type SearchRequestJson = {
    * @generated from field: bool synthesize = 7;
    */
   synthesize?: boolean;
+
+  /**
+   * Record the hits as accessed (default true), which keeps used memory fresh. Searches
+   * that should leave no trace (evaluations, dashboards) set false.
+   *
+   * @generated from field: optional bool record_access = 8;
+   */
+  recordAccess?: boolean;
 };
 
 /**
@@ -246,6 +264,14 @@ export type SignalScores = Message<"memory.v1.SignalScores"> & {
    * @generated from field: double fused = 5;
    */
   fused: number;
+
+  /**
+   * 1 when the item falls in the time the query names ("on 3 June"); it adds 0.2 to the
+   * weighted relevance.
+   *
+   * @generated from field: double time_match = 6;
+   */
+  timeMatch: number;
 };
 
 /**
@@ -276,6 +302,14 @@ export type SignalScoresJson = {
    * @generated from field: double fused = 5;
    */
   fused?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * 1 when the item falls in the time the query names ("on 3 June"); it adds 0.2 to the
+   * weighted relevance.
+   *
+   * @generated from field: double time_match = 6;
+   */
+  timeMatch?: number | "NaN" | "Infinity" | "-Infinity";
 };
 
 /**
@@ -423,7 +457,8 @@ export type SearchHit = Message<"memory.v1.SearchHit"> & {
   provenance?: Provenance | undefined;
 
   /**
-   * Set on items that were added by expanding a summary hit: the summary's id.
+   * Set on items that were added by expanding a summary or fact hit: its ref
+   * ("summary:45", "fact:6").
    *
    * @generated from field: string expanded_from = 9;
    */
@@ -477,7 +512,8 @@ export type SearchHitJson = {
   provenance?: ProvenanceJson;
 
   /**
-   * Set on items that were added by expanding a summary hit: the summary's id.
+   * Set on items that were added by expanding a summary or fact hit: its ref
+   * ("summary:45", "fact:6").
    *
    * @generated from field: string expanded_from = 9;
    */
@@ -939,6 +975,9 @@ export const BrowseResponseSchema: GenMessage<BrowseResponse, {jsonType: BrowseR
  */
 export type StatsRequest = Message<"memory.v1.StatsRequest"> & {
   /**
+   * Only this agent's memory (messages, summaries, facts); empty for the whole tenant.
+   * Queues and dead letters are never per agent.
+   *
    * @generated from field: string agent = 1;
    */
   agent: string;
@@ -949,6 +988,9 @@ export type StatsRequest = Message<"memory.v1.StatsRequest"> & {
  */
 export type StatsRequestJson = {
   /**
+   * Only this agent's memory (messages, summaries, facts); empty for the whole tenant.
+   * Queues and dead letters are never per agent.
+   *
    * @generated from field: string agent = 1;
    */
   agent?: string;
@@ -962,50 +1004,74 @@ export const StatsRequestSchema: GenMessage<StatsRequest, {jsonType: StatsReques
   messageDesc(file_memory_v1_retrieval, 10);
 
 /**
+ * One worker queue (a durable JetStream consumer). JetStream does not count per tenant:
+ * these figures are over all tenants.
+ *
  * @generated from message memory.v1.QueueStats
  */
 export type QueueStats = Message<"memory.v1.QueueStats"> & {
   /**
+   * The consumer, e.g. "embedder-messages".
+   *
    * @generated from field: string name = 1;
    */
   name: string;
 
   /**
+   * Not yet delivered to a worker.
+   *
    * @generated from field: uint64 pending = 2;
    */
   pending: bigint;
 
   /**
+   * Delivered and not yet acknowledged: being worked on, or waiting for a retry.
+   *
    * @generated from field: uint64 in_flight = 3;
    */
   inFlight: bigint;
 
   /**
+   * Given up and dead-lettered (still kept in DEADLETTERS, 30 days), as
+   * `engram memory queue-status` reports them.
+   *
    * @generated from field: uint64 failed = 4;
    */
   failed: bigint;
 };
 
 /**
+ * One worker queue (a durable JetStream consumer). JetStream does not count per tenant:
+ * these figures are over all tenants.
+ *
  * @generated from message memory.v1.QueueStats
  */
 export type QueueStatsJson = {
   /**
+   * The consumer, e.g. "embedder-messages".
+   *
    * @generated from field: string name = 1;
    */
   name?: string;
 
   /**
+   * Not yet delivered to a worker.
+   *
    * @generated from field: uint64 pending = 2;
    */
   pending?: string;
 
   /**
+   * Delivered and not yet acknowledged: being worked on, or waiting for a retry.
+   *
    * @generated from field: uint64 in_flight = 3;
    */
   inFlight?: string;
 
   /**
+   * Given up and dead-lettered (still kept in DEADLETTERS, 30 days), as
+   * `engram memory queue-status` reports them.
+   *
    * @generated from field: uint64 failed = 4;
    */
   failed?: string;
@@ -1019,6 +1085,10 @@ export const QueueStatsSchema: GenMessage<QueueStats, {jsonType: QueueStatsJson}
   messageDesc(file_memory_v1_retrieval, 11);
 
 /**
+ * mem.rpc.stats: counts of the tenant's memory (or one agent's), read from the store
+ * under the tenant's isolation; queues and dead letters come from JetStream and are
+ * over all tenants. When JetStream cannot answer, queues is empty and dead_letters 0.
+ *
  * @generated from message memory.v1.StatsResponse
  */
 export type StatsResponse = Message<"memory.v1.StatsResponse"> & {
@@ -1028,47 +1098,71 @@ export type StatsResponse = Message<"memory.v1.StatsResponse"> & {
   messages: bigint;
 
   /**
+   * Messages with a vector (of any model).
+   *
    * @generated from field: uint64 messages_embedded = 2;
    */
   messagesEmbedded: bigint;
 
   /**
+   * messages_embedded / messages; 1 when there are no messages.
+   *
    * @generated from field: double embedding_coverage = 3;
    */
   embeddingCoverage: number;
 
   /**
+   * Every durable consumer Engram runs; zeros for one whose worker never started.
+   *
    * @generated from field: repeated memory.v1.QueueStats queues = 4;
    */
   queues: QueueStats[];
 
   /**
+   * Conversation id -> messages not yet in a leaf (depth 0) summary: the 100
+   * conversations with the most, conversations with none left out.
+   *
    * @generated from field: map<string, uint64> unsummarised_by_conversation = 5;
    */
   unsummarisedByConversation: { [key: string]: bigint };
 
   /**
+   * Conversations with at least one summary.
+   *
    * @generated from field: uint64 conversations_compacted = 6;
    */
   conversationsCompacted: bigint;
 
   /**
+   * Levels of the tallest summary tree: 0 no summaries, 1 leaves only, 2 branches,
+   * 3 a root (max depth + 1).
+   *
    * @generated from field: int32 summary_tree_depth = 7;
    */
   summaryTreeDepth: number;
 
   /**
+   * Open facts (validity not closed; expired ones included) per category, every
+   * category listed.
+   *
    * @generated from field: map<string, uint64> facts_by_category = 8;
    */
   factsByCategory: { [key: string]: bigint };
 
   /**
+   * Messages in the DEADLETTERS stream (kept 30 days), of all tenants: a dead letter's
+   * subject names its stream and consumer, not its tenant.
+   *
    * @generated from field: uint64 dead_letters = 9;
    */
   deadLetters: bigint;
 };
 
 /**
+ * mem.rpc.stats: counts of the tenant's memory (or one agent's), read from the store
+ * under the tenant's isolation; queues and dead letters come from JetStream and are
+ * over all tenants. When JetStream cannot answer, queues is empty and dead_letters 0.
+ *
  * @generated from message memory.v1.StatsResponse
  */
 export type StatsResponseJson = {
@@ -1078,41 +1172,61 @@ export type StatsResponseJson = {
   messages?: string;
 
   /**
+   * Messages with a vector (of any model).
+   *
    * @generated from field: uint64 messages_embedded = 2;
    */
   messagesEmbedded?: string;
 
   /**
+   * messages_embedded / messages; 1 when there are no messages.
+   *
    * @generated from field: double embedding_coverage = 3;
    */
   embeddingCoverage?: number | "NaN" | "Infinity" | "-Infinity";
 
   /**
+   * Every durable consumer Engram runs; zeros for one whose worker never started.
+   *
    * @generated from field: repeated memory.v1.QueueStats queues = 4;
    */
   queues?: QueueStatsJson[];
 
   /**
+   * Conversation id -> messages not yet in a leaf (depth 0) summary: the 100
+   * conversations with the most, conversations with none left out.
+   *
    * @generated from field: map<string, uint64> unsummarised_by_conversation = 5;
    */
   unsummarisedByConversation?: { [key: string]: string };
 
   /**
+   * Conversations with at least one summary.
+   *
    * @generated from field: uint64 conversations_compacted = 6;
    */
   conversationsCompacted?: string;
 
   /**
+   * Levels of the tallest summary tree: 0 no summaries, 1 leaves only, 2 branches,
+   * 3 a root (max depth + 1).
+   *
    * @generated from field: int32 summary_tree_depth = 7;
    */
   summaryTreeDepth?: number;
 
   /**
+   * Open facts (validity not closed; expired ones included) per category, every
+   * category listed.
+   *
    * @generated from field: map<string, uint64> facts_by_category = 8;
    */
   factsByCategory?: { [key: string]: string };
 
   /**
+   * Messages in the DEADLETTERS stream (kept 30 days), of all tenants: a dead letter's
+   * subject names its stream and consumer, not its tenant.
+   *
    * @generated from field: uint64 dead_letters = 9;
    */
   deadLetters?: string;
@@ -1202,17 +1316,23 @@ export const RecallResponseSchema: GenMessage<RecallResponse, {jsonType: RecallR
  */
 export type SaveRequest = Message<"memory.v1.SaveRequest"> & {
   /**
+   * Required.
+   *
    * @generated from field: string agent = 1;
    */
   agent: string;
 
   /**
+   * Required; at most 4,000 characters. A fact is not stored twice: when an open fact
+   * of the agent already holds more than FACT_OVERLAP_THRESHOLD (70 %) of its distinct
+   * words, that fact is answered (deduplicated) and its lifetime renewed.
+   *
    * @generated from field: string content = 2;
    */
   content: string;
 
   /**
-   * preference, fact, event, relationship, decision, correction, task, general.
+   * preference, fact, event, relationship, decision, correction, task, general (default).
    *
    * @generated from field: string category = 3;
    */
@@ -1226,13 +1346,15 @@ export type SaveRequest = Message<"memory.v1.SaveRequest"> & {
   lifetime: string;
 
   /**
-   * 1..10; default by category.
+   * 1..10; 0 (default) for the category's default.
    *
    * @generated from field: int32 importance = 5;
    */
   importance: number;
 
   /**
+   * Where it was said: the agent's conversation; implied by source messages of one conversation.
+   *
    * @generated from field: string conversation_id = 6;
    */
   conversationId: string;
@@ -1248,17 +1370,23 @@ export type SaveRequest = Message<"memory.v1.SaveRequest"> & {
  */
 export type SaveRequestJson = {
   /**
+   * Required.
+   *
    * @generated from field: string agent = 1;
    */
   agent?: string;
 
   /**
+   * Required; at most 4,000 characters. A fact is not stored twice: when an open fact
+   * of the agent already holds more than FACT_OVERLAP_THRESHOLD (70 %) of its distinct
+   * words, that fact is answered (deduplicated) and its lifetime renewed.
+   *
    * @generated from field: string content = 2;
    */
   content?: string;
 
   /**
-   * preference, fact, event, relationship, decision, correction, task, general.
+   * preference, fact, event, relationship, decision, correction, task, general (default).
    *
    * @generated from field: string category = 3;
    */
@@ -1272,13 +1400,15 @@ export type SaveRequestJson = {
   lifetime?: string;
 
   /**
-   * 1..10; default by category.
+   * 1..10; 0 (default) for the category's default.
    *
    * @generated from field: int32 importance = 5;
    */
   importance?: number;
 
   /**
+   * Where it was said: the agent's conversation; implied by source messages of one conversation.
+   *
    * @generated from field: string conversation_id = 6;
    */
   conversationId?: string;
@@ -1338,6 +1468,9 @@ export const SaveResponseSchema: GenMessage<SaveResponse, {jsonType: SaveRespons
   messageDesc(file_memory_v1_retrieval, 16);
 
 /**
+ * mem.rpc.forget: closes the fact's validity; nothing is deleted. Forgetting a closed
+ * fact changes nothing and answers when it closed.
+ *
  * @generated from message memory.v1.ForgetRequest
  */
 export type ForgetRequest = Message<"memory.v1.ForgetRequest"> & {
@@ -1347,12 +1480,17 @@ export type ForgetRequest = Message<"memory.v1.ForgetRequest"> & {
   factId: string;
 
   /**
+   * Kept with the fact (at most 1,000 characters).
+   *
    * @generated from field: string reason = 2;
    */
   reason: string;
 };
 
 /**
+ * mem.rpc.forget: closes the fact's validity; nothing is deleted. Forgetting a closed
+ * fact changes nothing and answers when it closed.
+ *
  * @generated from message memory.v1.ForgetRequest
  */
 export type ForgetRequestJson = {
@@ -1362,6 +1500,8 @@ export type ForgetRequestJson = {
   factId?: string;
 
   /**
+   * Kept with the fact (at most 1,000 characters).
+   *
    * @generated from field: string reason = 2;
    */
   reason?: string;

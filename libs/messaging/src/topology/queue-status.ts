@@ -1,0 +1,55 @@
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
+import { Consumers, Streams, Subjects } from '@engram/contracts';
+
+/** One durable consumer's backlog, over all tenants (JetStream does not count per tenant). */
+export interface QueueStatus {
+  /** The durable consumer, e.g. `embedder-messages`. */
+  readonly queue: string;
+  readonly stream: string;
+  /** Not yet delivered (num_pending). */
+  readonly pending: number;
+  /** Delivered and not yet acknowledged: being worked on or waiting for a retry (num_ack_pending). */
+  readonly inFlight: number;
+  /** Given up and dead-lettered (messages on mem.deadletter.{stream}.{consumer} still kept by DEADLETTERS). */
+  readonly failed: number;
+}
+
+export interface QueueReport {
+  /** Every durable consumer Engram runs, in the order of the contracts; zeros for one not created yet. */
+  readonly queues: readonly QueueStatus[];
+  /** Every message DEADLETTERS keeps (30 days), of all consumers and tenants. */
+  readonly deadLetters: number;
+}
+
+const isNotFound = (error: unknown) =>
+  error instanceof JetStreamApiError &&
+  (error.code === JetStreamApiCodes.ConsumerNotFound || error.code === JetStreamApiCodes.StreamNotFound);
+
+/**
+ * Pending, in flight and dead-lettered messages of every queue, asked of JetStream in
+ * parallel. A consumer or the dead-letter stream that does not exist yet (its worker
+ * never started) counts zero; any other failure (JetStream unreachable, a timeout)
+ * rejects.
+ */
+export async function readQueueStatus(jsm: JetStreamManager): Promise<QueueReport> {
+  const [dead, ...infos] = await Promise.all([
+    jsm.streams
+      .info(Streams.deadLetters.name, { subjects_filter: Subjects.deadLetterWildcard })
+      .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+    ...Object.values(Consumers).map((spec) =>
+      jsm.consumers.info(spec.stream.name, spec.durable).catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+    ),
+  ]);
+  const deadBySubject: Record<string, number> = dead?.state.subjects ?? {};
+  const queues = Object.values(Consumers).map((spec, i) => {
+    const info = infos[i];
+    return {
+      queue: spec.durable,
+      stream: spec.stream.name,
+      pending: info?.num_pending ?? 0,
+      inFlight: info?.num_ack_pending ?? 0,
+      failed: deadBySubject[Subjects.deadLetter(spec.stream.name, spec.durable)] ?? 0,
+    };
+  });
+  return { queues, deadLetters: dead?.state.messages ?? 0 };
+}

@@ -1,0 +1,39 @@
+export { findQueryTime, TIME_WINDOW_SLACK_DAYS, type QueryWithTime, type TimeWindow } from './query/query-time';
+export { checkPattern, MAX_PATTERN_LENGTH, type PatternCheck } from './query/regex-pattern';
+export { BM25_B, BM25_K1, inverseDocumentFrequency, NEIGHBOUR_WEIGHTS, windowScore, type WindowPart } from './ranking/bm25';
+export { candidateKey, ITEM_KINDS, type Candidate, type ItemKind } from './ranking/candidate';
+export {
+  importanceScore,
+  RRF_K,
+  semanticScore,
+  SIGNAL_WEIGHTS,
+  temporalScore,
+  TIME_MATCH_WEIGHT,
+} from './ranking/signals';
+export {
+  AUTHOR_MATCH,
+  rankCandidates,
+  reciprocalRankFusion,
+  type Fusion,
+  type QueryTerm,
+  type RankedItem,
+  type RankingInput,
+  type Signals,
+} from './ranking/rank-candidates';
+export { chooseCandidateTerms, type CountedTerm } from './ranking/candidate-terms';
+export { Params, scopePredicate, type SearchScope, type Statement } from './plan/search-scope';
+export {
+  CANDIDATE_BUDGET,
+  candidatesStatement,
+  DF_COUNT_CAP,
+  expansionStatement,
+  HNSW_EF_SEARCH,
+  itemsStatement,
+  MAX_QUERY_TERMS,
+  neighboursStatement,
+  SEARCH_SETTINGS,
+  SEMANTIC_CANDIDATES,
+  termsStatement,
+  type CandidatesInput,
+  type SearchMode,
+} from './plan/search-plan';

@@ -1,0 +1,228 @@
+import type { ItemKind } from '../ranking/candidate';
+import { Params, scopePredicate, type SearchScope, type Statement } from './search-scope';
+
+/**
+ * The SQL of a search, one statement per round trip, each confined to the tenant
+ * (explicitly, so the composite (tenant_id, …) indexes serve it, and by RLS):
+ *
+ *  1. terms       the query's stemmed terms, the words they came from, and how many of the
+ *                 tenant's messages contain each (counted up to a cap: beyond it a term
+ *                 says little anyway), with the tenant's size and average message length;
+ *  2. candidates  messages, summaries and facts that contain one of the query's rarer terms
+ *                 (a bounded set: common terms only score what rare terms found), plus the
+ *                 nearest vectors, each with which terms it contains and its cosine;
+ *  3. neighbours  the two turns before and after the best messages, for context;
+ *  4. items       what is returned, with content and provenance; summary and fact hits with
+ *                 their best source messages.
+ */
+
+/** At most this many query terms count (one bit each). */
+export const MAX_QUERY_TERMS = 16;
+/** Document frequencies are counted up to here. */
+export const DF_COUNT_CAP = 5000;
+/** Candidate terms are taken rarest first while their messages add up to at most this. */
+export const CANDIDATE_BUDGET = 1000;
+/** Nearest vectors taken as candidates, per kind. */
+export const SEMANTIC_CANDIDATES = 40;
+/** hnsw.ef_search for the nearest-vector scan (the graph is light: m 8, ef_construction 24). */
+export const HNSW_EF_SEARCH = 100;
+
+export type SearchMode = 'fulltext' | 'trigram' | 'regex';
+
+const TABLES: Record<ItemKind, { table: string; time: string; alive: string }> = {
+  message: { table: 'messages', time: 'created_at', alive: 'true' },
+  summary: { table: 'summaries', time: 'latest_at', alive: 'true' },
+  fact: { table: 'facts', time: 'valid_from', alive: 'x.valid_to IS NULL AND (x.expires_at IS NULL OR x.expires_at > now())' },
+};
+
+export function termsStatement(tenantId: string, query: string): Statement {
+  return {
+    text: `
+      WITH words AS (
+        SELECT lower(p.token) AS word, v.lexeme
+          FROM ts_parse('default', $2) p
+          CROSS JOIN LATERAL unnest(to_tsvector('english', p.token)) v
+      ), terms AS (
+        SELECT lexeme, array_agg(DISTINCT word) AS words FROM words GROUP BY lexeme ORDER BY min(length(word)) DESC, lexeme LIMIT ${MAX_QUERY_TERMS}
+      ), size AS (
+        SELECT coalesce(sum(message_count), 0)::bigint AS documents,
+               coalesce(sum(token_estimate)::float8 / nullif(sum(message_count), 0), 20) AS average_length
+          FROM conversations WHERE tenant_id = $1
+      )
+      SELECT t.lexeme, t.words, size.documents, size.average_length,
+             EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known,
+             (SELECT count(*) FROM (SELECT 1 FROM messages m
+                WHERE m.tenant_id = $1 AND m.tsv @@ quote_literal(t.lexeme)::tsquery LIMIT ${DF_COUNT_CAP}) c)::int AS df
+        FROM size LEFT JOIN terms t ON true
+       ORDER BY t.lexeme`,
+    values: [tenantId, query],
+  };
+}
+
+/** Columns every candidate row has, whatever its kind. */
+function candidateColumns(kind: ItemKind, params: Params, termsParam: string, vectorParam: string | null, modelParam: string | null): string {
+  const x = 'x';
+  const matched =
+    kind === 'message' || kind === 'summary' || kind === 'fact'
+      ? `(SELECT coalesce(sum(1 << (i - 1)), 0) FROM generate_subscripts(${termsParam}::tsquery[], 1) i WHERE ${x}.tsv @@ (${termsParam}::tsquery[])[i])::int`
+      : '0';
+  const cosine =
+    vectorParam && modelParam
+      ? `(SELECT 1 - (e.embedding <=> ${vectorParam}::halfvec) FROM embeddings e WHERE e.item_kind = '${kind}' AND e.item_id = ${x}.id AND e.model = ${modelParam})`
+      : 'NULL::float8';
+  void params;
+  return `'${kind}' AS kind, ${x}.id::text AS id, ${x}.conversation_id::text AS conversation_id,
+          ${kind === 'message' ? `${x}.author` : 'NULL::text'} AS author, ${x}.${TABLES[kind].time} AS created_at,
+          ${kind === 'fact' ? `greatest(1, length(${x}.content) / 4)` : `${x}.token_estimate`} AS length, ${matched} AS matched, ${cosine} AS cosine,
+          ${kind === 'message' ? `right(rtrim(${x}.content), 1) = '?'` : 'false'} AS asks,
+          ${kind === 'fact' ? `${x}.importance` : 'NULL::int'} AS importance,
+          a.access_count, a.last_accessed_at`;
+}
+
+export interface CandidatesInput {
+  readonly scope: SearchScope;
+  readonly mode: SearchMode;
+  /** Single-lexeme tsqueries, in term order (bit i = terms[i]). */
+  readonly terms: readonly string[];
+  /** fulltext: the OR tsquery of the candidate terms; trigram: the query text; regex: the pattern. */
+  readonly match: string | null;
+  readonly vector: readonly number[] | null;
+  readonly model: string | null;
+}
+
+export function candidatesStatement(input: CandidatesInput): Statement {
+  const params = new Params();
+  const tenant = params.add(input.scope.tenantId);
+  const terms = params.add(input.terms);
+  const vector = input.vector ? params.add(`[${input.vector.join(',')}]`) : null;
+  const model = input.vector ? params.add(input.model) : null;
+  const match = input.match === null ? null : params.add(input.match);
+  const parts: string[] = [];
+  for (const kind of input.scope.kinds) {
+    const { table, alive } = TABLES[kind];
+    const scoped = scopePredicate(kind, 'x', input.scope, params);
+    const lexicalPredicate =
+      match === null
+        ? null
+        : input.mode === 'fulltext'
+          ? `x.tsv @@ ${match}::tsquery`
+          : input.mode === 'trigram'
+            ? `${match} <% x.content`
+            : `x.content ~* ${match}`;
+    const lexicalScore =
+      input.mode === 'trigram' && match ? `word_similarity(${match}, x.content)` : input.mode === 'regex' ? '1::float8' : 'NULL::float8';
+    const sources: string[] = [];
+    if (lexicalPredicate) {
+      sources.push(`(SELECT x.id FROM ${table} x WHERE x.tenant_id = ${tenant} AND ${lexicalPredicate} AND ${alive} AND ${scoped} LIMIT ${CANDIDATE_BUDGET})`);
+    }
+    // In regex and fuzzy modes the pattern is a requirement: only what matches it is eligible.
+    const required = input.mode === 'fulltext' ? 'true' : (lexicalPredicate ?? 'false');
+    if (vector && model && input.mode === 'fulltext') {
+      sources.push(`(SELECT e.item_id AS id FROM embeddings e
+                      WHERE e.tenant_id = ${tenant} AND e.item_kind = '${kind}' AND e.model = ${model}
+                      ORDER BY e.embedding <=> ${vector}::halfvec LIMIT ${SEMANTIC_CANDIDATES})`);
+    }
+    if (sources.length === 0) continue;
+    parts.push(`
+      SELECT ${candidateColumns(kind, params, terms, vector, model)}, ${lexicalScore} AS lexical_score,
+             (${required} AND ${alive} AND ${scoped}) AS eligible
+        FROM (${sources.join(' UNION ')}) ids
+        JOIN ${table} x ON x.id = ids.id
+        LEFT JOIN item_access a ON a.item_kind = '${kind}' AND a.item_id = x.id
+       WHERE x.tenant_id = ${tenant}`);
+  }
+  if (parts.length === 0) return { text: 'SELECT NULL WHERE false', values: [] };
+  return { text: parts.join('\nUNION ALL\n'), values: params.values };
+}
+
+/**
+ * The two messages before and after each seed in its conversation's order, with the
+ * columns of a candidate: `seed`, `offset` (−2, −1, 1, 2) and whether the neighbour
+ * passes the filters itself.
+ */
+export function neighboursStatement(scope: SearchScope, seeds: readonly string[], terms: readonly string[], vector: readonly number[] | null, model: string | null): Statement {
+  const params = new Params();
+  const tenant = params.add(scope.tenantId);
+  const seedParam = params.add(seeds);
+  const termsParam = params.add(terms);
+  const vectorParam = vector ? params.add(`[${vector.join(',')}]`) : null;
+  const modelParam = vector ? params.add(model) : null;
+  const scoped = scopePredicate('message', 'x', scope, params);
+  const side = (op: '<' | '>', order: 'ASC' | 'DESC', sign: string) => `
+      (SELECT n.id, ${sign}row_number() OVER (ORDER BY n.created_at ${order}, n.stream_seq ${order}, n.position ${order}, n.id ${order}) AS "offset"
+         FROM messages n
+        WHERE n.conversation_id = s.conversation_id
+          AND (n.created_at, n.stream_seq, n.position, n.id) ${op} (s.created_at, s.stream_seq, s.position, s.id)
+        ORDER BY n.created_at ${order}, n.stream_seq ${order}, n.position ${order}, n.id ${order}
+        LIMIT 2)`;
+  return {
+    text: `
+      SELECT s.id::text AS seed, w."offset"::int AS "offset", ${candidateColumns('message', params, termsParam, vectorParam, modelParam)},
+             NULL::float8 AS lexical_score, (${scoped}) AS eligible
+        FROM messages s
+        CROSS JOIN LATERAL (${side('<', 'DESC', '-')} UNION ALL ${side('>', 'ASC', '')}) w
+        JOIN messages x ON x.id = w.id
+        LEFT JOIN item_access a ON a.item_kind = 'message' AND a.item_id = x.id
+       WHERE s.tenant_id = ${tenant} AND s.id = ANY(${seedParam}::bigint[])`,
+    values: params.values,
+  };
+}
+
+/** What is returned: content and provenance of each item, by kind and id. */
+export function itemsStatement(tenantId: string, refs: Readonly<Record<ItemKind, readonly string[]>>): Statement {
+  return {
+    text: `
+      SELECT 'message' AS kind, m.id::text AS id, m.content, m.agent, m.conversation_id::text AS conversation_id, c.channel,
+             m.role, m.author, m.created_at, NULL::int AS depth, NULL::text[] AS source_message_ids
+        FROM messages m JOIN conversations c ON c.id = m.conversation_id
+       WHERE m.tenant_id = $1 AND m.id = ANY($2::bigint[])
+      UNION ALL
+      SELECT 'summary', s.id::text, s.content, s.agent, s.conversation_id::text, c.channel, NULL, NULL, s.latest_at, s.depth, NULL
+        FROM summaries s JOIN conversations c ON c.id = s.conversation_id
+       WHERE s.tenant_id = $1 AND s.id = ANY($3::bigint[])
+      UNION ALL
+      SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
+             f.source_message_ids::text[]
+        FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id
+       WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])`,
+    values: [tenantId, refs.message, refs.summary, refs.fact],
+  };
+}
+
+/**
+ * What summaries and facts expand to: every message under a summary (through its
+ * children, down to the leaves) and a fact's source messages, each with the query
+ * terms it contains, so the caller can keep the most relevant ones; and a branch's
+ * child summaries.
+ */
+export function expansionStatement(tenantId: string, summaryIds: readonly string[], factIds: readonly string[], terms: readonly string[]): Statement {
+  return {
+    text: `
+      WITH RECURSIVE tree AS (
+        SELECT ss.summary_id AS root, ss.source_kind, ss.source_id, 1 AS level
+          FROM summary_sources ss WHERE ss.tenant_id = $1 AND ss.summary_id = ANY($2::bigint[])
+        UNION ALL
+        SELECT t.root, ss.source_kind, ss.source_id, t.level + 1
+          FROM tree t JOIN summary_sources ss ON ss.summary_id = t.source_id AND t.source_kind = 'summary'
+         WHERE ss.tenant_id = $1 AND t.level < 3
+      ), sources AS (
+        SELECT 'summary' AS parent_kind, root::text AS parent_id, source_kind, source_id, level FROM tree
+         WHERE source_kind = 'message' OR level = 1
+        UNION ALL
+        SELECT 'fact', f.id::text, 'message', unnest(f.source_message_ids), 1 FROM facts f
+         WHERE f.tenant_id = $1 AND f.id = ANY($3::bigint[])
+      )
+      SELECT src.parent_kind, src.parent_id, src.source_kind AS kind, src.source_id::text AS id, src.level,
+             coalesce(m.created_at, s.latest_at) AS created_at,
+             (SELECT coalesce(sum(1 << (i - 1)), 0) FROM generate_subscripts($4::tsquery[], 1) i
+               WHERE coalesce(m.tsv, s.tsv) @@ ($4::tsquery[])[i])::int AS matched
+        FROM sources src
+        LEFT JOIN messages m ON src.source_kind = 'message' AND m.id = src.source_id AND m.tenant_id = $1
+        LEFT JOIN summaries s ON src.source_kind = 'summary' AND s.id = src.source_id AND s.tenant_id = $1
+       WHERE m.id IS NOT NULL OR s.id IS NOT NULL`,
+    values: [tenantId, summaryIds, factIds, terms],
+  };
+}
+
+/** Settings of the transaction a search runs in. */
+export const SEARCH_SETTINGS = `SET LOCAL hnsw.ef_search = ${HNSW_EF_SEARCH}; SET LOCAL hnsw.iterative_scan = relaxed_order`;

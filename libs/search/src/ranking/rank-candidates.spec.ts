@@ -1,0 +1,83 @@
+import type { Candidate } from './candidate';
+import { AUTHOR_MATCH, rankCandidates, reciprocalRankFusion, type QueryTerm } from './rank-candidates';
+
+const now = new Date('2026-11-21T00:00:00Z');
+const message = (id: string, over: Partial<Candidate> = {}): Candidate => ({
+  kind: 'message',
+  id,
+  author: null,
+  createdAt: now,
+  lastAccessedAt: null,
+  accessCount: 0,
+  length: 10,
+  matched: 0,
+  cosine: null,
+  asks: false,
+  importance: null,
+  eligible: true,
+  ...over,
+});
+const terms = (...lexemes: string[]): QueryTerm[] => lexemes.map((l) => ({ lexeme: l, words: [l], idf: 1 }));
+const rank = (candidates: Candidate[], t = terms('pet'), fusion: 'weighted' | 'rrf' = 'weighted') =>
+  rankCandidates({ terms: t, candidates, averageLength: 10, window: null, fusion, now });
+
+describe('reciprocalRankFusion', () => {
+  it('sums 1/(60 + rank) over the lists an item is in', () => {
+    const fused = reciprocalRankFusion([
+      [0.9, 0.5, null],
+      [0.1, 0.8, 0.7],
+    ]);
+    expect(fused[0]).toBeCloseTo(1 / 61 + 1 / 63, 12);
+    expect(fused[1]).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(fused[2]).toBeCloseTo(1 / 62, 12);
+  });
+});
+
+describe('rankCandidates', () => {
+  it('fuses full text 0.3, semantic 0.3, temporal 0.3 and importance 0.1', () => {
+    const [top] = rank([message('1', { matched: 1, cosine: 0.5 })]);
+    expect(top!.signals).toMatchObject({ fulltext: 1, semantic: 0.5, temporal: 1, importance: 0.5 });
+    expect(top!.signals.fused).toBeCloseTo(0.3 + 0.15 + 0.3 + 0.05, 10);
+  });
+
+  it('lends the answer the words of the question before it', () => {
+    const question = message('1', { matched: 1, asks: true, neighbours: [null, null, '2', null] });
+    const answer = message('2', { matched: 0, neighbours: [null, '1', null, null] });
+    const unrelated = message('3', { matched: 0, neighbours: [null, null, null, null] });
+    const ranked = rank([question, answer, unrelated]);
+    const score = (id: string) => ranked.find((r) => r.candidate.id === id)!.signals.fulltext;
+    expect(score('2')).toBeGreaterThan(0.5);
+    expect(score('3')).toBe(0);
+  });
+
+  it('reads a query word naming an author as "said by", not as a word to find', () => {
+    const t: QueryTerm[] = [
+      { lexeme: 'carolin', words: ['caroline'], idf: 2 },
+      { lexeme: 'pet', words: ['pets'], idf: 2 },
+    ];
+    const greeting = message('1', { author: 'Melanie', matched: 0b11 }); // "Caroline, what a cute pet!"
+    const own = message('2', { author: 'Caroline', matched: 0b10 }); // Caroline about her pet
+    const ranked = rankCandidates({ terms: t, candidates: [greeting, own], averageLength: 10, window: null, fusion: 'weighted', now });
+    expect(ranked[0]!.candidate.id).toBe('2');
+    expect(AUTHOR_MATCH).toBeGreaterThan(0);
+  });
+
+  it('boosts what falls in the time the query names', () => {
+    const window = { from: new Date('2023-06-01'), to: new Date('2023-06-10') };
+    const inside = message('1', { matched: 1, createdAt: new Date('2023-06-05') });
+    const outside = message('2', { matched: 1, createdAt: new Date('2023-09-05') });
+    const ranked = rankCandidates({ terms: terms('pet'), candidates: [outside, inside], averageLength: 10, window, fusion: 'weighted', now });
+    expect(ranked[0]!.candidate.id).toBe('1');
+    expect(ranked[0]!.signals.timeMatch).toBe(1);
+  });
+
+  it('returns only eligible candidates; the others only lend context', () => {
+    const ranked = rank([message('1', { matched: 1, eligible: false }), message('2', { matched: 1 })]);
+    expect(ranked.map((r) => r.candidate.id)).toEqual(['2']);
+  });
+
+  it('in RRF mode ranks by reciprocal rank of full text and semantic', () => {
+    const ranked = rank([message('1', { matched: 1, cosine: 0.1 }), message('2', { matched: 0, cosine: 0.9 })], terms('pet'), 'rrf');
+    expect(ranked[0]!.signals.fused).toBeCloseTo(1 / 61 + 1 / 62, 12);
+  });
+});

@@ -1,0 +1,35 @@
+import type { ItemKind } from './candidate';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The weighted relevance: full text 0.3, semantic 0.3, temporal 0.3, importance 0.1. */
+export const SIGNAL_WEIGHTS = { fulltext: 0.3, semantic: 0.3, temporal: 0.3, importance: 0.1 } as const;
+/** Added when the item falls in the time the query names ("on 3 June"). */
+export const TIME_MATCH_WEIGHT = 0.2;
+/** Reciprocal Rank Fusion constant. */
+export const RRF_K = 60;
+
+/**
+ * Memory that is used stays fresh: e^(−0.05 · days since last access) · (1 + 0.02 · accesses),
+ * where an item never accessed counts from when it was made.
+ */
+export function temporalScore(createdAt: Date, lastAccessedAt: Date | null, accessCount: number, now: Date): number {
+  const since = (lastAccessedAt ?? createdAt).getTime();
+  const days = Math.max(0, (now.getTime() - since) / DAY_MS);
+  return Math.exp(-0.05 * days) * (1 + 0.02 * Math.max(0, accessCount));
+}
+
+/**
+ * How much an item matters regardless of the query. A fact carries its own importance
+ * (1–10; by default correction 9, preference 8, fact 6, task 5 …); a message or a summary
+ * is neutral.
+ */
+export function importanceScore(kind: ItemKind, importance: number | null): number {
+  if (kind === 'fact' && importance !== null) return Math.min(10, Math.max(1, importance)) / 10;
+  return 0.5;
+}
+
+/** Cosine similarity as a signal: unrelated or opposite is simply no evidence. */
+export function semanticScore(cosine: number | null): number {
+  return cosine === null || !Number.isFinite(cosine) ? 0 : Math.max(0, Math.min(1, cosine));
+}

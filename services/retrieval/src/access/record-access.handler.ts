@@ -1,0 +1,23 @@
+import { Controller } from '@nestjs/common';
+import { Consumers, tenantOfSubject, timestampDate, type AccessRecorded } from '@engram/contracts';
+import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
+import { RecordAccessUseCase } from './record-access.use-case';
+
+/** mem.access.recorded: access statistics of what searches returned. */
+@Controller()
+export class RecordAccessHandler {
+  constructor(private readonly recordAccess: RecordAccessUseCase) {}
+
+  @ConsumeEventBatches(Consumers.recordAccess)
+  record(deliveries: Delivery<AccessRecorded>[]): Promise<void> {
+    return this.recordAccess.execute(
+      deliveries.map((d) => ({
+        tenantId: tenantOfSubject(d.subject),
+        // Our own events carry an id; an event without one is keyed by its place in the stream.
+        eventId: d.message.eventId || `seq:${d.streamSequence}`,
+        refs: d.message.refs,
+        at: d.message.accessedAt ? timestampDate(d.message.accessedAt) : new Date(),
+      })),
+    );
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { TenantTransactions } from '@engram/store';
+import { AccessRepository, type AccessBump } from './access.repository';
+
+export interface AccessEvent {
+  readonly tenantId: string;
+  readonly eventId: string;
+  readonly refs: readonly string[];
+  readonly at: Date;
+}
+
+const REF = /^(message|summary|fact):(\d{1,19})$/;
+
+/** Bumps access statistics, once per event, one transaction per tenant. */
+@Injectable()
+export class RecordAccessUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly repository: AccessRepository,
+  ) {}
+
+  async execute(events: readonly AccessEvent[]): Promise<void> {
+    const byTenant = new Map<string, AccessEvent[]>();
+    for (const e of events) byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
+    for (const [tenantId, group] of byTenant) {
+      await this.transactions.run(tenantId, async (manager) => {
+        const fresh = await this.repository.claimEvents(manager, tenantId, [...new Set(group.map((e) => e.eventId))]);
+        await this.repository.bump(manager, tenantId, tally(group.filter((e) => fresh.has(e.eventId))));
+      });
+    }
+  }
+}
+
+/** One bump per item: how often the events name it, and the latest time. */
+export function tally(events: readonly AccessEvent[]): AccessBump[] {
+  const bumps = new Map<string, { kind: string; id: string; count: number; at: Date }>();
+  for (const e of events) {
+    for (const ref of e.refs) {
+      const m = REF.exec(ref);
+      if (!m) continue;
+      const b = bumps.get(ref);
+      if (b) {
+        b.count++;
+        if (e.at > b.at) b.at = e.at;
+      } else bumps.set(ref, { kind: m[1]!, id: m[2]!, count: 1, at: e.at });
+    }
+  }
+  return [...bumps.values()];
+}

@@ -1,0 +1,128 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { Client } from 'pg';
+import { decodeMessage, FactUpsertedSchema, Rpcs, Streams, Subjects, timestampDate, type FactUpserted } from '@engram/contracts';
+import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
+import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
+
+describe('memory_forget (real Postgres and NATS)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let app: INestApplication;
+  let rpc: RpcClient;
+  let admin: Client;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+
+  type Request = Parameters<RpcClient['call']>[1];
+  const save = (request: Request, tenantId = 'acme') => rpc.call(Rpcs.save, request, { tenantId });
+  const forget = (request: Request, tenantId = 'acme') => rpc.call(Rpcs.forget, request, { tenantId });
+  const forgetFailure = (request: Request, tenantId = 'acme') =>
+    forget(request, tenantId).then(
+      () => {
+        throw new Error('expected the forget to fail');
+      },
+      (error: unknown) => error as RpcError,
+    );
+  const factRow = async (id: string) =>
+    (await admin.query<{ content: string; valid_to: Date | null; forget_reason: string | null }>(`SELECT * FROM facts WHERE id = $1`, [id])).rows[0];
+
+  async function factEvents(tenantId: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
+    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenantId) });
+    const out: Array<{ event: FactUpserted; msgId: string }> = [];
+    for await (const m of await consumer.fetch({ max_messages: 1000, expires: 1000 })) {
+      out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+      if (m.info.pending === 0) break;
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('forget')]);
+    admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    app = await NestFactory.create(
+      RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
+      { logger: false },
+    );
+    await listenOnJetStream(app);
+    rpc = app.get(RpcClient);
+    nc = await connect({ servers: nats.url });
+    js = jetstream(nc);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await nc?.drain();
+    await admin?.end();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  it('closes the fact’s validity, keeps the row and the reason, and announces it', async () => {
+    const { factId } = await save({ agent: 'helper', content: 'The user is vegetarian.', category: 'preference' });
+    const before = Date.now();
+    const forgotten = await forget({ factId, reason: 'the user asked to forget it' });
+    expect(forgotten.factId).toBe(factId);
+    const validTo = timestampDate(forgotten.validTo!);
+    expect(validTo.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(validTo.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    const row = await factRow(factId);
+    expect(row).toMatchObject({ content: 'The user is vegetarian.', forget_reason: 'the user asked to forget it' });
+    expect(row!.valid_to!.getTime()).toBe(validTo.getTime());
+    const events = (await factEvents('acme')).filter((e) => e.event.factId === factId);
+    expect(events.map((e) => [e.event.operation, e.msgId])).toEqual([
+      ['created', `fact:acme:${factId}:created`],
+      ['forgotten', `fact:acme:${factId}:forgotten`],
+    ]);
+    expect(events[1]!.event).toMatchObject({ agent: 'helper', category: 'preference' });
+  });
+
+  it('is idempotent: forgetting again answers the same valid_to and changes nothing', async () => {
+    const { factId } = await save({ agent: 'helper', content: 'The user drives a blue car.' });
+    const first = await forget({ factId, reason: 'wrong' });
+    const second = await forget({ factId, reason: 'something else' });
+    expect(second).toEqual(first);
+    expect(await factRow(factId)).toMatchObject({ forget_reason: 'wrong' });
+    expect((await factEvents('acme')).filter((e) => e.event.factId === factId && e.event.operation === 'forgotten')).toHaveLength(1);
+  });
+
+  it('no longer counts a forgotten fact as a duplicate: saying it again stores a new fact', async () => {
+    const first = await save({ agent: 'helper', content: 'The user works at Initech.' });
+    await forget({ factId: first.factId });
+    const again = await save({ agent: 'helper', content: 'The user works at Initech.' });
+    expect(again.deduplicated).toBe(false);
+    expect(again.factId).not.toBe(first.factId);
+    expect(await factRow(first.factId)).toMatchObject({ valid_to: expect.any(Date), forget_reason: null });
+    expect(await factRow(again.factId)).toMatchObject({ valid_to: null });
+    // …and a retry of that save finds the new fact, not the forgotten one.
+    expect(await save({ agent: 'helper', content: 'The user works at Initech.' })).toMatchObject({ factId: again.factId, deduplicated: true });
+  });
+
+  it('keeps tenants apart: another tenant can neither forget nor see the fact', async () => {
+    const { factId } = await save({ agent: 'helper', content: 'The launch code is 0000.' });
+    expect(await forgetFailure({ factId }, 'globex')).toMatchObject({ code: 'NOT_FOUND', message: `fact ${factId} not found`, details: { factId } });
+    expect(await factRow(factId)).toMatchObject({ valid_to: null });
+    const theirs = await save({ agent: 'helper', content: 'The launch code is 0000.' }, 'globex');
+    expect(theirs).toMatchObject({ deduplicated: false });
+    expect(theirs.factId).not.toBe(factId);
+  });
+
+  it.each([
+    [{}, 'INVALID_ARGUMENT', /factId is required/],
+    [{ factId: 'fact:12' }, 'INVALID_ARGUMENT', /"fact:12" is not a fact id/],
+    [{ factId: '-3' }, 'INVALID_ARGUMENT', /not a fact id/],
+    [{ factId: '99999999999999999999' }, 'INVALID_ARGUMENT', /not a fact id/],
+    [{ factId: '987654' }, 'NOT_FOUND', /fact 987654 not found/],
+    [{ factId: '1', reason: 'x'.repeat(1001) }, 'INVALID_ARGUMENT', /reason is longer than 1000 characters/],
+  ])('answers %j with %s', async (request, code, message) => {
+    const failure = await forgetFailure(request);
+    expect(failure).toBeInstanceOf(RpcError);
+    expect(failure.code).toBe(code);
+    expect(failure.message).toMatch(message);
+  });
+});

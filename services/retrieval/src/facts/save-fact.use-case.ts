@@ -1,0 +1,142 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Events, type SaveRequest, type SaveResponseSchema, type MessageInitShape } from '@engram/contracts';
+import { expiryOf, findDuplicateFact, type FactCategory } from '@engram/memory-core';
+import { EventPublisher, RpcError } from '@engram/messaging';
+import { ensureTenant, lockFactWriters, openFactsSharingWords, renewFact, TenantTransactions, type EntityManager } from '@engram/store';
+import { FactRepository, type FactRow } from './fact.repository';
+import { FACTS_OPTIONS, type FactsOptions } from './facts.options';
+import { factToSave, type FactToSave } from './fact-to-save';
+import { resavedFactKey, savedFactKey } from './saved-fact-key';
+
+type SaveResponseInit = MessageInitShape<typeof SaveResponseSchema>;
+
+/** What a save came to, and whether a `created` event is (again) due for the fact. */
+interface SaveOutcome {
+  readonly factId: string;
+  readonly deduplicated: boolean;
+  readonly announce: { readonly agent: string; readonly category: FactCategory; readonly conversationId: string | null } | null;
+}
+
+/** The key the next save of this content takes, or the fact that is that save. */
+type KeyLookup = { readonly kind: 'free'; readonly originKey: string } | { readonly kind: 'saved'; readonly fact: FactRow };
+
+/** Saying the same thing, forgetting it and saying it again this many times is not a use we serve. */
+const MAX_RESAVES = 1000;
+
+/**
+ * memory_save: stores a fact the agent (or its user) states explicitly. Deduplicated
+ * exactly like tagged facts at ingest: when an open fact of the same agent, in force
+ * now, already holds more than the overlap threshold of the new fact's distinct words,
+ * no row is added; that fact's id is answered (deduplicated) and its lifetime renewed.
+ * Writers of one agent's facts are serialised by the same advisory lock ingest takes.
+ * A new fact is announced on mem.fact.upserted after the commit, so it gets a vector.
+ */
+@Injectable()
+export class SaveFactUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly facts: FactRepository,
+    private readonly events: EventPublisher,
+    @Inject(FACTS_OPTIONS) private readonly options: FactsOptions,
+  ) {}
+
+  async save(tenantId: string, request: SaveRequest): Promise<SaveResponseInit> {
+    const fact = factToSave(request);
+    const outcome = await this.transactions.run(tenantId, async (manager) => {
+      const { memoryEnabled } = await ensureTenant(manager, tenantId);
+      if (!memoryEnabled) {
+        throw RpcError.failedPrecondition(`memory is switched off for tenant ${tenantId}: facts are not kept`, {
+          tenantId,
+          setting: 'memoryEnabled',
+        });
+      }
+      const conversationId = await this.checkSources(manager, fact);
+      await lockFactWriters(manager, tenantId, fact.agent);
+      return this.store(manager, tenantId, { ...fact, conversationId });
+    });
+    if (outcome.announce) {
+      const { agent, category, conversationId } = outcome.announce;
+      // The id ingest uses too: a save retried after a lost answer announces under the same id.
+      await this.events.publish(
+        Events.factUpserted,
+        tenantId,
+        { tenantId, agent, factId: outcome.factId, operation: 'created', category, conversationId: conversationId ?? '' },
+        { msgId: `fact:${tenantId}:${outcome.factId}:created` },
+      );
+    }
+    return { factId: outcome.factId, deduplicated: outcome.deduplicated };
+  }
+
+  private async store(manager: EntityManager, tenantId: string, fact: FactToSave): Promise<SaveOutcome> {
+    const now = await this.facts.now(manager);
+    const expiresAt = expiryOf(fact.lifetime, now);
+    const inForce = (f: FactRow) => f.validTo === null && (f.expiresAt === null || f.expiresAt > now);
+
+    // The same save again (a retry, or sent twice): its own fact, announced again in case
+    // the first attempt committed but never got to announce it.
+    const byKey = await this.lookUpKey(manager, savedFactKey(fact.agent, fact.content), inForce);
+    if (byKey.kind === 'saved') {
+      if (expiresAt) await renewFact(manager, byKey.fact.id, expiresAt);
+      return { factId: byKey.fact.id, deduplicated: true, announce: byKey.fact };
+    }
+
+    const open = await openFactsSharingWords(manager, fact.agent, [fact.content], now);
+    const duplicate = findDuplicateFact(fact.content, now, open, this.options.overlapThreshold);
+    if (duplicate) {
+      if (expiresAt) await renewFact(manager, duplicate.id, expiresAt);
+      return { factId: duplicate.id, deduplicated: true, announce: null };
+    }
+
+    const factId = await this.facts.insertSaved(manager, tenantId, { ...fact, originKey: byKey.originKey, validFrom: now, expiresAt });
+    return { factId, deduplicated: false, announce: fact };
+  }
+
+  /**
+   * Follows the content's keys: the first save of it takes the base key; one said again
+   * after its predecessor was closed or expired takes a key naming that predecessor.
+   */
+  private async lookUpKey(manager: EntityManager, baseKey: string, inForce: (f: FactRow) => boolean): Promise<KeyLookup> {
+    let originKey = baseKey;
+    for (let i = 0; i < MAX_RESAVES; i++) {
+      const fact = await this.facts.findByOriginKey(manager, originKey);
+      if (!fact) return { kind: 'free', originKey };
+      if (inForce(fact)) return { kind: 'saved', fact };
+      originKey = resavedFactKey(baseKey, fact.id);
+    }
+    throw RpcError.failedPrecondition(`this fact was saved and forgotten more than ${MAX_RESAVES} times`);
+  }
+
+  /** The cited conversation and messages exist for this tenant and agent; the conversation they imply. */
+  private async checkSources(manager: EntityManager, fact: FactToSave): Promise<string | null> {
+    const conversationId = fact.conversationId;
+    if (conversationId !== null) {
+      const conversation = await this.facts.findConversation(manager, conversationId);
+      if (!conversation) throw RpcError.notFound(`conversation ${conversationId} not found`, { conversationId });
+      if (conversation.agent !== fact.agent) {
+        throw RpcError.invalidArgument(`conversation ${conversationId} belongs to agent "${conversation.agent}", not "${fact.agent}"`, {
+          conversationId,
+          agent: fact.agent,
+        });
+      }
+    }
+    if (fact.sourceMessageIds.length === 0) return conversationId;
+    const found = await this.facts.findMessages(manager, fact.sourceMessageIds);
+    const known = new Set(found.map((m) => m.id));
+    const missing = fact.sourceMessageIds.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      throw RpcError.notFound(`source message${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`, { missingMessageIds: missing });
+    }
+    const foreign = found.filter((m) => (conversationId !== null ? m.conversationId !== conversationId : m.agent !== fact.agent));
+    if (foreign.length > 0) {
+      throw RpcError.invalidArgument(
+        conversationId !== null
+          ? `source messages must be in conversation ${conversationId}: ${foreign.map((m) => m.id).join(', ')} are not`
+          : `source messages must be of agent "${fact.agent}": ${foreign.map((m) => m.id).join(', ')} are not`,
+        { messageIds: foreign.map((m) => m.id) },
+      );
+    }
+    // Sources from one conversation name it, as a tagged fact names the conversation of its tag.
+    const conversations = new Set(found.map((m) => m.conversationId));
+    return conversationId ?? (conversations.size === 1 ? [...conversations][0]! : null);
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { isValidToken, type MessageInitShape, type StatsRequest, type StatsResponseSchema } from '@engram/contracts';
+import { RpcError } from '@engram/messaging';
+import { TenantTransactions } from '@engram/store';
+import { QueueStatsReader } from './queue-stats.reader';
+import { StatsRepository } from './stats.repository';
+
+type StatsResponseInit = MessageInitShape<typeof StatsResponseSchema>;
+
+/**
+ * memory_stats: how much of a tenant's memory (or one agent's) is stored, embedded,
+ * summarised and distilled, and how the workers' queues stand. Store counts and queue
+ * state are read at the same time.
+ */
+@Injectable()
+export class MemoryStatsUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly store: StatsRepository,
+    private readonly queues: QueueStatsReader,
+  ) {}
+
+  async stats(tenantId: string, request: StatsRequest): Promise<StatsResponseInit> {
+    const agent = request.agent === '' ? null : request.agent;
+    if (agent !== null && !isValidToken(agent)) {
+      throw RpcError.invalidArgument('agent must be 1-64 letters, digits, "_" or "-"', { field: 'agent', agent });
+    }
+    const [store, queues] = await Promise.all([
+      this.transactions.run(tenantId, (manager) => this.store.read(manager, agent)),
+      this.queues.read(),
+    ]);
+    return {
+      messages: store.messages,
+      messagesEmbedded: store.messagesEmbedded,
+      embeddingCoverage: store.messages === 0n ? 1 : Number(store.messagesEmbedded) / Number(store.messages),
+      queues: queues.queues.map((q) => ({ name: q.queue, pending: BigInt(q.pending), inFlight: BigInt(q.inFlight), failed: BigInt(q.failed) })),
+      unsummarisedByConversation: store.unsummarisedByConversation,
+      conversationsCompacted: store.conversationsCompacted,
+      summaryTreeDepth: store.summaryTreeLevels,
+      factsByCategory: store.factsByCategory,
+      deadLetters: BigInt(queues.deadLetters),
+    };
+  }
+}

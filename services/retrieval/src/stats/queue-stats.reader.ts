@@ -1,0 +1,29 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { errorMessage, NatsClient, readQueueStatus, type QueueReport } from '@engram/messaging';
+
+/** How long stats wait for JetStream before answering without queues. */
+export const QUEUE_STATS_TIMEOUT_MS = 1000;
+
+/**
+ * The workers' queues as JetStream reports them. Stats are about the tenant's memory
+ * first: when JetStream cannot answer (not enabled, unreachable, too slow), the report
+ * is empty and the reason logged, rather than failing the whole answer.
+ */
+@Injectable()
+export class QueueStatsReader {
+  private readonly logger = new Logger('QueueStats');
+
+  constructor(private readonly nats: NatsClient) {}
+
+  async read(): Promise<QueueReport> {
+    try {
+      const { connection } = await this.nats.connected();
+      const jsm = await jetstreamManager(connection, { timeout: QUEUE_STATS_TIMEOUT_MS, checkAPI: false });
+      return await readQueueStatus(jsm);
+    } catch (error) {
+      this.logger.warn(`queue stats unavailable, answering without them: ${errorMessage(error)}`);
+      return { queues: [], deadLetters: 0 };
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { Rpcs, type StatsRequest } from '@engram/contracts';
+import { HandleRpc, type RpcCallContext } from '@engram/messaging';
+import { MemoryStatsUseCase } from './memory-stats.use-case';
+
+/** mem.rpc.stats.{tenant} */
+@Controller()
+export class StatsHandler {
+  constructor(private readonly memoryStats: MemoryStatsUseCase) {}
+
+  @HandleRpc(Rpcs.stats)
+  stats(@Payload() request: StatsRequest, @Ctx() ctx: RpcCallContext) {
+    return this.memoryStats.stats(ctx.tenantId, request);
+  }
+}
