@@ -1,0 +1,105 @@
+import { Pool } from 'pg';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Rpcs, timestampFromDate } from '@engram/contracts';
+import { callRpc } from '@engram/messaging';
+import { summarizeLatencies } from '../measure/latency-stats';
+import { runClosedLoop, type ClosedLoopRun } from './closed-loop';
+import { explainEach } from './explain';
+import { runFloorQuery } from './floor';
+import type { BenchQuery } from './query-generator';
+import type { ExplainedQuery, LatencyRun } from './search-report';
+
+/** A benchmark query with its vector (for the floor: the RPC has Gerty make it). */
+export interface VectorQuery extends BenchQuery {
+  readonly vector: readonly number[];
+}
+
+const tally = (keys: Iterable<string>) => {
+  const out: Record<string, number> = {};
+  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
+  return out;
+};
+
+function latencyRun<R>(run: ClosedLoopRun<R>, answer: (value: R) => { degradedReason?: string; hits?: number }): LatencyRun {
+  const ok = run.outcomes.filter((o) => o.error === undefined);
+  const answers = ok.map((o) => answer(o.value as R));
+  const degraded = answers.filter((a) => a.degradedReason !== undefined);
+  const hits = answers.filter((a) => a.hits !== undefined).map((a) => a.hits!);
+  return {
+    latency: summarizeLatencies(ok.map((o) => o.latencyMs)),
+    calls: run.outcomes.length,
+    seconds: run.wallMs / 1000,
+    perSecond: run.outcomes.length / (run.wallMs / 1000),
+    errors: tally(run.outcomes.filter((o) => o.error !== undefined).map((o) => o.error!)),
+    degraded: degraded.length,
+    degradedReasons: tally(degraded.map((a) => a.degradedReason || 'unspecified')),
+    ...(hits.length ? { meanHits: hits.reduce((a, b) => a + b, 0) / hits.length, emptyAnswers: hits.filter((h) => h === 0).length } : {}),
+  };
+}
+
+/** memory_search over NATS, as an agent runtime asks it. */
+function search(nc: NatsConnection, q: BenchQuery) {
+  return callRpc(
+    nc,
+    Rpcs.search,
+    {
+      query: q.text,
+      topK: q.topK,
+      filters: {
+        agent: q.filters.agent ?? '',
+        ...(q.filters.from ? { from: timestampFromDate(q.filters.from) } : {}),
+        ...(q.filters.to ? { to: timestampFromDate(q.filters.to) } : {}),
+      },
+    },
+    { tenantId: q.tenantId, timeoutMs: 10_000 },
+  );
+}
+
+/** Warm-up (unmeasured), then the measured queries, `clients` at a time over RPC. */
+export async function measureRpc(nc: NatsConnection, warmup: readonly BenchQuery[], measured: readonly BenchQuery[], clients: number): Promise<LatencyRun> {
+  await runClosedLoop(warmup, clients, (q) => search(nc, q));
+  const run = await runClosedLoop(measured, clients, (q) => search(nc, q));
+  return latencyRun(run, (r) => ({ ...(r.degraded ? { degradedReason: r.degradedReason } : {}), hits: r.hits.length }));
+}
+
+/** The same, as bare SQL (runFloorQuery) on `clients` connections of the app role. */
+export async function measureFloor(pool: Pool, warmup: readonly VectorQuery[], measured: readonly VectorQuery[], clients: number): Promise<{ run: LatencyRun; latencies: number[] }> {
+  const connections = await Promise.all(Array.from({ length: clients }, () => pool.connect()));
+  try {
+    const call = (q: VectorQuery, c: number) => runFloorQuery(connections[c]!, q.tenantId, q);
+    await runClosedLoop(warmup, clients, call);
+    const run = await runClosedLoop(measured, clients, call);
+    return { run: latencyRun(run, () => ({})), latencies: run.outcomes.map((o) => (o.error === undefined ? o.latencyMs : NaN)) };
+  } finally {
+    for (const c of connections) c.release();
+  }
+}
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the floor's statements for a few queries: the slowest of the
+ * measured ones, and the first of each kind (no filter, agent filter, date filter).
+ */
+export async function explainFloor(pool: Pool, measured: readonly VectorQuery[], latencies: readonly number[], slowest: number): Promise<ExplainedQuery[]> {
+  const picks: Array<{ q: VectorQuery; why: string }> = [];
+  const byLatency = measured.map((q, i) => ({ q, ms: latencies[i]! })).filter((x) => !Number.isNaN(x.ms)).sort((a, b) => b.ms - a.ms);
+  for (const { q, ms } of byLatency.slice(0, slowest)) picks.push({ q, why: `slow: ${ms.toFixed(1)} ms in the run` });
+  const first = (why: string, test: (q: VectorQuery) => boolean) => {
+    const q = measured.find(test);
+    if (q) picks.push({ q, why });
+  };
+  first('no filter', (q) => !q.filters.agent && !q.filters.from);
+  first('agent filter', (q) => !!q.filters.agent && !q.filters.from);
+  first('date filter', (q) => !!q.filters.from);
+  const client = await pool.connect();
+  try {
+    const out: ExplainedQuery[] = [];
+    for (const { q, why } of picks) {
+      const statements = await explainEach(client, (c) => runFloorQuery(c, q.tenantId, q));
+      const filters = Object.fromEntries(Object.entries(q.filters).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : String(v)]));
+      out.push({ tenantId: q.tenantId, text: q.text, filters, why, statements });
+    }
+    return out;
+  } finally {
+    client.release();
+  }
+}

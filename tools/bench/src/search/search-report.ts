@@ -1,0 +1,179 @@
+import type { LatencySummary } from '../measure/latency-stats';
+import { renderColumns } from '../report/columns';
+import type { MachineDescription } from '../report/machine';
+import type { LoadReport } from './corpus-load';
+import type { ExplainedStatement } from './explain';
+import type { QueryMix } from './query-generator';
+
+export const SEARCH_TARGETS = {
+  /** p95 of memory_search at 1 M messages, client side. */
+  p95Ms: 25,
+  /** p95 at 1 M ≤ this × p95 at 100 k: latency must not grow with the corpus. */
+  scaleRatio: 2,
+  /** p95 of the RPC ≤ this × p95 of its bare SQL: what NATS, Nest and Gerty add. */
+  floorRatio: 1.5,
+} as const;
+
+/** A closed-loop measurement: latencies of the calls that succeeded, and what the others did. */
+export interface LatencyRun {
+  readonly latency: LatencySummary;
+  readonly calls: number;
+  readonly seconds: number;
+  readonly perSecond: number;
+  /** Failed calls by error code. */
+  readonly errors: Record<string, number>;
+  /** Answers that said they were degraded (full text only), by reason. */
+  readonly degraded: number;
+  readonly degradedReasons: Record<string, number>;
+  /** Mean hits per answer, and answers without any. */
+  readonly meanHits?: number;
+  readonly emptyAnswers?: number;
+}
+
+export interface ExplainedQuery {
+  readonly tenantId: string;
+  readonly text: string;
+  readonly filters: Record<string, string>;
+  readonly why: string;
+  readonly statements: readonly ExplainedStatement[];
+}
+
+export interface ScaleResult {
+  readonly label: string;
+  readonly database: string;
+  /** true: the corpus was loaded by an earlier run (its load report is that run's). */
+  readonly reused: boolean;
+  readonly loadedAt: string;
+  readonly corpus: {
+    readonly messages: number;
+    readonly tenants: number;
+    readonly tenantMessages: { readonly min: number; readonly median: number; readonly max: number };
+    readonly conversations: number;
+    readonly agents: number;
+    readonly summaries: number;
+    readonly summarySources: number;
+    readonly facts: number;
+    readonly vectors: number;
+  };
+  readonly load: LoadReport;
+  readonly rpc: LatencyRun | null;
+  readonly floor: LatencyRun | null;
+  readonly explained: readonly ExplainedQuery[];
+}
+
+export interface SearchBenchResult {
+  readonly benchmark: 'search';
+  readonly finishedAt: string;
+  readonly machine: MachineDescription;
+  readonly settings: {
+    readonly clients: number;
+    readonly queries: number;
+    readonly warmup: number;
+    readonly seed: number;
+    readonly queryMix: QueryMix;
+    readonly lexicon: { readonly words: number; readonly zipfExponent: number };
+    readonly corpusVersion: number;
+    readonly env: Record<string, Record<string, string>>;
+    readonly logLevel: string;
+  };
+  readonly scales: readonly ScaleResult[];
+  readonly targets: typeof SEARCH_TARGETS & {
+    readonly p95Met: boolean | null;
+    readonly scaleMet: boolean | null;
+    readonly floorMet: boolean | null;
+  };
+}
+
+export interface SearchHeadline {
+  messages: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  p99Ms: number | null;
+  floorP95Ms: number | null;
+  p95Ms100k: number | null;
+}
+
+/** Only a run in which every call succeeded has a latency worth reporting. */
+const clean = (run: LatencyRun | null) => (run && run.latency.count === run.calls ? run.latency : null);
+const round = (x: number | undefined) => (x === undefined ? null : Math.round(x * 10) / 10);
+
+/** The headline: what `--json` prints as the last line of stdout (null: not measured, or calls failed). */
+export function searchHeadline(result: Pick<SearchBenchResult, 'scales'>): SearchHeadline {
+  const [large, small] = result.scales;
+  const rpc = clean(large?.rpc ?? null);
+  return {
+    messages: large?.corpus.messages ?? 0,
+    p50Ms: round(rpc?.p50Ms),
+    p95Ms: round(rpc?.p95Ms),
+    p99Ms: round(rpc?.p99Ms),
+    floorP95Ms: round(clean(large?.floor ?? null)?.p95Ms),
+    p95Ms100k: round(clean(small?.rpc ?? null)?.p95Ms),
+  };
+}
+
+export function searchTargets(headline: SearchHeadline): SearchBenchResult['targets'] {
+  const { p95Ms, floorP95Ms, p95Ms100k } = headline;
+  return {
+    ...SEARCH_TARGETS,
+    p95Met: p95Ms === null ? null : p95Ms <= SEARCH_TARGETS.p95Ms,
+    scaleMet: p95Ms === null || p95Ms100k === null ? null : p95Ms <= SEARCH_TARGETS.scaleRatio * p95Ms100k,
+    floorMet: p95Ms === null || floorP95Ms === null ? null : p95Ms <= SEARCH_TARGETS.floorRatio * floorP95Ms,
+  };
+}
+
+const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+const verdict = (met: boolean | null) => (met === null ? 'not measured' : met ? 'met' : 'MISSED');
+const counts = (c: Record<string, number>) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k} ${n0(v)}`)
+    .join(', ');
+
+function runCells(run: LatencyRun | null, what: string): [string, string] {
+  if (!run) return ['not run', ''];
+  const l = run.latency;
+  const failed = run.calls - l.count;
+  const head = l.count ? `p50 ${ms(l.p50Ms)}, p95 ${ms(l.p95Ms)}, p99 ${ms(l.p99Ms)}` : 'no answers';
+  const rest = [
+    `${n0(run.perSecond)} ${what}/s`,
+    `max ${ms(l.maxMs)}`,
+    failed ? `${n0(failed)} of ${n0(run.calls)} FAILED (${counts(run.errors)})` : `${n0(run.calls)} ok`,
+    `${n0(run.degraded)} degraded${run.degraded ? ` (${counts(run.degradedReasons)})` : ''}`,
+    run.meanHits === undefined ? '' : `${run.meanHits.toFixed(1)} hits per answer, ${n0(run.emptyAnswers ?? 0)} empty`,
+  ];
+  return [head, rest.filter(Boolean).join('; ')];
+}
+
+/** A readable table of the figures. */
+export function renderSearchTable(r: SearchBenchResult): string {
+  const rows: Array<[string, string, string]> = [];
+  for (const s of r.scales) {
+    const c = s.corpus;
+    const l = s.load;
+    rows.push(
+      [`${s.label}: corpus`, `${n0(c.messages)} messages`, `${c.tenants} tenants (${n0(c.tenantMessages.min)}–${n0(c.tenantMessages.max)} messages, median ${n0(c.tenantMessages.median)}), ${n0(c.agents)} agents, ${n0(c.conversations)} conversations, ${n0(c.summaries)} summaries (${n0(c.summarySources)} sources), ${n0(c.facts)} facts, ${n0(c.vectors)} vectors`],
+      [
+        '  load',
+        `${n0(l.seconds.total)} s${s.reused ? ' (cached)' : ''}`,
+        `generate + COPY ${n0(l.seconds.generateAndCopy)} s (generator ${n0(l.seconds.generate)} s, ${n0(l.copyMegabytes)} MB), ${Object.entries(l.seconds.indexes).map(([k, v]) => `${k} ${n0(v)} s`).join(', ')}, VACUUM ANALYZE ${n0(l.seconds.vacuumAnalyze)} s; ${n0(l.databaseMegabytes)} MB; ${s.database}${s.reused ? `, loaded ${s.loadedAt}` : ''}`,
+      ],
+      ['  memory_search (RPC)', ...runCells(s.rpc, 'queries')],
+      ['  floor (bare SQL)', ...runCells(s.floor, 'queries')],
+    );
+    for (const e of s.explained) {
+      const worst = [...e.statements].sort((a, b) => b.executionMs - a.executionMs)[0];
+      rows.push([`  EXPLAIN (${e.why})`, `${e.statements.map((x) => ms(x.executionMs)).join(' + ')}`, worst ? `slowest: ${worst.sql.slice(0, 110)}…` : '']);
+    }
+    rows.push(['', '', '']);
+  }
+  const h = searchHeadline(r);
+  const t = r.targets;
+  rows.push(
+    ['settings', `${r.settings.clients} clients, ${n0(r.settings.queries)} queries`, `after ${n0(r.settings.warmup)} warm-up; ${r.settings.queryMix.words.min}–${r.settings.queryMix.words.max} words from a ${n0(r.settings.lexicon.words)}-word Zipf lexicon; agent filter ${r.settings.queryMix.agentFilter * 100} %, date filter ${r.settings.queryMix.dateFilter * 100} %; top ${r.settings.queryMix.topK}`],
+    ['target p95 at 1 M', `≤ ${t.p95Ms} ms`, `${h.p95Ms === null ? '–' : ms(h.p95Ms)}: ${verdict(t.p95Met)}`],
+    ['target p95 1 M ÷ 100 k', `≤ ${t.scaleRatio}`, `${h.p95Ms === null || h.p95Ms100k === null ? '–' : (h.p95Ms / h.p95Ms100k).toFixed(2)}: ${verdict(t.scaleMet)}`],
+    ['target p95 ÷ floor p95', `≤ ${t.floorRatio}`, `${h.p95Ms === null || h.floorP95Ms === null ? '–' : (h.p95Ms / h.floorP95Ms).toFixed(2)}: ${verdict(t.floorMet)}`],
+    ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, pgvector ${r.machine.pgvector}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`],
+  );
+  return renderColumns(rows);
+}
