@@ -1,18 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import { decodeMessage, FactUpsertedSchema, Rpcs, Streams, Subjects, timestampDate, type FactUpserted } from '@engram/contracts';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
-import { loadRetrievalConfig } from '../retrieval.config';
-import { RetrievalModule } from '../retrieval.module';
+import { RpcClient, RpcError } from '@engram/messaging';
+import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 describe('memory_forget (real Postgres and NATS)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
-  let app: INestApplication;
+  let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   let nc: NatsConnection;
@@ -42,25 +36,15 @@ describe('memory_forget (real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('forget')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    app = await NestFactory.create(
-      RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
-      { logger: false },
-    );
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
-    nc = await connect({ servers: nats.url });
+    retrieval = await startRetrieval('forget');
+    ({ admin, rpc } = retrieval);
+    nc = await connect({ servers: retrieval.nats.url });
     js = jetstream(nc);
   });
 
   afterAll(async () => {
-    await app?.close();
     await nc?.drain();
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
+    await retrieval?.stop();
   });
 
   it('closes the fact’s validity, keeps the row and the reason, and announces it', async () => {

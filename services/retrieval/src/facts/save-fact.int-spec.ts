@@ -1,13 +1,9 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import { decodeMessage, FactUpsertedSchema, Rpcs, rpcSubject, Streams, Subjects, type FactUpserted } from '@engram/contracts';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
-import { loadRetrievalConfig } from '../retrieval.config';
-import { RetrievalModule } from '../retrieval.module';
+import { RpcClient, RpcError } from '@engram/messaging';
+import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,9 +24,7 @@ interface FactRecord {
 }
 
 describe('memory_save (real Postgres and NATS)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
-  let app: INestApplication;
+  let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   let nc: NatsConnection;
@@ -67,43 +61,35 @@ describe('memory_save (real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('save')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    await admin.query(`INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('acme', true), ('globex', true), ('quiet', false)`);
-    const conversations = await admin.query<{ id: string }>(
-      `INSERT INTO conversations (tenant_id, agent, session_key) VALUES
-         ('acme', 'helper', 'chat-1'), ('acme', 'other', 'chat-2'), ('globex', 'helper', 'chat-1')
-       RETURNING id`,
-    );
-    [ids.conversation, ids.otherAgentConversation, ids.globexConversation] = conversations.rows.map((r) => String(r.id));
-    const messages = await admin.query<{ id: string }>(
-      `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
-       VALUES ('acme', $1, 'helper', 't1', 0, 1, 'user', 'I like dark mode', 4, now()),
-              ('acme', $1, 'helper', 't1', 1, 1, 'assistant', 'Noted', 2, now()),
-              ('acme', $2, 'other', 't1', 0, 2, 'user', 'hello', 1, now()),
-              ('globex', $3, 'helper', 't1', 0, 3, 'user', 'globex secret', 2, now())
-       RETURNING id`,
-      [ids.conversation, ids.otherAgentConversation, ids.globexConversation],
-    );
-    ids.messages = messages.rows.map((r) => String(r.id));
-    ids.globexMessage = ids.messages[3]!;
-    app = await NestFactory.create(
-      RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
-      { logger: false },
-    );
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
-    nc = await connect({ servers: nats.url });
+    retrieval = await startRetrieval('save', async (seeding) => {
+      admin = seeding;
+      await admin.query(`INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('acme', true), ('globex', true), ('quiet', false)`);
+      const conversations = await admin.query<{ id: string }>(
+        `INSERT INTO conversations (tenant_id, agent, session_key) VALUES
+           ('acme', 'helper', 'chat-1'), ('acme', 'other', 'chat-2'), ('globex', 'helper', 'chat-1')
+         RETURNING id`,
+      );
+      [ids.conversation, ids.otherAgentConversation, ids.globexConversation] = conversations.rows.map((r) => String(r.id));
+      const messages = await admin.query<{ id: string }>(
+        `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
+         VALUES ('acme', $1, 'helper', 't1', 0, 1, 'user', 'I like dark mode', 4, now()),
+                ('acme', $1, 'helper', 't1', 1, 1, 'assistant', 'Noted', 2, now()),
+                ('acme', $2, 'other', 't1', 0, 2, 'user', 'hello', 1, now()),
+                ('globex', $3, 'helper', 't1', 0, 3, 'user', 'globex secret', 2, now())
+         RETURNING id`,
+        [ids.conversation, ids.otherAgentConversation, ids.globexConversation],
+      );
+      ids.messages = messages.rows.map((r) => String(r.id));
+      ids.globexMessage = ids.messages[3]!;
+    });
+    ({ admin, rpc } = retrieval);
+    nc = await connect({ servers: retrieval.nats.url });
     js = jetstream(nc);
   });
 
   afterAll(async () => {
-    await app?.close();
     await nc?.drain();
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
+    await retrieval?.stop();
   });
 
   it('stores a fact with its lifetime, expiry and the category’s default importance', async () => {

@@ -1,20 +1,9 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Rpcs, timestampFromDate, type SearchResponse } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID, LocalEmbedder } from '@engram/local-model';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import {
-  createScratchDatabase,
-  startNatsServer,
-  startService,
-  waitFor,
-  type NatsServerHandle,
-  type ScratchDatabase,
-  type ServiceProcess,
-} from '@engram/testing';
-import { loadRetrievalConfig } from '../retrieval.config';
-import { RetrievalModule } from '../retrieval.module';
+import { RpcClient, RpcError } from '@engram/messaging';
+import { startService, waitFor, type ServiceProcess } from '@engram/testing';
+import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 /** A small memory of two tenants: chats of a user with an assistant, a summary with its sources, facts. */
 const CHAT: Array<[string, string, string, string]> = [
@@ -32,10 +21,8 @@ const CHAT: Array<[string, string, string, string]> = [
 ];
 
 describe('memory_search (real Postgres, NATS and Gerty)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
+  let retrieval: RetrievalUnderTest;
   let gerty: ServiceProcess;
-  let app: INestApplication;
   let rpc: RpcClient;
   let admin: Client;
   const ids: string[] = [];
@@ -111,27 +98,19 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
   }
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('search')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    await seed();
-    gerty = await startService('gerty', { NATS_URL: nats.url, DATABASE_URL: db.appUrl });
-    await gerty.waitUntilReady();
-    app = await NestFactory.create(
-      RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
-      { logger: false },
-    );
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
+    retrieval = await startRetrieval('search', async (seeding, { nats, db }) => {
+      admin = seeding;
+      await seed();
+      gerty = await startService('gerty', { NATS_URL: nats.url, DATABASE_URL: db.appUrl });
+      await gerty.waitUntilReady();
+    });
+    rpc = retrieval.rpc;
   });
 
   afterAll(async () => {
-    await app?.close();
     gerty?.kill();
     await gerty?.exited;
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
+    await retrieval?.stop();
   });
 
   const search = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>

@@ -1,21 +1,15 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import { loadConfig } from '@engram/config';
 import { Consumers, Rpcs, Subjects } from '@engram/contracts';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
-import { loadRetrievalConfig } from '../retrieval.config';
-import { RetrievalModule } from '../retrieval.module';
+import { RpcClient, RpcError } from '@engram/messaging';
+import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 const NO_FACTS = { preference: 0n, fact: 0n, event: 0n, relationship: 0n, decision: 0n, correction: 0n, task: 0n, general: 0n };
 
 describe('memory_stats (real Postgres and NATS)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
-  let app: INestApplication;
+  let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   let nc: NatsConnection;
@@ -111,26 +105,18 @@ describe('memory_stats (real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('stats')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    await seed();
-    app = await NestFactory.create(
-      RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
-      { logger: false },
-    );
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
-    nc = await connect({ servers: nats.url });
+    retrieval = await startRetrieval('stats', async (seeding) => {
+      admin = seeding;
+      await seed();
+    });
+    ({ admin, rpc } = retrieval);
+    nc = await connect({ servers: retrieval.nats.url });
     js = jetstream(nc);
   });
 
   afterAll(async () => {
-    await app?.close();
     await nc?.drain();
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
+    await retrieval?.stop();
   });
 
   it('counts the tenant’s messages, vectors, summaries and open facts as seeded', async () => {

@@ -1,16 +1,10 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
-import { loadRetrievalConfig } from '../retrieval.config';
-import { RetrievalModule } from '../retrieval.module';
+import { RpcClient, RpcError } from '@engram/messaging';
+import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 describe('memory_browse (real Postgres and NATS)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
-  let app: INestApplication;
+  let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let conversationId: string;
   let otherTenantConversation: string;
@@ -44,23 +38,12 @@ describe('memory_browse (real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('browse')]);
-    const admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    await seed(admin);
-    await admin.end();
-    app = await NestFactory.create(
-      RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
-      { logger: false },
-    );
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
+    retrieval = await startRetrieval('browse', seed);
+    rpc = retrieval.rpc;
   });
 
   afterAll(async () => {
-    await app?.close();
-    await nats?.stop();
-    await db?.drop();
+    await retrieval?.stop();
   });
 
   const browse = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') => rpc.call(Rpcs.browse, request, { tenantId });
