@@ -60,17 +60,13 @@ export function termsStatement(tenantId: string, query: string): Statement {
 }
 
 /** Columns every candidate row has, whatever its kind. */
-function candidateColumns(kind: ItemKind, params: Params, termsParam: string, vectorParam: string | null, modelParam: string | null): string {
+function candidateColumns(kind: ItemKind, termsParam: string, vectorParam: string | null, modelParam: string | null): string {
   const x = 'x';
-  const matched =
-    kind === 'message' || kind === 'summary' || kind === 'fact'
-      ? `(SELECT coalesce(sum(1 << (i - 1)), 0) FROM generate_subscripts(${termsParam}::tsquery[], 1) i WHERE ${x}.tsv @@ (${termsParam}::tsquery[])[i])::int`
-      : '0';
+  const matched = `(SELECT coalesce(sum(1 << (i - 1)), 0) FROM generate_subscripts(${termsParam}::tsquery[], 1) i WHERE ${x}.tsv @@ (${termsParam}::tsquery[])[i])::int`;
   const cosine =
     vectorParam && modelParam
       ? `(SELECT 1 - (e.embedding <=> ${vectorParam}::halfvec) FROM embeddings e WHERE e.item_kind = '${kind}' AND e.item_id = ${x}.id AND e.model = ${modelParam})`
       : 'NULL::float8';
-  void params;
   return `'${kind}' AS kind, ${x}.id::text AS id, ${x}.conversation_id::text AS conversation_id,
           ${kind === 'message' ? `${x}.author` : 'NULL::text'} AS author, ${x}.${TABLES[kind].time} AS created_at,
           ${kind === 'fact' ? `greatest(1, length(${x}.content) / 4)` : `${x}.token_estimate`} AS length, ${matched} AS matched, ${cosine} AS cosine,
@@ -124,7 +120,7 @@ export function candidatesStatement(input: CandidatesInput): Statement {
     }
     if (sources.length === 0) continue;
     parts.push(`
-      SELECT ${candidateColumns(kind, params, terms, vector, model)}, ${lexicalScore} AS lexical_score,
+      SELECT ${candidateColumns(kind, terms, vector, model)}, ${lexicalScore} AS lexical_score,
              (${required} AND ${alive} AND ${scoped}) AS eligible
         FROM (${sources.join(' UNION ')}) ids
         JOIN ${table} x ON x.id = ids.id
@@ -157,7 +153,7 @@ export function neighboursStatement(scope: SearchScope, seeds: readonly string[]
         LIMIT 2)`;
   return {
     text: `
-      SELECT s.id::text AS seed, w."offset"::int AS "offset", ${candidateColumns('message', params, termsParam, vectorParam, modelParam)},
+      SELECT s.id::text AS seed, w."offset"::int AS "offset", ${candidateColumns('message', termsParam, vectorParam, modelParam)},
              NULL::float8 AS lexical_score, (${scoped}) AS eligible
         FROM messages s
         CROSS JOIN LATERAL (${side('<', 'DESC', '-')} UNION ALL ${side('>', 'ASC', '')}) w

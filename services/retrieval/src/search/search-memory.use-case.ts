@@ -104,12 +104,13 @@ export class SearchMemoryUseCase {
 
     const placed = await this.place(manager, search, ranked, termQueries, terms);
     const items = await this.repository.items(manager, search.scope.tenantId, refsByKind(placed));
-    const hits = toHits(placed, items, ranked);
+    const hits = toHits(placed, items);
 
     const withVectors = candidates.some((c) => c.cosine !== null);
-    const degradedReason = !vector
-      ? `answered from full text only: ${queryVector.vector === null ? queryVector.reason : ''}`
-      : candidates.length > 0 && !withVectors
+    const degradedReason =
+      queryVector.vector === null
+        ? `answered from full text only: ${queryVector.reason}`
+        : candidates.length > 0 && !withVectors
         ? `answered from full text only: no stored vectors of model ${model} among the matches yet`
         : '';
     return { hits, degraded: degradedReason !== '', degradedReason };
@@ -190,14 +191,13 @@ function refsByKind(placed: Placed[]): Record<ItemKind, string[]> {
   return refs;
 }
 
-function toHits(placed: Placed[], items: ItemRow[], ranked: RankedItem[]): Hit[] {
+function toHits(placed: Placed[], items: ItemRow[]): Hit[] {
   const byKey = new Map(items.map((i) => [candidateKey(i.kind, String(i.id)), i]));
-  const lastAccess = new Map(ranked.map((r) => [candidateKey(r.candidate.kind, r.candidate.id), r.candidate.lastAccessedAt]));
   return placed.flatMap((p): Hit[] => {
     const item = byKey.get(candidateKey(p.kind, p.id));
     if (!item) return [];
     const s = p.ranked?.signals;
-    const accessed = lastAccess.get(candidateKey(p.kind, p.id));
+    const accessed = p.ranked?.candidate.lastAccessedAt;
     return [
       {
         id: p.id,
