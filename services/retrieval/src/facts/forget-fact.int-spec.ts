@@ -1,15 +1,13 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
-import { decodeMessage, FactUpsertedSchema, Rpcs, Streams, Subjects, timestampDate, type FactUpserted } from '@engram/contracts';
+import { Rpcs, timestampDate } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { factEvents, startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 describe('memory_forget (real Postgres and NATS)', () => {
   let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let admin: Client;
-  let nc: NatsConnection;
   let js: JetStreamClient;
 
   type Request = Parameters<RpcClient['call']>[1];
@@ -25,25 +23,14 @@ describe('memory_forget (real Postgres and NATS)', () => {
   const factRow = async (id: string) =>
     (await admin.query<{ content: string; valid_to: Date | null; forget_reason: string | null }>(`SELECT * FROM facts WHERE id = $1`, [id])).rows[0];
 
-  async function factEvents(tenantId: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
-    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenantId) });
-    const out: Array<{ event: FactUpserted; msgId: string }> = [];
-    for await (const m of await consumer.fetch({ max_messages: 1000, expires: 1000 })) {
-      out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
-      if (m.info.pending === 0) break;
-    }
-    return out;
-  }
+  const factsAnnounced = (tenantId: string) => factEvents(js, tenantId);
 
   beforeAll(async () => {
     retrieval = await startRetrieval('forget');
-    ({ admin, rpc } = retrieval);
-    nc = await connect({ servers: retrieval.nats.url });
-    js = jetstream(nc);
+    ({ admin, rpc, js } = retrieval);
   });
 
   afterAll(async () => {
-    await nc?.drain();
     await retrieval?.stop();
   });
 
@@ -58,7 +45,7 @@ describe('memory_forget (real Postgres and NATS)', () => {
     const row = await factRow(factId);
     expect(row).toMatchObject({ content: 'The user is vegetarian.', forget_reason: 'the user asked to forget it' });
     expect(row!.valid_to!.getTime()).toBe(validTo.getTime());
-    const events = (await factEvents('acme')).filter((e) => e.event.factId === factId);
+    const events = (await factsAnnounced('acme')).filter((e) => e.event.factId === factId);
     expect(events.map((e) => [e.event.operation, e.msgId])).toEqual([
       ['created', `fact:acme:${factId}:created`],
       ['forgotten', `fact:acme:${factId}:forgotten`],
@@ -72,7 +59,7 @@ describe('memory_forget (real Postgres and NATS)', () => {
     const second = await forget({ factId, reason: 'something else' });
     expect(second).toEqual(first);
     expect(await factRow(factId)).toMatchObject({ forget_reason: 'wrong' });
-    expect((await factEvents('acme')).filter((e) => e.event.factId === factId && e.event.operation === 'forgotten')).toHaveLength(1);
+    expect((await factsAnnounced('acme')).filter((e) => e.event.factId === factId && e.event.operation === 'forgotten')).toHaveLength(1);
   });
 
   it('no longer counts a forgotten fact as a duplicate: saying it again stores a new fact', async () => {

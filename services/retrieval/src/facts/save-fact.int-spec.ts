@@ -1,9 +1,8 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
-import { decodeMessage, FactUpsertedSchema, Rpcs, rpcSubject, Streams, Subjects, type FactUpserted } from '@engram/contracts';
+import { Rpcs, rpcSubject } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { factEvents, startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -27,7 +26,6 @@ describe('memory_save (real Postgres and NATS)', () => {
   let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let admin: Client;
-  let nc: NatsConnection;
   let js: JetStreamClient;
   const ids = { conversation: '', otherAgentConversation: '', globexConversation: '', messages: [] as string[], globexMessage: '' };
 
@@ -49,16 +47,7 @@ describe('memory_save (real Postgres and NATS)', () => {
   const factById = async (id: string) => (await admin.query<FactRecord>(`SELECT * FROM facts WHERE id = $1`, [id])).rows[0]!;
 
   /** Every fact event of the tenant in MEMORY_EVENTS, read through an ordered consumer, with its Nats-Msg-Id. */
-  async function factEvents(tenantId: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
-    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenantId) });
-    const out: Array<{ event: FactUpserted; msgId: string }> = [];
-    const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
-    for await (const m of batch) {
-      out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
-      if (m.info.pending === 0) break;
-    }
-    return out;
-  }
+  const factsAnnounced = (tenantId: string) => factEvents(js, tenantId);
 
   beforeAll(async () => {
     retrieval = await startRetrieval('save', async (seeding) => {
@@ -82,13 +71,10 @@ describe('memory_save (real Postgres and NATS)', () => {
       ids.messages = messages.rows.map((r) => String(r.id));
       ids.globexMessage = ids.messages[3]!;
     });
-    ({ admin, rpc } = retrieval);
-    nc = await connect({ servers: retrieval.nats.url });
-    js = jetstream(nc);
+    ({ admin, rpc, js } = retrieval);
   });
 
   afterAll(async () => {
-    await nc?.drain();
     await retrieval?.stop();
   });
 
@@ -123,7 +109,7 @@ describe('memory_save (real Postgres and NATS)', () => {
 
   it('announces a saved fact on mem.fact.upserted so the embedder embeds it', async () => {
     const saved = await save({ agent: 'helper', content: 'The user’s cat is called Miso.', category: 'relationship' });
-    const events = await factEvents('acme');
+    const events = await factsAnnounced('acme');
     const mine = events.filter((e) => e.event.factId === saved.factId);
     expect(mine).toEqual([
       {
@@ -168,7 +154,7 @@ describe('memory_save (real Postgres and NATS)', () => {
     const retry = await save({ agent: 'helper', content: '  backups run NIGHTLY at 02:00 utc. ', category: 'fact' });
     expect(retry).toMatchObject({ factId: first.factId, deduplicated: true });
     expect((await factsOf('acme')).filter((f) => f.content.startsWith('Backups'))).toHaveLength(1);
-    const announced = (await factEvents('acme')).filter((e) => e.event.factId === first.factId);
+    const announced = (await factsAnnounced('acme')).filter((e) => e.event.factId === first.factId);
     expect(announced).toHaveLength(1); // announced again under the same msg id: JetStream dropped the repeat
   });
 
@@ -233,7 +219,7 @@ describe('memory_save (real Postgres and NATS)', () => {
   });
 
   it('refuses unknown request fields, so a typo does not silently save a general fact', async () => {
-    const reply = await nc.request(rpcSubject(Rpcs.save, 'acme'), JSON.stringify({ agent: 'helper', content: 'x', catgory: 'fact' }));
+    const reply = await retrieval.nc.request(rpcSubject(Rpcs.save, 'acme'), JSON.stringify({ agent: 'helper', content: 'x', catgory: 'fact' }));
     expect(reply.json()).toMatchObject({ error: { code: 'INVALID_ARGUMENT', message: expect.stringMatching(/catgory/) } });
   });
 });

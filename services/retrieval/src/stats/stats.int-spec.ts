@@ -1,5 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { AckPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import { loadConfig } from '@engram/config';
 import { Consumers, Rpcs, Subjects } from '@engram/contracts';
@@ -12,7 +11,6 @@ describe('memory_stats (real Postgres and NATS)', () => {
   let retrieval: RetrievalUnderTest;
   let rpc: RpcClient;
   let admin: Client;
-  let nc: NatsConnection;
   let js: JetStreamClient;
   const conversation: Record<string, string> = {};
   const dims = loadConfig(['EMBEDDING_DIMENSIONS']).EMBEDDING_DIMENSIONS;
@@ -109,13 +107,10 @@ describe('memory_stats (real Postgres and NATS)', () => {
       admin = seeding;
       await seed();
     });
-    ({ admin, rpc } = retrieval);
-    nc = await connect({ servers: retrieval.nats.url });
-    js = jetstream(nc);
+    ({ admin, rpc, js } = retrieval);
   });
 
   afterAll(async () => {
-    await nc?.drain();
     await retrieval?.stop();
   });
 
@@ -176,7 +171,7 @@ describe('memory_stats (real Postgres and NATS)', () => {
   });
 
   it('reports the workers’ queues and dead letters from JetStream', async () => {
-    const jsm = await jetstreamManager(nc);
+    const jsm = await js.jetstreamManager();
     const spec = Consumers.embedMessages;
     await jsm.consumers.add(spec.stream.name, { durable_name: spec.durable, filter_subject: spec.filterSubject, ack_policy: AckPolicy.Explicit });
     for (let i = 0; i < 3; i++) await js.publish(Subjects.messageStored('acme'), JSON.stringify({ tenantId: 'acme' }));

@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
+import { decodeMessage, FactUpsertedSchema, Streams, Subjects, type FactUpserted } from '@engram/contracts';
 import { listenOnJetStream, RpcClient } from '@engram/messaging';
 import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
@@ -13,6 +16,9 @@ export interface RetrievalUnderTest {
   readonly admin: Client;
   readonly app: INestApplication;
   readonly rpc: RpcClient;
+  /** A NATS connection of the test's own (raw requests), and JetStream over it to read and publish events. */
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
   /** Closes the app, then the connections, NATS and the database. */
   stop(): Promise<void>;
 }
@@ -34,17 +40,32 @@ export async function startRetrieval(
     { logger: false },
   );
   await listenOnJetStream(app);
+  const nc = await connect({ servers: nats.url });
   return {
     nats,
     db,
     admin,
     app,
     rpc: app.get(RpcClient),
+    nc,
+    js: jetstream(nc),
     async stop() {
       await app.close();
+      await nc.drain();
       await admin.end();
       await nats.stop();
       await db.drop();
     },
   };
+}
+
+/** The mem.fact.upserted events published for a tenant so far, with their msg ids. */
+export async function factEvents(js: JetStreamClient, tenantId: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
+  const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenantId) });
+  const out: Array<{ event: FactUpserted; msgId: string }> = [];
+  for await (const m of await consumer.fetch({ max_messages: 1000, expires: 1000 })) {
+    out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+    if (m.info.pending === 0) break;
+  }
+  return out;
 }
