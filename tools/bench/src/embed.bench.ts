@@ -23,7 +23,7 @@ import { publishPaced } from './publish/paced-publisher';
 import { writeResult } from './report/bench-report';
 import { EMBED_TARGETS, embedHeadline, renderEmbedTable, type EmbedBenchResult } from './report/embed-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, consumerSettings, decimal, dumpServiceOutput, integer, progressFor, startReadyService } from './run/lifecycle';
+import { Cleanups, consumerSettings, decimal, dumpServiceOutput, integer, progressFor, runBench, startReadyService } from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 /** A lag growing by less than this (ms per second of publishing; 1.5 s over a minute) counts as kept up. */
@@ -480,13 +480,4 @@ const program = new Command('bench:embed')
   .option('--json', 'print {"localTextsPerSecondPerCore","lagP95Ms"} as the last line of stdout', false)
   .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/embed.json');
 
-program
-  .parseAsync(process.argv)
-  .then(() => main(program.opts<Flags>()))
-  .then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(`bench:embed failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exit(1);
-    },
-  );
+runBench(program, main);

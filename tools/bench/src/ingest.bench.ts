@@ -30,7 +30,7 @@ import { summarizeCpuProfile, type ProfileSummary } from './profile/cpu-profile-
 import { headline, renderTable, TARGETS, writeResult, type IngestBenchResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import { publishTurns } from './publish/turn-publisher';
-import { Cleanups, integer, progressFor, stopService } from './run/lifecycle';
+import { Cleanups, integer, progressFor, runBench, stopService } from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
@@ -360,13 +360,4 @@ const program = new Command('bench:ingest')
   .option('--json', 'print {"messagesPerSecond","copyRowsPerSecond","ratio"} as the last line of stdout', false)
   .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/ingest.json');
 
-program
-  .parseAsync(process.argv)
-  .then(() => main(program.opts<Flags>()))
-  .then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(`bench:ingest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exit(1);
-    },
-  );
+runBench(program, main);

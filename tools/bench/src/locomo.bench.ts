@@ -45,7 +45,7 @@ import { summarizeLatencies } from './measure/latency-stats';
 import { publishTurns } from './publish/turn-publisher';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, consumerSettings, dumpServiceOutput, integer, progressFor, startReadyService } from './run/lifecycle';
+import { Cleanups, consumerSettings, dumpServiceOutput, integer, progressFor, runBench, startReadyService } from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 const SERVICES = ['gerty', 'ingest', 'embedder', 'retrieval'] as const;
@@ -277,14 +277,4 @@ const program = new Command('bench:locomo')
   .option('--json', 'print {"questions","recall","byCategory"} as the last line of stdout', false)
   .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/locomo.json');
 
-program
-  .parseAsync(process.argv)
-  .then(() => main(program.opts<Flags>()))
-  .then(
-    () => process.exit(0),
-    (error: unknown) => {
-      const known = error instanceof LocomoFileError || error instanceof SearchUnavailableError;
-      console.error(`bench:locomo failed: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exit(1);
-    },
-  );
+runBench(program, main, [LocomoFileError, SearchUnavailableError]);

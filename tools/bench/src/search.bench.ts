@@ -12,7 +12,7 @@ import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, dumpServiceOutput, integer, progressFor, startReadyService, stopService } from './run/lifecycle';
+import { Cleanups, dumpServiceOutput, integer, progressFor, runBench, startReadyService, stopService } from './run/lifecycle';
 import { CorpusGenerator } from './search/corpus-generator';
 import { ensureCorpusDatabase } from './search/corpus-database';
 import { loadCorpus } from './search/corpus-load';
@@ -187,20 +187,4 @@ const program = new Command('bench:search')
   .option('--json', 'print {"messages","p50Ms","p95Ms","p99Ms","floorP95Ms","p95Ms100k"} as the last line of stdout', false)
   .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/search.json');
 
-program
-  .parseAsync(process.argv)
-  .then(() => main(program.opts<Flags>()))
-  .then(
-    () => cleanups.run(),
-    async (error: unknown) => {
-      await cleanups.run();
-      throw error;
-    },
-  )
-  .then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(`bench:search failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      process.exit(1);
-    },
-  );
+runBench<Flags>(program, (flags) => main(flags).finally(() => cleanups.run()));

@@ -1,5 +1,25 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command, type OptionValues } from 'commander';
 import { startService, type ServiceProcess } from '@engram/testing';
+
+/**
+ * Parses the command line and runs the bench: exit 0 when it finished; otherwise
+ * "<bench> failed:" with the message (the stack, for errors not among `expected`,
+ * whose messages say all there is) and exit 1.
+ */
+export function runBench<Flags extends OptionValues>(program: Command, main: (flags: Flags) => Promise<void>, expected: ReadonlyArray<abstract new (...args: never[]) => Error> = []): void {
+  program
+    .parseAsync(process.argv)
+    .then(() => main(program.opts<Flags>()))
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        const known = expected.some((kind) => error instanceof kind);
+        const told = error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error);
+        console.error(`${program.name()} failed: ${told}`);
+        process.exit(1);
+      },
+    );
+}
 
 /** A commander parser for an integer flag of at least `min`. */
 export function integer(min: number) {
