@@ -221,6 +221,12 @@ export const Variables = {
     'retrieval',
     "How long a search waits for the query's vector from Gerty before it answers from full text alone (and says so).",
   ),
+  SEARCH_SYNTHESIS_TIMEOUT_MS: variable(
+    int(100, 300_000).default(20_000),
+    '20000',
+    'retrieval',
+    "How long a search that asks for a synthesis waits for Gerty's answer; past it the hits come back without one (and say why).",
+  ),
   GERTY_MODELS_FILE: variable(
     z.string().optional(),
     '(unset: the built-in model, plus GERTY_OPENAI_* if set)',

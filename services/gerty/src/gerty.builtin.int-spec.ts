@@ -174,11 +174,25 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
       expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
     });
 
+    it('answer_from_memory quotes the matching sentences with their ids, or says memory holds nothing', async () => {
+      const hits = [
+        { id: 'message:12', kind: 'message', content: 'Quiet, close to the river. Two cats, Bailey and Oliver.', createdAt: '2026-06-01T10:04:00Z', author: 'Ada' },
+        { id: 'fact:3', kind: 'fact', content: 'Ada prefers tea over coffee', createdAt: '2026-05-03T08:00:00Z' },
+      ];
+      const response = await complete({ task: 'answer_from_memory', taskInput: { question: 'What are the cats called?', hits } });
+      expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
+      expect(jsonOf(response)).toEqual({ answer: 'Ada on 2026-06-01: Two cats, Bailey and Oliver. [message:12]', citedIds: ['message:12'] });
+      expect(response.text).toBe('Ada on 2026-06-01: Two cats, Bailey and Oliver. [message:12]');
+
+      const none = await complete({ task: 'answer_from_memory', taskInput: { question: 'Where does Bob work?', hits } });
+      expect(jsonOf(none)).toEqual({ answer: 'Memory holds nothing on this.', citedIds: [] });
+    });
+
     it('refuses an unknown task, and a task input that does not fit, with INVALID_ARGUMENT listing the problems', async () => {
       const unknown = await rpcFailure(complete({ task: 'translate', taskInput: { text: 'hola' } }));
       expect(unknown.code).toBe('INVALID_ARGUMENT');
       expect(unknown.message).toBe('unknown task "translate"');
-      expect(unknown.details).toEqual({ tasks: ['summarize', 'extract_facts', 'describe_tool_call'] });
+      expect(unknown.details).toEqual({ tasks: ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] });
 
       const invalid = await rpcFailure(
         complete({

@@ -5,7 +5,7 @@ import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
 import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import { EXTRACTED_FACTS_JSON_SCHEMA } from '@engram/prompts';
+import { EXTRACTED_FACTS_JSON_SCHEMA, MEMORY_ANSWER_JSON_SCHEMA } from '@engram/prompts';
 import {
   createScratchDatabase,
   startFakeOpenAiServer,
@@ -159,6 +159,46 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       expect(toJson(ValueSchema, response.json!)).toEqual({ facts });
       expect(response.model).toBe('openai:fake-chat');
       expect(response).toMatchObject({ promptTokens: 10, completionTokens: 5 });
+    });
+
+    it('answer_from_memory: asks with the answer JSON schema and the hits with their ids; answers citing only the hits it was given', async () => {
+      // The model cites a hit it was given, one it was not (in the text and the list), and forgets to list one.
+      server.script({
+        kind: 'content',
+        content: JSON.stringify({
+          answer: 'The cats are Bailey and Oliver [message:12, message:99]. Ada lives in Oslo [fact:404]. She prefers tea [fact:3].',
+          citedIds: ['message:12', 'fact:404'],
+        }),
+      });
+      const response = await complete({
+        task: 'answer_from_memory',
+        taskInput: {
+          question: 'What are the cats called?',
+          hits: [
+            { id: 'message:12', kind: 'message', content: 'Two cats, Bailey and Oliver.', createdAt: at(0), author: 'Ada' },
+            { id: 'fact:3', kind: 'fact', content: 'Ada prefers tea over coffee', createdAt: at(1) },
+          ],
+        },
+        tenantId: 'acme',
+      });
+
+      const { body } = server.requests[0]!;
+      expect(body.response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'memory_answer', schema: MEMORY_ANSWER_JSON_SCHEMA, strict: true },
+      });
+      const messages = body.messages as Array<{ role: string; content: string }>;
+      expect(messages[0]!.content).toContain('using only the memory items');
+      expect(messages[1]!.content).toBe(
+        'Question: What are the cats called?\n\nMemory items:\n' +
+          '[message:12] 2026-02-22T10:00Z message by Ada: Two cats, Bailey and Oliver.\n' +
+          '[fact:3] 2026-02-22T10:01Z fact: Ada prefers tea over coffee',
+      );
+
+      const answer = 'The cats are Bailey and Oliver [message:12]. Ada lives in Oslo. She prefers tea [fact:3].';
+      expect(toJson(ValueSchema, response.json!)).toEqual({ answer, citedIds: ['message:12', 'fact:3'] });
+      expect(response.text).toBe(answer);
+      expect(response.model).toBe('openai:fake-chat');
     });
 
     it('summarize: sends the preamble and the attributed lines, and answers the model’s summary', async () => {

@@ -5,6 +5,8 @@ const RETRIEVAL_VARIABLES = [
   // memory_save deduplicates like tagged facts at ingest.
   'FACT_OVERLAP_THRESHOLD',
   'SEARCH_EMBED_TIMEOUT_MS',
+  // memory_search's optional answer written by Gerty over the hits.
+  'SEARCH_SYNTHESIS_TIMEOUT_MS',
   'EMBEDDING_DIMENSIONS',
   // Access statistics are applied by a consumer.
   ...WORKER_VARIABLES,

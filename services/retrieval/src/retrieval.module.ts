@@ -8,6 +8,7 @@ import { AccessRepository } from './access/access.repository';
 import { RecordAccessHandler } from './access/record-access.handler';
 import { RecordAccessUseCase } from './access/record-access.use-case';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from './retrieval.config';
+import { AnswerSynthesizerGateway } from './search/answer-synthesizer.gateway';
 import { QueryVectorGateway } from './search/query-vector.gateway';
 import { SearchHandler } from './search/search.handler';
 import { SearchMemoryUseCase } from './search/search-memory.use-case';
@@ -49,6 +50,7 @@ export class RetrievalModule {
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
         QueryVectorGateway,
+        AnswerSynthesizerGateway,
         SearchRepository,
         SearchMemoryUseCase,
         AccessRecorder,

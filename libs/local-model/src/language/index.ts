@@ -5,6 +5,7 @@
  * - summarizeExtractive: attributed extractive summaries (LexRank + MMR).
  * - extractFacts: rule-based English fact extraction with absolute dates.
  * - describeToolCall: one past-tense sentence per tool call.
+ * - answerExtractive: a question answered by quoting the memory items that match it.
  * - attribution helpers shared with the LLM prompts.
  */
 export {
@@ -41,3 +42,10 @@ export {
   type ResolveDatesOptions,
 } from './facts/dates';
 export { describeToolCall, type DescribeToolCallOptions } from './tools/describe-tool-call';
+export {
+  answerExtractive,
+  NOTHING_IN_MEMORY,
+  type AnswerSource,
+  type ExtractiveAnswer,
+  type ExtractiveAnswerOptions,
+} from './answer/answer-extractive';

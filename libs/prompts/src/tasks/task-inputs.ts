@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FACT_CATEGORIES, MESSAGE_ROLES } from '@engram/memory-core';
 
 /** The tasks Engram asks of a model, by name (CompleteRequest.task). */
-export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call'] as const;
+export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] as const;
 export type TaskName = (typeof TASKS)[number];
 
 export function isTaskName(value: string): value is TaskName {
@@ -50,6 +50,31 @@ export const extractFactsInput = z.object({
   userName: z.string().max(200).optional(),
 });
 
+/** Bounds of an answer_from_memory input: what one prompt can hold, and one NATS message (1 MB) easily. */
+export const ANSWER_FROM_MEMORY_LIMITS = { hits: 30, contentChars: 2000, questionChars: 2000 } as const;
+
+/** A search hit as answer_from_memory sees it. */
+export const memoryHit = z.object({
+  /** The ref the answer cites: "message:123", "summary:45", "fact:6". */
+  id: z.string().regex(/^[a-z]+:[\w-]+$/, 'is not a ref like "message:123"'),
+  kind: z.enum(['message', 'summary', 'fact']),
+  content: z.string().max(ANSWER_FROM_MEMORY_LIMITS.contentChars),
+  createdAt: instant,
+  author: z.string().max(200).optional(),
+});
+
+export const answerFromMemoryInput = z.object({
+  question: z.string().trim().min(1).max(ANSWER_FROM_MEMORY_LIMITS.questionChars),
+  /** Best match first. */
+  hits: z.array(memoryHit).min(1).max(ANSWER_FROM_MEMORY_LIMITS.hits),
+});
+
+/** What answer_from_memory answers, from any model (before its citations are checked against the hits). */
+export const memoryAnswer = z.object({
+  answer: z.string().trim().min(1).max(4000),
+  citedIds: z.array(z.string()).default([]),
+});
+
 /** What extract_facts answers, from any model. */
 export const extractedFacts = z.object({
   facts: z.array(
@@ -67,11 +92,17 @@ export type SummarizeInput = z.infer<typeof summarizeInput>;
 export type ExtractFactsInput = z.infer<typeof extractFactsInput>;
 export type ExtractedFacts = z.infer<typeof extractedFacts>;
 export type TranscriptLine = z.infer<typeof transcriptLine>;
+export type AnswerFromMemoryInput = z.infer<typeof answerFromMemoryInput>;
+/** answer_from_memory's input as a caller sends it (times as ISO text). */
+export type AnswerFromMemoryRequest = z.input<typeof answerFromMemoryInput>;
+export type MemoryHit = z.infer<typeof memoryHit>;
+export type MemoryAnswer = z.infer<typeof memoryAnswer>;
 
 export const TASK_INPUTS = {
   summarize: summarizeInput,
   extract_facts: extractFactsInput,
   describe_tool_call: describeToolCallInput,
+  answer_from_memory: answerFromMemoryInput,
 } as const;
 
 export type TaskInput<T extends TaskName> = z.infer<(typeof TASK_INPUTS)[T]>;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { FACT_CATEGORIES } from '@engram/memory-core';
 import { ordinalWidthFor, renderPreamble, renderTranscriptLine } from '@engram/local-model';
+import { answerFromMemoryPrompt } from './answer-from-memory.prompt';
 import {
+  type AnswerFromMemoryInput,
   type DescribeToolCallInput,
   type ExtractFactsInput,
   type SummarizeInput,
@@ -138,6 +140,8 @@ export function renderTaskPrompt<T extends TaskName>(task: T, input: TaskInput<T
       return summarizePrompt(input as SummarizeInput);
     case 'extract_facts':
       return extractFactsPrompt(input as ExtractFactsInput);
+    case 'answer_from_memory':
+      return answerFromMemoryPrompt(input as AnswerFromMemoryInput);
     default:
       return describeToolCallPrompt(input as DescribeToolCallInput);
   }

@@ -4,7 +4,18 @@ import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { CompleteRequest, CompleteResponseSchema, MessageInitShape } from '@engram/contracts';
 import type { ChatMessage } from '@engram/inference';
 import { RpcError } from '@engram/messaging';
-import { extractedFacts, isTaskName, parseTaskInput, renderTaskPrompt, TASKS, type TaskName } from '@engram/prompts';
+import {
+  citingOnlyHits,
+  extractedFacts,
+  isTaskName,
+  memoryAnswer,
+  parseTaskInput,
+  renderTaskPrompt,
+  TASKS,
+  type AnswerFromMemoryInput,
+  type TaskInput,
+  type TaskName,
+} from '@engram/prompts';
 import { TenantKeysService } from '../keys/tenant-keys.service';
 import { toRpcError } from '../models/inference-failure';
 import { ModelRouter, type RoutedModel } from '../models/model-router';
@@ -13,9 +24,9 @@ import type { Completion } from '../providers/model-provider';
 const CHAT_ROLES = new Set(['system', 'user', 'assistant']);
 
 /**
- * gerty.rpc.complete. An Engram task (summarize, extract_facts, describe_tool_call)
- * is run natively by the built-in model, or rendered into its prompt for a language
- * model, whose answer is checked; free-form chat goes to a language model as is.
+ * gerty.rpc.complete. An Engram task (summarize, extract_facts, describe_tool_call,
+ * answer_from_memory) is run natively by the built-in model, or rendered into its prompt
+ * for a language model, whose answer is checked; free-form chat goes to a language model as is.
  */
 @Injectable()
 export class CompleteUseCase {
@@ -50,13 +61,13 @@ export class CompleteUseCase {
     if (!isTaskName(task)) throw RpcError.invalidArgument(`unknown task "${task}"`, { tasks: [...TASKS] });
     const input = parseTaskInput(task, request.taskInput ?? {});
     if (!input.ok) throw RpcError.invalidArgument(`taskInput is not a valid ${task} input`, { problems: input.problems });
-    if (route.provider.runTask) return route.provider.runTask(task, input.value);
+    if (route.provider.runTask) return this.grounded(task, input.value, route.provider.runTask(task, input.value));
     const prompt = renderTaskPrompt(task, input.value);
     const answer = await route.provider.complete(
       { ...prompt, ...(request.maxTokens && { maxTokens: request.maxTokens }), ...(request.temperature !== undefined && { temperature: request.temperature }) },
       options,
     );
-    return this.checked(task, answer);
+    return this.grounded(task, input.value, this.checked(task, answer));
   }
 
   /** A language model's answer to a task, in the shape the built-in one gives. */
@@ -65,6 +76,15 @@ export class CompleteUseCase {
     const facts = extractedFacts.safeParse(answer.json);
     if (!facts.success) throw new RpcError('INTERNAL', `the model's facts are not in the expected shape: ${facts.error.issues[0]?.message ?? ''}`);
     return { ...answer, json: facts.data as unknown as JsonValue };
+  }
+
+  /** Whichever model answered, an answer from memory cites only the hits it was given. */
+  private grounded<T extends TaskName>(task: T, input: TaskInput<T>, answer: Completion): Completion {
+    if (task !== 'answer_from_memory') return answer;
+    const parsed = memoryAnswer.safeParse(answer.json);
+    if (!parsed.success) throw new RpcError('INTERNAL', `the model's answer is not in the expected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+    const cited = citingOnlyHits(parsed.data, (input as AnswerFromMemoryInput).hits);
+    return { ...answer, text: cited.answer, json: cited };
   }
 
   private async chat(route: RoutedModel, request: CompleteRequest, options: { signal: AbortSignal; apiKey?: string }): Promise<Completion> {

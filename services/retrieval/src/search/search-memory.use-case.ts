@@ -14,6 +14,7 @@ import {
 } from '@engram/search';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
+import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
 import { QueryVectorGateway, type QueryVector } from './query-vector.gateway';
 import { validateSearch, type ValidSearch } from './search-request';
 import { SearchRepository, type ExpansionRow, type ItemRow } from './search.repository';
@@ -42,6 +43,7 @@ interface Placed {
  * (BM25 over each message and its neighbours), the query's vector, recency of use and
  * importance are fused; summary and fact hits are followed by the source messages they
  * stand for; what was returned is recorded as accessed, off the read path.
+ * Asked to, Gerty writes a short answer over the hits; without it the hits still come back.
  */
 @Injectable()
 export class SearchMemoryUseCase {
@@ -50,6 +52,7 @@ export class SearchMemoryUseCase {
     private readonly repository: SearchRepository,
     private readonly queryVectors: QueryVectorGateway,
     private readonly access: AccessRecorder,
+    private readonly synthesizer: AnswerSynthesizerGateway,
   ) {}
 
   async search(tenantId: string, request: SearchRequest, now = new Date()): Promise<SearchResponseInit> {
@@ -61,7 +64,15 @@ export class SearchMemoryUseCase {
       .run(tenantId, (manager) => this.run(manager, search, timed, vectorPromise, now))
       .catch(translateStoreError);
     if (request.recordAccess ?? true) this.access.record(tenantId, response.hits.map((h) => `${h.kind}:${h.id}`), now);
-    return { ...response, tookMs: performance.now() - started };
+    const answered = search.synthesize && response.hits.length > 0 ? await this.synthesizer.answer(tenantId, search.query, response.hits) : null;
+    const degradedReason = [response.degradedReason, answered?.synthesis === null ? answered.reason : ''].filter(Boolean).join('; ');
+    return {
+      hits: response.hits,
+      degraded: degradedReason !== '',
+      degradedReason,
+      ...(answered?.synthesis && { synthesis: answered.synthesis }),
+      tookMs: performance.now() - started,
+    };
   }
 
   private async run(

@@ -1,6 +1,6 @@
 import { RpcError } from '@engram/messaging';
-import { LocalEmbedder, describeToolCall, extractFacts, summarizeExtractive } from '@engram/local-model';
-import type { DescribeToolCallInput, ExtractFactsInput, SummarizeInput, TaskInput, TaskName } from '@engram/prompts';
+import { LocalEmbedder, answerExtractive, describeToolCall, extractFacts, summarizeExtractive } from '@engram/local-model';
+import type { AnswerFromMemoryInput, DescribeToolCallInput, ExtractFactsInput, SummarizeInput, TaskInput, TaskName } from '@engram/prompts';
 import type { Completion, Embedding, ModelProvider } from '../model-provider';
 
 /** The built-in engine's answers are rules and statistics: named so that stored results say so. */
@@ -8,8 +8,9 @@ export const BUILTIN_COMPLETION_MODEL_ID = 'engram-local-rules-v1';
 
 /**
  * The built-in model: GloVe-based sentence vectors, and Engram's tasks done without
- * an LLM (extractive summaries, rule-based facts, tool-call descriptions). No
- * network, no GPU; loaded once at start.
+ * an LLM (extractive summaries, rule-based facts, tool-call descriptions, answers
+ * quoted from the memory items that match the question). No network, no GPU; loaded
+ * once at start.
  */
 export class BuiltinProvider implements ModelProvider {
   readonly modelId: string;
@@ -40,6 +41,10 @@ export class BuiltinProvider implements ModelProvider {
       case 'extract_facts': {
         const facts = extractFactsFrom(input as ExtractFactsInput);
         return { text: JSON.stringify({ facts }), json: { facts } };
+      }
+      case 'answer_from_memory': {
+        const { answer, citedIds } = answerFromMemory(input as AnswerFromMemoryInput);
+        return { text: answer, json: { answer, citedIds } };
       }
       default: {
         const call = input as DescribeToolCallInput;
@@ -83,4 +88,11 @@ function extractFactsFrom(input: ExtractFactsInput) {
     input.messages.map((m) => ({ id: m.id, role: m.role, author: m.author ?? null, text: m.text, at: m.at })),
     { userName: input.userName ?? null },
   ).map((fact) => ({ content: fact.content, category: fact.category, importance: fact.importance, sourceMessageIds: fact.sourceMessageIds }));
+}
+
+function answerFromMemory(input: AnswerFromMemoryInput) {
+  return answerExtractive(
+    input.question,
+    input.hits.map((hit) => ({ id: hit.id, text: hit.content, at: hit.createdAt, author: hit.author ?? null })),
+  );
 }

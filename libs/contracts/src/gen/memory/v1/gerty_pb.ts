@@ -208,8 +208,8 @@ export type CompleteRequest = Message<"memory.v1.CompleteRequest"> & {
   temperature?: number | undefined;
 
   /**
-   * A task Engram itself asks for: "summarize", "extract_facts" or
-   * "describe_tool_call", with its structured input in task_input. Gerty renders the
+   * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call" or
+   * "answer_from_memory", with its structured input in task_input. Gerty renders the
    * prompt for a language model, or runs the built-in engine for the task; either
    * way the caller does not depend on which model answers. Without a task, messages
    * are sent to the model as they are (the built-in model cannot answer those).
@@ -268,8 +268,8 @@ export type CompleteRequestJson = {
   temperature?: number | "NaN" | "Infinity" | "-Infinity";
 
   /**
-   * A task Engram itself asks for: "summarize", "extract_facts" or
-   * "describe_tool_call", with its structured input in task_input. Gerty renders the
+   * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call" or
+   * "answer_from_memory", with its structured input in task_input. Gerty renders the
    * prompt for a language model, or runs the built-in engine for the task; either
    * way the caller does not depend on which model answers. Without a task, messages
    * are sent to the model as they are (the built-in model cannot answer those).

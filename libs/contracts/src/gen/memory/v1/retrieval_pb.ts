@@ -154,7 +154,8 @@ export type SearchRequest = Message<"memory.v1.SearchRequest"> & {
   expand?: boolean | undefined;
 
   /**
-   * Ask Gerty for a short answer over the hits, citing their ids.
+   * Ask Gerty for a short answer over the hits, citing their refs ("message:12"). When
+   * Gerty cannot give one in time, the hits still come back, degraded with the reason.
    *
    * @generated from field: bool synthesize = 7;
    */
@@ -214,7 +215,8 @@ export type SearchRequestJson = {
   expand?: boolean;
 
   /**
-   * Ask Gerty for a short answer over the hits, citing their ids.
+   * Ask Gerty for a short answer over the hits, citing their refs ("message:12"). When
+   * Gerty cannot give one in time, the hits still come back, degraded with the reason.
    *
    * @generated from field: bool synthesize = 7;
    */
@@ -532,16 +534,22 @@ export const SearchHitSchema: GenMessage<SearchHit, {jsonType: SearchHitJson}> =
  */
 export type Synthesis = Message<"memory.v1.Synthesis"> & {
   /**
+   * A few sentences, each citing the refs it rests on in square brackets.
+   *
    * @generated from field: string answer = 1;
    */
   answer: string;
 
   /**
+   * Refs of hits of this response ("message:12", "fact:6"), and only those.
+   *
    * @generated from field: repeated string cited_ids = 2;
    */
   citedIds: string[];
 
   /**
+   * The model that wrote it (the built-in engine: "engram-local-rules-v1").
+   *
    * @generated from field: string model = 3;
    */
   model: string;
@@ -552,16 +560,22 @@ export type Synthesis = Message<"memory.v1.Synthesis"> & {
  */
 export type SynthesisJson = {
   /**
+   * A few sentences, each citing the refs it rests on in square brackets.
+   *
    * @generated from field: string answer = 1;
    */
   answer?: string;
 
   /**
+   * Refs of hits of this response ("message:12", "fact:6"), and only those.
+   *
    * @generated from field: repeated string cited_ids = 2;
    */
   citedIds?: string[];
 
   /**
+   * The model that wrote it (the built-in engine: "engram-local-rules-v1").
+   *
    * @generated from field: string model = 3;
    */
   model?: string;
@@ -584,7 +598,8 @@ export type SearchResponse = Message<"memory.v1.SearchResponse"> & {
   hits: SearchHit[];
 
   /**
-   * True when retrieval answered from full text only (no vectors, or Gerty down).
+   * True when retrieval answered from full text only (no vectors, or Gerty down), or
+   * without the synthesis it was asked for; degraded_reason says which.
    *
    * @generated from field: bool degraded = 2;
    */
@@ -616,7 +631,8 @@ export type SearchResponseJson = {
   hits?: SearchHitJson[];
 
   /**
-   * True when retrieval answered from full text only (no vectors, or Gerty down).
+   * True when retrieval answered from full text only (no vectors, or Gerty down), or
+   * without the synthesis it was asked for; degraded_reason says which.
    *
    * @generated from field: bool degraded = 2;
    */
