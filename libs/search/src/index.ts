@@ -31,9 +31,22 @@ export {
   itemsStatement,
   MAX_QUERY_TERMS,
   neighboursStatement,
-  SEARCH_SETTINGS,
+  SCAN_TIMEOUT,
+  settingsStatement,
   SEMANTIC_CANDIDATES,
   termsStatement,
   type CandidatesInput,
   type SearchMode,
+  EXACT_VECTOR_SCAN_LIMIT,
 } from './plan/search-plan';
+export type { CandidateRow, ExpansionRow, ItemRow, NeighbourRow, TermRow } from './plan/search-rows';
+export {
+  CONTEXT_SEEDS,
+  EXPANSIONS_PER_HIT,
+  runSearch,
+  type PlacedItem,
+  type PlannedSearch,
+  type QueryVector,
+  type SearchOutcome,
+  type StatementRunner,
+} from './plan/run-search';

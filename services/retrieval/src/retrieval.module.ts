@@ -12,7 +12,6 @@ import { AnswerSynthesizerGateway } from './search/answer-synthesizer.gateway';
 import { QueryVectorGateway } from './search/query-vector.gateway';
 import { SearchHandler } from './search/search.handler';
 import { SearchMemoryUseCase } from './search/search-memory.use-case';
-import { SearchRepository } from './search/search.repository';
 import { BrowseHandler } from './transcript/browse.handler';
 import { BrowseTranscriptUseCase } from './transcript/browse-transcript.use-case';
 import { TranscriptReaderRepository } from './transcript/transcript-reader.repository';
@@ -51,7 +50,6 @@ export class RetrievalModule {
         { provide: RETRIEVAL_CONFIG, useValue: config },
         QueryVectorGateway,
         AnswerSynthesizerGateway,
-        SearchRepository,
         SearchMemoryUseCase,
         AccessRecorder,
         AccessRepository,

@@ -61,6 +61,7 @@ interface Flags {
   ingestTimeout: number;
   searchTimeoutMs: number;
   logLevel: string;
+  keepDatabase: boolean;
 }
 
 const progress = progressFor('bench:locomo');
@@ -93,7 +94,8 @@ async function main(flags: Flags): Promise<void> {
     const nats = await startNatsServer();
     cleanups.add(() => nats.stop());
     const db = await createMigratedDatabase('locomo');
-    cleanups.add(() => db.drop());
+    if (flags.keepDatabase) progress(`the database ${db.name} is kept (--keep-database): drop it when done`);
+    else cleanups.add(() => db.drop());
     progress(`nats-server ${nats.url}; database ${db.name}`);
     const admin = new Client({ connectionString: db.adminUrl, application_name: 'engram-bench-locomo' });
     await admin.connect();
@@ -274,6 +276,7 @@ const program = new Command('bench:locomo')
   .option('--ingest-timeout <s>', 'seconds to wait for every message and its vector (it also stops after 60 s without progress)', integer(1), 900)
   .option('--search-timeout-ms <ms>', 'how long one memory_search may take', integer(1), 30_000)
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
+  .option('--keep-database', 'keep the scratch database afterwards, to look into what was ranked and why', false)
   .option('--json', 'print {"questions","recall","byCategory"} as the last line of stdout', false)
   .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/locomo.json');
 

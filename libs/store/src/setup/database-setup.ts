@@ -69,6 +69,13 @@ export async function setupDatabase(urls: DatabaseUrls, database?: string): Prom
       CREATE EXTENSION IF NOT EXISTS vector;
       CREATE EXTENSION IF NOT EXISTS btree_gin;
       CREATE EXTENSION IF NOT EXISTS pg_trgm;
+      -- Under row-level security Postgres only lets a leakproof condition into an index scan
+      -- (it may otherwise run on another tenant's rows first). tsvector @@ tsquery is not
+      -- marked so, only because nobody audited it: it raises no error and has no side effect
+      -- that depends on the row. Without the mark every full-text search rechecks all the
+      -- tenant's rows (26 ms against 0.7 ms at 1 M messages); with it, the (tenant_id, tsv)
+      -- GIN index answers. Only this database's catalog changes.
+      ALTER FUNCTION pg_catalog.ts_match_vq(tsvector, tsquery) LEAKPROOF;
       GRANT USAGE ON SCHEMA public TO ${ident(app.user)};
       ALTER DEFAULT PRIVILEGES FOR ROLE ${ident(owner.user)} IN SCHEMA public
         GRANT SELECT, INSERT, UPDATE ON TABLES TO ${ident(app.user)};

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Rpcs } from '@engram/contracts';
 import { errorMessage, RpcClient } from '@engram/messaging';
+import type { QueryVector } from '@engram/search';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../retrieval.config';
-
-export type QueryVector = { readonly vector: number[]; readonly model: string } | { readonly vector: null; readonly reason: string };
 
 /** The query's vector from Gerty, or why there is none (a search then answers from full text). */
 @Injectable()

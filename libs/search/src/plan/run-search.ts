@@ -1,0 +1,203 @@
+import { findQueryTime } from '../query/query-time';
+import { inverseDocumentFrequency } from '../ranking/bm25';
+import { candidateKey, type Candidate, type ItemKind } from '../ranking/candidate';
+import { chooseCandidateTerms } from '../ranking/candidate-terms';
+import { rankCandidates, type Fusion, type QueryTerm, type RankedItem } from '../ranking/rank-candidates';
+import {
+  candidatesStatement,
+  expansionStatement,
+  itemsStatement,
+  neighboursStatement,
+  settingsStatement,
+  termsStatement,
+  type SearchMode,
+} from './search-plan';
+import { toCandidate, type CandidateRow, type ExpansionRow, type ItemRow, type NeighbourRow, type TermRow } from './search-rows';
+import type { SearchScope, Statement } from './search-scope';
+
+/** Runs one statement in the search's tenant transaction and returns its rows. */
+export type StatementRunner = <T>(statement: Statement) => Promise<T[]>;
+
+export interface PlannedSearch {
+  readonly query: string;
+  readonly mode: SearchMode;
+  readonly fusion: Fusion;
+  readonly topK: number;
+  /** Follow summary and fact hits with their source messages. */
+  readonly expand: boolean;
+  readonly scope: SearchScope;
+}
+
+export type QueryVector = { readonly vector: number[]; readonly model: string } | { readonly vector: null; readonly reason: string };
+
+/** A returned item, in order: its ranking (null for an expansion that did not rank itself) and what it expands. */
+export interface PlacedItem {
+  readonly kind: ItemKind;
+  readonly id: string;
+  readonly ranked: RankedItem | null;
+  /** "summary:45" when placed under the summary or fact it stands for; "" otherwise. */
+  readonly expandedFrom: string;
+  readonly item: ItemRow;
+}
+
+export type SearchOutcome =
+  | { readonly known: false }
+  | { readonly known: true; readonly placed: PlacedItem[]; readonly degradedReason: string };
+
+/** The best messages by a first ranking whose surrounding turns are read for context. */
+export const CONTEXT_SEEDS = 40;
+/** Source messages shown under a summary or fact hit. */
+export const EXPANSIONS_PER_HIT = 3;
+
+/**
+ * One search, statement by statement, in a transaction already confined to the tenant:
+ * the query's terms and their frequencies → candidates (rare terms and nearest vectors)
+ * → a first ranking → the turns around its best messages → the final ranking → top-k
+ * with expansions → the items' content. `vector` is awaited only when the candidates
+ * need it, so the caller can have it made while the terms are counted.
+ */
+export async function runSearch(run: StatementRunner, search: PlannedSearch, vector: Promise<QueryVector>, now: Date): Promise<SearchOutcome> {
+  await run(settingsStatement(search.mode));
+
+  const timed = search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
+  const termRows = await run<TermRow>(termsStatement(search.scope, timed.text));
+  if (!termRows[0]?.known) return { known: false };
+  const documents = Number(termRows[0].documents);
+  const averageLength = Number(termRows[0].average_length) || 20;
+  const counted = termRows.filter((r) => r.lexeme !== null);
+  const terms: QueryTerm[] = counted.map((t) => ({ lexeme: t.lexeme!, words: t.words ?? [], idf: inverseDocumentFrequency(t.df ?? 0, documents) }));
+  const termQueries = terms.map((t) => tsqueryOf(t.lexeme));
+  // Idf is the tenant's; which terms pick candidates depends on how many messages they match within the filters.
+  const chosen = chooseCandidateTerms(counted.map((t) => ({ lexeme: t.lexeme!, df: t.scoped_df ?? 0 })));
+  const match = search.mode === 'fulltext' ? (chosen.length > 0 ? chosen.map(tsqueryOf).join(' | ') : null) : search.query;
+
+  const queryVector = await vector;
+  const values = queryVector.vector;
+  const model = queryVector.vector ? queryVector.model : null;
+  const firstRows = await run<CandidateRow>(candidatesStatement({ scope: search.scope, mode: search.mode, terms: termQueries, match, vector: values, model, documents }));
+  const first = firstRows.map(toCandidate);
+  const ranking = { terms, averageLength, window: timed.window, fusion: search.fusion, now };
+
+  // Context: the turns around the best messages lend them their words.
+  // (Regex and fuzzy matches stand alone: a pattern has no words to lend.)
+  const seeds =
+    search.mode === 'fulltext'
+      ? rankCandidates({ ...ranking, candidates: first })
+          .filter((r) => r.candidate.kind === 'message')
+          .slice(0, CONTEXT_SEEDS)
+          .map((r) => r.candidate.id)
+      : [];
+  const around = seeds.length > 0 ? await run<NeighbourRow>(neighboursStatement(search.scope, seeds, termQueries, values, model)) : [];
+  const candidates = withNeighbours(first, seeds, around);
+  const ranked = rankCandidates({ ...ranking, candidates });
+
+  const placed = await place(run, search, ranked, termQueries, terms);
+  const items = await run<ItemRow>(itemsStatement(search.scope.tenantId, refsByKind(placed)));
+  const byKey = new Map(items.map((i) => [candidateKey(i.kind, String(i.id)), i]));
+
+  const withVectors = candidates.some((c) => c.cosine !== null);
+  const degradedReason =
+    queryVector.vector === null
+      ? `answered from full text only: ${queryVector.reason}`
+      : candidates.length > 0 && !withVectors
+        ? `answered from full text only: no stored vectors of model ${model} among the matches yet`
+        : '';
+  return {
+    known: true,
+    placed: placed.flatMap((p) => {
+      const item = byKey.get(candidateKey(p.kind, p.id));
+      return item ? [{ ...p, item }] : [];
+    }),
+    degradedReason,
+  };
+}
+
+type Slot = Omit<PlacedItem, 'item'>;
+
+/** The first top-k, each summary or fact hit followed by its most relevant source messages. */
+async function place(run: StatementRunner, search: PlannedSearch, ranked: RankedItem[], termQueries: string[], terms: QueryTerm[]): Promise<Slot[]> {
+  const head = ranked.slice(0, search.topK);
+  const parents = search.expand ? head.filter((r) => r.candidate.kind !== 'message') : [];
+  const summaryIds = parents.filter((r) => r.candidate.kind === 'summary').map((r) => r.candidate.id);
+  const factIds = parents.filter((r) => r.candidate.kind === 'fact').map((r) => r.candidate.id);
+  const expansions = parents.length > 0 ? await run<ExpansionRow>(expansionStatement(search.scope.tenantId, summaryIds, factIds, termQueries)) : [];
+  const byParent = groupExpansions(expansions, terms);
+  const byKey = new Map(ranked.map((r) => [candidateKey(r.candidate.kind, r.candidate.id), r]));
+  const placed: Slot[] = [];
+  const seen = new Set<string>();
+  const put = (kind: ItemKind, id: string, expandedFrom: string) => {
+    const key = candidateKey(kind, id);
+    if (seen.has(key) || placed.length >= search.topK) return;
+    seen.add(key);
+    placed.push({ kind, id, ranked: byKey.get(key) ?? null, expandedFrom });
+  };
+  for (const r of ranked) {
+    if (placed.length >= search.topK) break;
+    put(r.candidate.kind, r.candidate.id, '');
+    if (r.candidate.kind === 'message' || !search.expand) continue;
+    const ref = candidateKey(r.candidate.kind, r.candidate.id);
+    for (const e of byParent.get(ref) ?? []) put(e.kind, e.id, ref);
+  }
+  return placed;
+}
+
+/** A lexeme as a one-term tsquery (quoted: a lexeme may hold characters tsquery reads as operators). */
+function tsqueryOf(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+type Slots = [string | null, string | null, string | null, string | null];
+
+/**
+ * The first candidates, with the neighbours read around each seed added as candidates and
+ * everyone's surroundings attached: a seed's window (two turns each side) also tells each
+ * of its neighbours who stands next to it, so an answer found only as the turn after a
+ * matching question still scores with that question beside it.
+ */
+function withNeighbours(first: Candidate[], seeds: string[], around: NeighbourRow[]): Candidate[] {
+  const byKey = new Map(first.map((c) => [candidateKey(c.kind, c.id), c]));
+  const windows = new Map<string, Array<string | null>>(seeds.map((s) => [s, [null, null, s, null, null]]));
+  for (const row of around) {
+    const neighbour = toCandidate(row);
+    windows.get(String(row.seed))![row.offset + 2] = neighbour.id;
+    const key = candidateKey('message', neighbour.id);
+    if (!byKey.has(key)) byKey.set(key, neighbour);
+  }
+  const slots = new Map<string, Slots>();
+  for (const window of windows.values()) {
+    window.forEach((id, at) => {
+      if (id === null) return;
+      const known = slots.get(id) ?? [null, null, null, null];
+      const seen = [window[at - 2] ?? null, window[at - 1] ?? null, window[at + 1] ?? null, window[at + 2] ?? null];
+      slots.set(id, known.map((k, i) => k ?? seen[i]!) as Slots);
+    });
+  }
+  return [...byKey.values()].map((c) => (c.kind === 'message' && slots.has(c.id) ? { ...c, neighbours: slots.get(c.id)! } : c));
+}
+
+function groupExpansions(rows: ExpansionRow[], terms: QueryTerm[]): Map<string, Array<{ kind: ItemKind; id: string }>> {
+  const weight = (matched: number) => terms.reduce((sum, t, i) => (matched & (1 << i) ? sum + t.idf : sum), 0);
+  const groups = new Map<string, ExpansionRow[]>();
+  for (const row of rows) {
+    const ref = `${row.parent_kind}:${row.parent_id}`;
+    const group = groups.get(ref);
+    if (group) group.push(row);
+    else groups.set(ref, [row]);
+  }
+  return new Map(
+    [...groups].map(([ref, group]) => {
+      const children = group.filter((r) => r.kind === 'summary' && r.level === 1).slice(0, 2);
+      const messages = group
+        .filter((r) => r.kind === 'message')
+        .sort((a, b) => weight(b.matched) - weight(a.matched) || a.created_at.getTime() - b.created_at.getTime())
+        .slice(0, EXPANSIONS_PER_HIT);
+      return [ref, [...children, ...messages].map((r) => ({ kind: r.kind, id: String(r.id) }))];
+    }),
+  );
+}
+
+function refsByKind(placed: Slot[]): Record<ItemKind, string[]> {
+  const refs: Record<ItemKind, string[]> = { message: [], summary: [], fact: [] };
+  for (const p of placed) refs[p.kind].push(p.id);
+  return refs;
+}

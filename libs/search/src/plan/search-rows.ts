@@ -1,0 +1,77 @@
+import type { Candidate, ItemKind } from '../ranking/candidate';
+
+/** Rows of the plan's statements (search-plan.ts), as Postgres returns them. */
+
+export interface TermRow {
+  readonly lexeme: string | null;
+  readonly words: string[] | null;
+  readonly documents: string;
+  readonly average_length: number;
+  readonly df: number | null;
+  /** Messages within the request's filters that contain the term (as capped as df). */
+  readonly scoped_df: number | null;
+  readonly known: boolean;
+}
+
+export interface CandidateRow {
+  readonly kind: ItemKind;
+  readonly id: string;
+  readonly author: string | null;
+  readonly created_at: Date;
+  readonly length: number;
+  readonly matched: number;
+  readonly cosine: number | null;
+  readonly asks: boolean;
+  readonly importance: number | null;
+  readonly access_count: number | null;
+  readonly last_accessed_at: Date | null;
+  readonly lexical_score: number | null;
+  readonly eligible: boolean;
+}
+
+export interface NeighbourRow extends CandidateRow {
+  readonly seed: string;
+  readonly offset: number;
+}
+
+export interface ItemRow {
+  readonly kind: ItemKind;
+  readonly id: string;
+  readonly content: string;
+  readonly agent: string;
+  readonly conversation_id: string | null;
+  readonly channel: string | null;
+  readonly role: string | null;
+  readonly author: string | null;
+  readonly created_at: Date;
+  readonly depth: number | null;
+  readonly source_message_ids: string[] | null;
+}
+
+export interface ExpansionRow {
+  readonly parent_kind: 'summary' | 'fact';
+  readonly parent_id: string;
+  readonly kind: ItemKind;
+  readonly id: string;
+  readonly level: number;
+  readonly created_at: Date;
+  readonly matched: number;
+}
+
+export function toCandidate(r: CandidateRow): Candidate {
+  return {
+    kind: r.kind,
+    id: String(r.id),
+    author: r.author,
+    createdAt: r.created_at,
+    lastAccessedAt: r.last_accessed_at,
+    accessCount: r.access_count ?? 0,
+    length: Number(r.length) || 1,
+    matched: Number(r.matched) || 0,
+    cosine: r.cosine === null ? null : Number(r.cosine),
+    asks: r.asks,
+    importance: r.importance,
+    eligible: r.eligible,
+    ...(r.lexical_score !== null && { lexicalScore: Number(r.lexical_score) }),
+  };
+}
