@@ -34,6 +34,7 @@ export {
   SCAN_TIMEOUT,
   settingsStatement,
   SEMANTIC_CANDIDATES,
+  termFrequenciesStatement,
   termsStatement,
   type CandidatesInput,
   type SearchMode,

@@ -9,10 +9,11 @@ import {
   itemsStatement,
   neighboursStatement,
   settingsStatement,
+  termFrequenciesStatement,
   termsStatement,
   type SearchMode,
 } from './search-plan';
-import { toCandidate, type CandidateRow, type ExpansionRow, type ItemRow, type NeighbourRow, type TermRow } from './search-rows';
+import { toCandidate, type CandidateRow, type ExpansionRow, type ItemRow, type NeighbourRow, type TermFrequencyRow, type TermRow } from './search-rows';
 import type { SearchScope, Statement } from './search-scope';
 
 /** Runs one statement in the search's tenant transaction and returns its rows. */
@@ -60,15 +61,17 @@ export async function runSearch(run: StatementRunner, search: PlannedSearch, vec
   await run(settingsStatement(search.mode));
 
   const timed = search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
-  const termRows = await run<TermRow>(termsStatement(search.scope, timed.text));
+  const termRows = await run<TermRow>(termsStatement(search.scope.tenantId, timed.text));
   if (!termRows[0]?.known) return { known: false };
   const documents = Number(termRows[0].documents);
   const averageLength = Number(termRows[0].average_length) || 20;
-  const counted = termRows.filter((r) => r.lexeme !== null);
-  const terms: QueryTerm[] = counted.map((t) => ({ lexeme: t.lexeme!, words: t.words ?? [], idf: inverseDocumentFrequency(t.df ?? 0, documents) }));
-  const termQueries = terms.map((t) => tsqueryOf(t.lexeme));
+  const parsed = termRows.filter((r) => r.lexeme !== null);
+  const termQueries = parsed.map((t) => tsqueryOf(t.lexeme!));
+  const frequencies = termQueries.length > 0 ? await run<TermFrequencyRow>(termFrequenciesStatement(search.scope, termQueries)) : [];
+  const byTerm = new Map(frequencies.map((f) => [Number(f.term), f]));
+  const terms: QueryTerm[] = parsed.map((t, i) => ({ lexeme: t.lexeme!, words: t.words ?? [], idf: inverseDocumentFrequency(byTerm.get(i)?.df ?? 0, documents) }));
   // Idf is the tenant's; which terms pick candidates depends on how many messages they match within the filters.
-  const chosen = chooseCandidateTerms(counted.map((t) => ({ lexeme: t.lexeme!, df: t.scoped_df ?? 0 })));
+  const chosen = chooseCandidateTerms(terms.map((t, i) => ({ lexeme: t.lexeme, df: byTerm.get(i)?.scoped_df ?? byTerm.get(i)?.df ?? 0 })));
   const match = search.mode === 'fulltext' ? (chosen.length > 0 ? chosen.map(tsqueryOf).join(' | ') : null) : search.query;
 
   const queryVector = await vector;

@@ -27,13 +27,13 @@ export const SEMANTIC_CANDIDATES = 40;
 /** hnsw.ef_search for the nearest-vector scan (the graph is light: m 8, ef_construction 24). */
 export const HNSW_EF_SEARCH = 100;
 /**
- * Up to this many messages a tenant's nearest vectors are found exactly, by scanning its
- * own vectors (an index-only scan of embeddings_tenant_vectors); beyond it, through the
- * shared HNSW graph. The graph pays off only once one tenant is a large share of it: with
- * a tenant filter it walks every tenant's vectors (77–132 ms at 1 M vectors, 100 tenants),
- * while a scan of 40,000 vectors of 100 dimensions takes a few milliseconds.
+ * Up to about this many vectors of a kind, a tenant's nearest ones are found exactly (a scan of
+ * its own rows in its partition); beyond it, through its partition's HNSW graph. A scan costs
+ * about a microsecond a vector and is exact; the graph costs about the same whatever the size.
  */
-export const EXACT_VECTOR_SCAN_LIMIT = 200_000;
+export const EXACT_VECTOR_SCAN_LIMIT = 5_000;
+/** Summaries and facts per message, roughly: how many vectors of each kind a tenant of n messages holds. */
+const VECTORS_PER_MESSAGE: Record<ItemKind, number> = { message: 1, summary: 0.06, fact: 0.02 };
 
 export type SearchMode = 'fulltext' | 'trigram' | 'regex';
 
@@ -43,44 +43,56 @@ const TABLES: Record<ItemKind, { table: string; time: string; alive: string }> =
   fact: { table: 'facts', time: 'valid_from', alive: 'x.valid_to IS NULL AND (x.expires_at IS NULL OR x.expires_at > now())' },
 };
 
-export function termsStatement(scope: SearchScope, query: string): Statement {
-  const params = new Params();
-  const tenant = params.add(scope.tenantId);
-  const text = params.add(query);
-  const scoped = scopePredicate('message', 'm', scope, params);
-  const count = (predicate: string) => `(SELECT count(*) FROM (SELECT 1 FROM messages m
-                WHERE m.tenant_id = ${tenant} AND m.tsv @@ quote_literal(t.lexeme)::tsquery AND ${predicate} LIMIT ${DF_COUNT_CAP}) c)::int`;
+/** The query's stemmed terms (with the words they came from), the tenant's size, and whether the tenant exists. */
+export function termsStatement(tenantId: string, query: string): Statement {
   return {
     text: `
       WITH words AS (
         SELECT lower(p.token) AS word, v.lexeme
-          FROM ts_parse('default', ${text}) p
+          FROM ts_parse('default', $2) p
           CROSS JOIN LATERAL unnest(to_tsvector('english', p.token)) v
       ), terms AS (
         SELECT lexeme, array_agg(DISTINCT word) AS words FROM words GROUP BY lexeme ORDER BY min(length(word)) DESC, lexeme LIMIT ${MAX_QUERY_TERMS}
       ), size AS (
         SELECT coalesce(sum(message_count), 0)::bigint AS documents,
                coalesce(sum(token_estimate)::float8 / nullif(sum(message_count), 0), 20) AS average_length
-          FROM conversations WHERE tenant_id = ${tenant}
-      ), counted AS (
-        SELECT t.lexeme, t.words, ${count('true')} AS df FROM terms t
+          FROM conversations WHERE tenant_id = $1
       )
-      SELECT t.lexeme, t.words, size.documents, size.average_length,
-             EXISTS (SELECT 1 FROM tenants WHERE tenant_id = ${tenant}) AS known,
-             t.df, ${scoped === 'true' ? 't.df' : count(scoped)} AS scoped_df
-        FROM size LEFT JOIN counted t ON true
+      SELECT t.lexeme, t.words, size.documents, size.average_length, EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known
+        FROM size LEFT JOIN terms t ON true
        ORDER BY t.lexeme`,
-    values: params.values,
+    values: [tenantId, query],
   };
 }
 
+/**
+ * How many of the tenant's messages contain each term (`df`), and how many of those pass the
+ * request's filters (`scoped_df`), each counted up to DF_COUNT_CAP. One row per term, in order
+ * (`term` = its index). Each term is its own parameter, so the planner sees its value and
+ * reads the (tenant_id, tsv) GIN index for it.
+ */
+export function termFrequenciesStatement(scope: SearchScope, lexemes: readonly string[]): Statement {
+  const params = new Params();
+  const tenant = params.add(scope.tenantId);
+  const scoped = scopePredicate('message', 'm', scope, params);
+  const count = (term: string, predicate: string) => `(SELECT count(*) FROM (SELECT 1 FROM messages m
+      WHERE m.tenant_id = ${tenant} AND m.tsv @@ ${term}::tsquery AND ${predicate} LIMIT ${DF_COUNT_CAP}) c)::int`;
+  const rows = lexemes.map((lexeme, i) => {
+    const term = params.add(lexeme);
+    return `SELECT ${i} AS term, ${count(term, 'true')} AS df, ${scoped === 'true' ? 'NULL::int' : count(term, scoped)} AS scoped_df`;
+  });
+  return { text: rows.join('\nUNION ALL\n'), values: params.values };
+}
+
 /** Columns every candidate row has, whatever its kind. */
-function candidateColumns(kind: ItemKind, termsParam: string, vectorParam: string | null, modelParam: string | null): string {
+function candidateColumns(kind: ItemKind, tenantParam: string, termsParam: string, vectorParam: string | null, modelParam: string | null): string {
   const x = 'x';
   const matched = `(SELECT coalesce(sum(1 << (i - 1)), 0) FROM generate_subscripts(${termsParam}::tsquery[], 1) i WHERE ${x}.tsv @@ (${termsParam}::tsquery[])[i])::int`;
+  // (The tenant, though RLS implies it, lets the planner go straight to its partition.)
   const cosine =
     vectorParam && modelParam
-      ? `(SELECT 1 - (e.embedding <=> ${vectorParam}::halfvec) FROM embeddings e WHERE e.item_kind = '${kind}' AND e.item_id = ${x}.id AND e.model = ${modelParam})`
+      ? `(SELECT 1 - (e.embedding <=> ${vectorParam}::halfvec) FROM embeddings e
+           WHERE e.tenant_id = ${tenantParam} AND e.item_kind = '${kind}' AND e.item_id = ${x}.id AND e.model = ${modelParam})`
       : 'NULL::float8';
   return `'${kind}' AS kind, ${x}.id::text AS id, ${x}.conversation_id::text AS conversation_id,
           ${kind === 'message' ? `${x}.author` : 'NULL::text'} AS author, ${x}.${TABLES[kind].time} AS created_at,
@@ -132,14 +144,15 @@ export function candidatesStatement(input: CandidatesInput): Statement {
     const required = input.mode === 'fulltext' ? 'true' : (lexicalPredicate ?? 'false');
     if (vector && model && input.mode === 'fulltext') {
       // "+ 0" keeps the planner off the HNSW index: only a bare `embedding <=> v` matches it.
-      const distance = input.documents <= EXACT_VECTOR_SCAN_LIMIT ? `(e.embedding <=> ${vector}::halfvec) + 0` : `e.embedding <=> ${vector}::halfvec`;
+      const exact = input.documents * VECTORS_PER_MESSAGE[kind] <= EXACT_VECTOR_SCAN_LIMIT;
+      const distance = exact ? `(e.embedding <=> ${vector}::halfvec) + 0` : `e.embedding <=> ${vector}::halfvec`;
       sources.push(`(SELECT e.item_id AS id FROM embeddings e
                       WHERE e.tenant_id = ${tenant} AND e.item_kind = '${kind}' AND e.model = ${model}
                       ORDER BY ${distance} LIMIT ${SEMANTIC_CANDIDATES})`);
     }
     if (sources.length === 0) continue;
     parts.push(`
-      SELECT ${candidateColumns(kind, terms, vector, model)}, ${lexicalScore} AS lexical_score,
+      SELECT ${candidateColumns(kind, tenant, terms, vector, model)}, ${lexicalScore} AS lexical_score,
              (${required} AND ${alive} AND ${scoped}) AS eligible
         FROM (${sources.join(' UNION ')}) ids
         JOIN ${table} x ON x.id = ids.id
@@ -172,7 +185,7 @@ export function neighboursStatement(scope: SearchScope, seeds: readonly string[]
         LIMIT 2)`;
   return {
     text: `
-      SELECT s.id::text AS seed, w."offset"::int AS "offset", ${candidateColumns('message', termsParam, vectorParam, modelParam)},
+      SELECT s.id::text AS seed, w."offset"::int AS "offset", ${candidateColumns('message', tenant, termsParam, vectorParam, modelParam)},
              NULL::float8 AS lexical_score, (${scoped}) AS eligible
         FROM messages s
         CROSS JOIN LATERAL (${side('<', 'DESC', '-')} UNION ALL ${side('>', 'ASC', '')}) w
@@ -247,13 +260,15 @@ export const FUZZY_THRESHOLD = 0.3;
 /**
  * The settings of the transaction a search runs in, in one statement. No parallel workers:
  * a search reads a bounded set of rows, and on a small machine starting workers costs more
- * than they save while they take cores from other searches.
+ * than they save while they take cores from other searches. No JIT: compiling a plan
+ * (~45 ms measured) takes longer than a whole search should.
  */
 export function settingsStatement(mode: SearchMode): Statement {
   const settings: Record<string, string> = {
     'hnsw.ef_search': String(HNSW_EF_SEARCH),
     'hnsw.iterative_scan': 'relaxed_order',
     max_parallel_workers_per_gather: '0',
+    jit: 'off',
     ...(mode !== 'fulltext' && { statement_timeout: SCAN_TIMEOUT }),
     ...(mode === 'trigram' && { 'pg_trgm.word_similarity_threshold': String(FUZZY_THRESHOLD) }),
   };

@@ -7,10 +7,14 @@ export interface TermRow {
   readonly words: string[] | null;
   readonly documents: string;
   readonly average_length: number;
-  readonly df: number | null;
-  /** Messages within the request's filters that contain the term (as capped as df). */
-  readonly scoped_df: number | null;
   readonly known: boolean;
+}
+
+export interface TermFrequencyRow {
+  readonly term: number;
+  readonly df: number;
+  /** Messages within the request's filters that contain the term (as capped as df); null without filters. */
+  readonly scoped_df: number | null;
 }
 
 export interface CandidateRow {

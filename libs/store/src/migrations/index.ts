@@ -4,7 +4,7 @@ import { VectorsApart1760000000002 } from './1760000000002-vectors-apart';
 import { LighterVectorGraph1760000000003 } from './1760000000003-lighter-vector-graph';
 import { AccessApart1760000000004 } from './1760000000004-access-apart';
 import { FactForgetReason1760000000005 } from './1760000000005-fact-forget-reason';
-import { TenantVectorScan1760000000006 } from './1760000000006-tenant-vector-scan';
+import { VectorsByTenant1760000000006 } from './1760000000006-vectors-by-tenant';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -14,5 +14,5 @@ export const MIGRATIONS = [
   LighterVectorGraph1760000000003,
   AccessApart1760000000004,
   FactForgetReason1760000000005,
-  TenantVectorScan1760000000006,
+  VectorsByTenant1760000000006,
 ];

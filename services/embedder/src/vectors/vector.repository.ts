@@ -71,7 +71,7 @@ export class VectorRepository {
        SELECT $1, t.id, t.tenant_id, $2, v.vector::halfvec
          FROM unnest($3::bigint[], $4::text[], $5::text[]) AS v(id, vector, digest)
          JOIN ${ITEMS[kind].table} t ON t.id = v.id AND md5(t.content) = v.digest
-       ON CONFLICT (item_kind, item_id) DO UPDATE
+       ON CONFLICT (tenant_id, item_kind, item_id) DO UPDATE
          SET model = excluded.model, embedding = excluded.embedding, embedded_at = now()
          WHERE e.model IS DISTINCT FROM excluded.model
        RETURNING e.item_id`,
