@@ -5,6 +5,7 @@ import { LighterVectorGraph1760000000003 } from './1760000000003-lighter-vector-
 import { AccessApart1760000000004 } from './1760000000004-access-apart';
 import { FactForgetReason1760000000005 } from './1760000000005-fact-forget-reason';
 import { VectorsByTenant1760000000006 } from './1760000000006-vectors-by-tenant';
+import { ConversationOrderById1760000000007 } from './1760000000007-conversation-order-by-id';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   AccessApart1760000000004,
   FactForgetReason1760000000005,
   VectorsByTenant1760000000006,
+  ConversationOrderById1760000000007,
 ];
