@@ -7,6 +7,7 @@ import {
   candidatesStatement,
   expansionStatement,
   itemsStatement,
+  NEIGHBOUR_SETTINGS,
   neighboursStatement,
   settingsStatement,
   termFrequenciesStatement,
@@ -90,6 +91,7 @@ export async function runSearch(run: StatementRunner, search: PlannedSearch, vec
           .slice(0, CONTEXT_SEEDS)
           .map((r) => r.candidate.id)
       : [];
+  if (seeds.length > 0) await run(NEIGHBOUR_SETTINGS);
   const around = seeds.length > 0 ? await run<NeighbourRow>(neighboursStatement(search.scope, seeds, termQueries, values, model)) : [];
   const candidates = withNeighbours(first, seeds, around);
   const ranked = rankCandidates({ ...ranking, candidates });
