@@ -1,6 +1,6 @@
 import { findQueryTime } from '../query/query-time';
 import { inverseDocumentFrequency } from '../ranking/bm25';
-import { candidateKey, type Candidate, type ItemKind } from '../ranking/candidate';
+import { candidateKey, type ItemKind } from '../ranking/candidate';
 import { chooseCandidateTerms } from '../ranking/candidate-terms';
 import { rankCandidates, type Fusion, type QueryTerm, type RankedItem } from '../ranking/rank-candidates';
 import {
@@ -14,6 +14,7 @@ import {
   termsStatement,
   type SearchMode,
 } from './search-plan';
+import { withNeighbours } from './neighbour-windows';
 import { toCandidate, type CandidateRow, type ExpansionRow, type ItemRow, type NeighbourRow, type TermFrequencyRow, type TermRow } from './search-rows';
 import type { SearchScope, Statement } from './search-scope';
 
@@ -149,35 +150,6 @@ async function place(run: StatementRunner, search: PlannedSearch, ranked: Ranked
 /** A lexeme as a one-term tsquery (quoted: a lexeme may hold characters tsquery reads as operators). */
 function tsqueryOf(lexeme: string): string {
   return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-type Slots = [string | null, string | null, string | null, string | null];
-
-/**
- * The first candidates, with the neighbours read around each seed added as candidates and
- * everyone's surroundings attached: a seed's window (two turns each side) also tells each
- * of its neighbours who stands next to it, so an answer found only as the turn after a
- * matching question still scores with that question beside it.
- */
-function withNeighbours(first: Candidate[], seeds: string[], around: NeighbourRow[]): Candidate[] {
-  const byKey = new Map(first.map((c) => [candidateKey(c.kind, c.id), c]));
-  const windows = new Map<string, Array<string | null>>(seeds.map((s) => [s, [null, null, s, null, null]]));
-  for (const row of around) {
-    const neighbour = toCandidate(row);
-    windows.get(String(row.seed))![row.offset + 2] = neighbour.id;
-    const key = candidateKey('message', neighbour.id);
-    if (!byKey.has(key)) byKey.set(key, neighbour);
-  }
-  const slots = new Map<string, Slots>();
-  for (const window of windows.values()) {
-    window.forEach((id, at) => {
-      if (id === null) return;
-      const known = slots.get(id) ?? [null, null, null, null];
-      const seen = [window[at - 2] ?? null, window[at - 1] ?? null, window[at + 1] ?? null, window[at + 2] ?? null];
-      slots.set(id, known.map((k, i) => k ?? seen[i]!) as Slots);
-    });
-  }
-  return [...byKey.values()].map((c) => (c.kind === 'message' && slots.has(c.id) ? { ...c, neighbours: slots.get(c.id)! } : c));
 }
 
 function groupExpansions(rows: ExpansionRow[], terms: QueryTerm[]): Map<string, Array<{ kind: ItemKind; id: string }>> {
