@@ -215,6 +215,30 @@ export const Variables = {
     'embedder, workers',
     'How long a worker waits for Gerty; Gerty stops working on a request whose caller stopped waiting.',
   ),
+  COMPACTOR_LEAF_MESSAGES: variable(
+    int(2, 10_000).default(40),
+    '40',
+    'compactor',
+    "Most messages a leaf summary covers; a conversation with this many unsummarised messages gets a leaf (its oldest ones).",
+  ),
+  COMPACTOR_LEAF_TOKENS: variable(
+    int(100, 1_000_000).default(4000),
+    '4000',
+    'compactor',
+    "Most tokens of messages a leaf covers; unsummarised messages holding this many also make a leaf.",
+  ),
+  COMPACTOR_FAN_OUT: variable(
+    int(2, 64).default(8),
+    '8',
+    'compactor',
+    'Leaves per branch summary and branches per root summary.',
+  ),
+  COMPACTOR_MODEL_WINDOW_TOKENS: variable(
+    int(2048, 10_000_000).default(8192),
+    '8192',
+    'compactor',
+    "The summarising model's context window: a summary's sources always fit it whole (never truncated).",
+  ),
   SEARCH_EMBED_TIMEOUT_MS: variable(
     int(50, 60_000).default(1500),
     '1500',

@@ -129,6 +129,18 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
+  summarizeMessages: {
+    stream: Streams.events,
+    durable: 'compactor-summaries',
+    description: "compactor: a conversation's summary tree grows as its messages are stored",
+    filterSubject: Subjects.messageStoredWildcard,
+    schema: MessageStoredSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    // A batch waits for Gerty; running batches keep their messages with "working".
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
   embedSummaries: {
     stream: Streams.events,
     durable: 'embedder-summaries',

@@ -1,9 +1,19 @@
 import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
 
-const COMPACTOR_VARIABLES = [...SERVICE_VARIABLES, ...WORKER_VARIABLES] as const;
+const COMPACTOR_VARIABLES = [
+  ...SERVICE_VARIABLES,
+  ...WORKER_VARIABLES,
+  'COMPACTOR_LEAF_MESSAGES',
+  'COMPACTOR_LEAF_TOKENS',
+  'COMPACTOR_FAN_OUT',
+  'COMPACTOR_MODEL_WINDOW_TOKENS',
+  'GERTY_TIMEOUT_MS',
+] as const;
 
 export type CompactorConfig = ConfigOf<(typeof COMPACTOR_VARIABLES)[number]>;
 
-export function loadCompactorConfig(): CompactorConfig {
-  return loadConfig(COMPACTOR_VARIABLES);
+export const COMPACTOR_CONFIG = Symbol('COMPACTOR_CONFIG');
+
+export function loadCompactorConfig(env: NodeJS.ProcessEnv = process.env): CompactorConfig {
+  return loadConfig(COMPACTOR_VARIABLES, env);
 }

@@ -1,8 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { Consumers } from '@engram/contracts';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
-import type { CompactorConfig } from './compactor.config';
+import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
+import { GertyGateway } from './gateway/gerty.gateway';
+import { COMPACTION_POLICY, compactionPolicyFrom } from './summaries/compaction.policy';
+import { GrowSummaryTreeUseCase } from './summaries/grow-summary-tree.use-case';
+import { StoredMessagesHandler } from './summaries/stored-messages.handler';
+import { SummaryRepository } from './summaries/summary.repository';
 
 @Module({})
 export class CompactorModule {
@@ -11,16 +17,26 @@ export class CompactorModule {
       module: CompactorModule,
       imports: [
         PlatformModule.forRoot({ service: 'compactor', logLevel: config.LOG_LEVEL }),
-        // Per-consumer defaults (concurrency, batch size) go here with the first handler.
-        MessagingModule.forRoot(messagingOptionsFrom('compactor', config)),
+        MessagingModule.forRoot(
+          messagingOptionsFrom('compactor', config, {
+            // Many turns of one conversation in a batch make one run over it.
+            [Consumers.summarizeMessages.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
+          }),
+        ),
         StoreModule.forRoot({
           url: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'compactor',
         }),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [StoredMessagesHandler],
+      providers: [
+        { provide: COMPACTOR_CONFIG, useValue: config },
+        { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },
+        GertyGateway,
+        SummaryRepository,
+        GrowSummaryTreeUseCase,
+      ],
     };
   }
 }

@@ -95,6 +95,8 @@ export type TranscriptLine = z.infer<typeof transcriptLine>;
 export type AnswerFromMemoryInput = z.infer<typeof answerFromMemoryInput>;
 /** answer_from_memory's input as a caller sends it (times as ISO text). */
 export type AnswerFromMemoryRequest = z.input<typeof answerFromMemoryInput>;
+/** What a caller sends for summarize (depth may be left to its default). */
+export type SummarizeRequest = z.input<typeof summarizeInput>;
 export type MemoryHit = z.infer<typeof memoryHit>;
 export type MemoryAnswer = z.infer<typeof memoryAnswer>;
 

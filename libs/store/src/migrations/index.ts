@@ -6,6 +6,7 @@ import { AccessApart1760000000004 } from './1760000000004-access-apart';
 import { FactForgetReason1760000000005 } from './1760000000005-fact-forget-reason';
 import { VectorsByTenant1760000000006 } from './1760000000006-vectors-by-tenant';
 import { ConversationOrderById1760000000007 } from './1760000000007-conversation-order-by-id';
+import { SummaryTree1760000000008 } from './1760000000008-summary-tree';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   FactForgetReason1760000000005,
   VectorsByTenant1760000000006,
   ConversationOrderById1760000000007,
+  SummaryTree1760000000008,
 ];

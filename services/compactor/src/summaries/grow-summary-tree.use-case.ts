@@ -1,0 +1,171 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Events, timestampFromDate } from '@engram/contracts';
+import { EventPublisher } from '@engram/messaging';
+import {
+  estimateTokens,
+  leafBatches,
+  parentGroups,
+  spanOf,
+  spanOfMessages,
+  summaryBudget,
+  type CompactionPolicy,
+} from '@engram/memory-core';
+import type { SummarizeRequest } from '@engram/prompts';
+import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store';
+import type { Context } from '@engram/telemetry';
+import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
+import { COMPACTION_POLICY } from './compaction.policy';
+import { SummaryRepository, type ConversationHeader, type OrphanSummary, type PendingMessage } from './summary.repository';
+
+/** A conversation whose transcript grew. */
+export interface TreeTrigger {
+  readonly tenantId: string;
+  readonly conversationId: string;
+  readonly traceContext?: Context;
+}
+
+/** Summaries asked of Gerty at once for one conversation (its own admission bounds the rest). */
+const AT_ONCE = 4;
+/** Leaves' worth of pending messages read per round: a huge backlog is taken in slices. */
+const ROUNDS_OF_LEAVES = 16;
+
+/**
+ * Grows a conversation's summary tree: leaves over its oldest unsummarised messages
+ * once they pass a threshold, a branch per fan-out leaves, a root per fan-out branches;
+ * then announces every summary not yet announced. One writer per conversation at a time
+ * (an advisory lock held across Gerty's answers), and the store refuses a second parent
+ * for any source, so replicas and redeliveries never summarise anything twice; run again,
+ * it finds nothing to do and announces nothing new (the same msg ids if a crash cut it short).
+ */
+@Injectable()
+export class GrowSummaryTreeUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: TenantTransactions,
+    private readonly summaries: SummaryRepository,
+    private readonly gateway: GertyGateway,
+    private readonly events: EventPublisher,
+    @Inject(COMPACTION_POLICY) private readonly policy: CompactionPolicy,
+  ) {}
+
+  execute(trigger: TreeTrigger): Promise<void> {
+    return withAdvisoryLocks(this.dataSource, [`summaries/${trigger.tenantId}/${trigger.conversationId}`], async () => {
+      const conversation = await this.transactions.run(trigger.tenantId, (m) => this.summaries.conversation(m, trigger.conversationId));
+      if (!conversation) return;
+      await this.writeLeaves(trigger.tenantId, conversation);
+      for (const depth of [1, 2]) await this.writeParents(trigger.tenantId, conversation, depth);
+      await this.announce(trigger);
+    });
+  }
+
+  private async writeLeaves(tenantId: string, conversation: ConversationHeader): Promise<void> {
+    const limit = this.policy.leafMessages * ROUNDS_OF_LEAVES;
+    for (;;) {
+      const pending = await this.transactions.run(tenantId, (m) => this.summaries.pendingMessages(m, conversation.id, limit));
+      const batches = leafBatches(pending, this.policy);
+      await this.inTurns(batches, (batch) => this.summarizeMessages(tenantId, conversation, batch), async (batch, written) => {
+        await this.write(tenantId, conversation, 0, written, batch.map((m) => m.id));
+      });
+      // A full read may hide more full batches behind it; a partial one left only what waits.
+      if (pending.length < limit || batches.length === 0) return;
+    }
+  }
+
+  private async writeParents(tenantId: string, conversation: ConversationHeader, depth: number): Promise<void> {
+    const orphans = await this.transactions.run(tenantId, (m) => this.summaries.orphans(m, conversation.id, depth - 1));
+    await this.inTurns(parentGroups(orphans, this.policy.fanOut), (children) => this.summarizeChildren(tenantId, conversation, depth, children), async (children, written) => {
+      await this.write(tenantId, conversation, depth, written, children.map((c) => c.id));
+    });
+  }
+
+  /** Summaries are asked for a few at once but written in order, so ids follow the transcript. */
+  private async inTurns<T>(items: readonly T[], summarize: (item: T) => Promise<WrittenSummary>, write: (item: T, written: WrittenSummary) => Promise<void>): Promise<void> {
+    for (let i = 0; i < items.length; i += AT_ONCE) {
+      const slice = items.slice(i, i + AT_ONCE);
+      const written = await Promise.all(slice.map(summarize));
+      for (const [k, item] of slice.entries()) await write(item, written[k]!);
+    }
+  }
+
+  private write(tenantId: string, conversation: ConversationHeader, depth: number, written: WrittenSummary, sourceIds: string[]): Promise<string> {
+    return this.transactions.run(tenantId, (m) =>
+      this.summaries.insert(m, {
+        tenantId,
+        conversationId: conversation.id,
+        agent: conversation.agent,
+        depth,
+        content: written.text,
+        tokenEstimate: estimateTokens(written.text),
+        model: written.model,
+        sourceIds,
+      }),
+    );
+  }
+
+  private summarizeMessages(tenantId: string, conversation: ConversationHeader, batch: readonly PendingMessage[]): Promise<WrittenSummary> {
+    const span = spanOfMessages(batch.map((m) => m.createdAt));
+    return this.gateway.summarize(tenantId, {
+      ...this.request(conversation, span.earliestAt, span.latestAt, span.messageCount, 0),
+      lines: batch.map((m, i) => ({
+        id: m.id,
+        ordinal: i + 1,
+        at: m.createdAt.toISOString(),
+        role: m.role,
+        ...(m.author && { author: m.author }),
+        text: m.content,
+      })),
+    });
+  }
+
+  private summarizeChildren(tenantId: string, conversation: ConversationHeader, depth: number, children: readonly OrphanSummary[]): Promise<WrittenSummary> {
+    const span = spanOf(children);
+    return this.gateway.summarize(tenantId, {
+      ...this.request(conversation, span.earliestAt, span.latestAt, span.messageCount, depth),
+      lines: children.map((c, i) => ({ id: c.id, ordinal: i + 1, at: c.earliestAt.toISOString(), role: 'system' as const, text: c.content })),
+    });
+  }
+
+  private request(conversation: ConversationHeader, from: Date, to: Date, messageCount: number, depth: number): Omit<SummarizeRequest, 'lines'> {
+    return {
+      preamble: {
+        conversationId: conversation.id,
+        agent: conversation.agent,
+        ...(conversation.channel && { channel: conversation.channel }),
+        ...(conversation.title && { title: conversation.title }),
+        from: from.toISOString(),
+        to: to.toISOString(),
+        messageCount,
+      },
+      depth,
+      maxChars: summaryBudget(this.policy).maxChars,
+    };
+  }
+
+  /** After the commit, never before: what is announced exists. Marked once JetStream stored it. */
+  private async announce(trigger: TreeTrigger): Promise<void> {
+    const { tenantId, conversationId } = trigger;
+    const unannounced = await this.transactions.run(tenantId, (m) => this.summaries.unannounced(m, conversationId));
+    if (unannounced.length === 0) return;
+    await Promise.all(
+      unannounced.map((s) =>
+        this.events.publish(
+          Events.summaryCreated,
+          tenantId,
+          {
+            tenantId,
+            agent: s.agent,
+            conversationId,
+            summaryId: s.id,
+            depth: s.depth,
+            earliestAt: timestampFromDate(s.earliestAt),
+            latestAt: timestampFromDate(s.latestAt),
+            messageCount: s.messageCount,
+            model: s.model,
+          },
+          { msgId: `summary:${tenantId}:${s.id}:created`, ...(trigger.traceContext && { traceContext: trigger.traceContext }) },
+        ),
+      ),
+    );
+    await this.transactions.run(tenantId, (m) => this.summaries.markAnnounced(m, unannounced.map((s) => s.id)));
+  }
+}

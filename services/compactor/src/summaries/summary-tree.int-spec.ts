@@ -1,0 +1,265 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import { decodeMessage, Streams, Subjects, SummaryCreatedSchema, timestampDate, type SummaryCreated } from '@engram/contracts';
+import { listenOnJetStream } from '@engram/messaging';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  startService,
+  waitFor,
+  type NatsServerHandle,
+  type ScratchDatabase,
+  type ServiceProcess,
+} from '@engram/testing';
+import { loadCompactorConfig } from '../compactor.config';
+import { CompactorModule } from '../compactor.module';
+import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
+
+/**
+ * The summary tree with the real ingest and Gerty (built-in model) as processes and three
+ * compactor replicas in this process, all on one JetStream consumer: a 2,000-message
+ * conversation becomes 100 leaves, 25 branches and 6 roots, each written and announced once.
+ */
+const LEAF = 20;
+const FAN_OUT = 4;
+const MESSAGES = 2000;
+
+describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 replicas)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let admin: Client;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  const services: ServiceProcess[] = [];
+  const replicas: INestApplication[] = [];
+
+  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  const count = async (text: string, params: unknown[] = []) => Number((await sql<{ n: string }>(text, params))[0]!.n);
+
+  async function startReplica(): Promise<INestApplication> {
+    const config = loadCompactorConfig({
+      NATS_URL: nats.url,
+      DATABASE_URL: db.appUrl,
+      LOG_LEVEL: 'silent',
+      COMPACTOR_LEAF_MESSAGES: String(LEAF),
+      COMPACTOR_LEAF_TOKENS: '2000',
+      COMPACTOR_FAN_OUT: String(FAN_OUT),
+      // Small batches, so the three replicas each get a share of the conversation's events.
+      CONSUMER_BATCH_SIZE: '16',
+      RETRY_BASE_DELAY_MS: '100',
+      RETRY_MAX_DELAY_MS: '500',
+    });
+    const app = await NestFactory.create(CompactorModule.register(config), { logger: false });
+    await listenOnJetStream(app);
+    return app;
+  }
+
+  /** Turns of two messages each, one a second, oldest first; waits until ingest stored them. */
+  async function publishConversation(session: string, turns: number, text: (turn: number, k: number) => string): Promise<void> {
+    const start = Date.parse('2026-03-01T09:00:00Z');
+    const acks = [];
+    for (let t = 0; t < turns; t++) {
+      const turnId = `${session}-${t}`;
+      const turn = {
+        turnId,
+        sessionKey: session,
+        occurredAt: new Date(start + t * 1000).toISOString(),
+        messages: [0, 1].map((k) => ({ role: k === 0 ? 'user' : 'assistant', author: k === 0 ? 'Ada' : 'helper', content: text(t, k) })),
+      };
+      acks.push(js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turnId }));
+      if (acks.length >= 200) await Promise.all(acks.splice(0));
+    }
+    await Promise.all(acks);
+  }
+
+  const conversationId = async (session: string) =>
+    (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = $1`, [session]))[0]!.id;
+
+  async function summaryEvents(): Promise<Array<{ event: SummaryCreated; msgId: string }>> {
+    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.summaryCreated('acme') });
+    const out: Array<{ event: SummaryCreated; msgId: string }> = [];
+    for (;;) {
+      let got = 0;
+      for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
+        got++;
+        out.push({ event: decodeMessage(SummaryCreatedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+        if (m.info.pending === 0) return out;
+      }
+      if (got === 0) return out;
+    }
+  }
+
+  async function gertyCompletions(): Promise<number> {
+    const text = await (await fetch(`http://127.0.0.1:${services[1]!.httpPort}/metrics`)).text();
+    return [...text.matchAll(/^engram_rpc_requests_total\{([^}]*)\} (\d+)/gm)]
+      .filter(([, labels]) => labels!.includes('complete'))
+      .reduce((n, [, , value]) => n + Number(value), 0);
+  }
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('compactor')]);
+    admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    nc = await connect({ servers: nats.url });
+    js = jetstream(nc);
+    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
+    services.push(await startService('ingest', env), await startService('gerty', env));
+    await Promise.all(services.map((s) => s.waitUntilReady()));
+    for (let i = 0; i < 3; i++) replicas.push(await startReplica());
+  });
+
+  afterAll(async () => {
+    for (const app of replicas) await app.close();
+    for (const service of services) {
+      service.kill();
+      await service.exited;
+    }
+    await nc?.drain();
+    await admin?.end();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  it('grows a 2,000-message conversation into leaves, branches and roots, each once, linked in order', async () => {
+    const completionsBefore = await gertyCompletions();
+    const runs = replicas.map((app) => jest.spyOn(app.get(GrowSummaryTreeUseCase), 'execute'));
+    await publishConversation('long', MESSAGES / 2, (t, k) =>
+      k === 0 ? `Turn ${t}: how is the quarterly report on coffee exports from Brazil going?` : `Turn ${t}: the report is ${t % 3 ? 'on track' : 'late'}, harvest ${t}.`,
+    );
+    const id = await waitForConversation('long');
+    const leaves = MESSAGES / LEAF;
+    const branches = leaves / FAN_OUT;
+    const roots = Math.floor(branches / FAN_OUT);
+    await waitFor(
+      'tree grown and announced',
+      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) === leaves + branches + roots,
+      60_000,
+      250,
+    );
+
+    const levels = await sql<{ depth: number; n: string }>(`SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`, [id]);
+    expect(levels.map((l) => [l.depth, Number(l.n)])).toEqual([
+      [0, leaves],
+      [1, branches],
+      [2, roots],
+    ]);
+
+    // Leaves, in order, cover the transcript exactly once in its order.
+    const transcript = await sql<{ id: string }>(
+      `SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY created_at, stream_seq, position, id`,
+      [id],
+    );
+    const covered = await sql<{ id: string }>(
+      `SELECT ss.source_id::text AS id FROM summaries s JOIN summary_sources ss ON ss.summary_id = s.id AND ss.source_kind = 'message'
+        WHERE s.conversation_id = $1 AND s.depth = 0 ORDER BY s.earliest_at, s.id, ss.ordinal`,
+      [id],
+    );
+    expect(covered.map((r) => r.id)).toEqual(transcript.map((r) => r.id));
+    expect(transcript).toHaveLength(MESSAGES);
+
+    // Every summary's span and count are its sources'; ordinals run 1..n.
+    const leafSpans = await sql<{ ok: boolean }>(
+      `SELECT bool_and(s.message_count = x.n AND s.earliest_at = x.earliest AND s.latest_at = x.latest AND x.ordinals_ok) AS ok
+         FROM summaries s
+         JOIN LATERAL (SELECT count(*)::int AS n, min(m.created_at) AS earliest, max(m.created_at) AS latest,
+                              min(ss.ordinal) = 1 AND max(ss.ordinal) = count(*) AS ordinals_ok
+                         FROM summary_sources ss JOIN messages m ON m.id = ss.source_id
+                        WHERE ss.summary_id = s.id AND ss.source_kind = 'message') x ON true
+        WHERE s.conversation_id = $1 AND s.depth = 0`,
+      [id],
+    );
+    expect(leafSpans[0]!.ok).toBe(true);
+    const parents = await sql<{ depth: number; message_count: number; children: number; child_depths: number[]; ok: boolean }>(
+      `SELECT s.depth, s.message_count, x.children, x.child_depths,
+              (s.message_count = x.messages AND s.earliest_at = x.earliest AND s.latest_at = x.latest AND x.in_order) AS ok
+         FROM summaries s
+         JOIN LATERAL (SELECT count(*)::int AS children, array_agg(DISTINCT c.depth) AS child_depths, sum(c.message_count)::int AS messages,
+                              min(c.earliest_at) AS earliest, max(c.latest_at) AS latest,
+                              array_agg(c.id ORDER BY ss.ordinal) = array_agg(c.id ORDER BY c.earliest_at, c.id) AS in_order
+                         FROM summary_sources ss JOIN summaries c ON c.id = ss.source_id
+                        WHERE ss.summary_id = s.id AND ss.source_kind = 'summary') x ON true
+        WHERE s.conversation_id = $1 AND s.depth > 0`,
+      [id],
+    );
+    expect(parents).toHaveLength(branches + roots);
+    for (const p of parents) {
+      expect(p).toMatchObject({ children: FAN_OUT, child_depths: [p.depth - 1], ok: true, message_count: LEAF * FAN_OUT ** p.depth });
+    }
+    // Drill-down from a root reaches its messages, losslessly.
+    const [drill] = await sql<{ n: string }>(
+      `WITH RECURSIVE tree AS (
+         SELECT ss.source_kind, ss.source_id FROM summary_sources ss
+          WHERE ss.summary_id = (SELECT id FROM summaries WHERE conversation_id = $1 AND depth = 2 ORDER BY earliest_at LIMIT 1)
+         UNION ALL
+         SELECT ss.source_kind, ss.source_id FROM tree t JOIN summary_sources ss ON ss.summary_id = t.source_id AND t.source_kind = 'summary')
+       SELECT count(*) AS n FROM tree WHERE source_kind = 'message'`,
+      [id],
+    );
+    expect(Number(drill!.n)).toBe(LEAF * FAN_OUT ** 2);
+    // One leaf branch waits for three more.
+    expect(await count(`SELECT count(*) AS n FROM summaries s WHERE conversation_id = $1 AND NOT EXISTS (SELECT 1 FROM summary_sources ss WHERE ss.source_kind = 'summary' AND ss.source_id = s.id) AND depth = 1`, [id])).toBe(branches - roots * FAN_OUT);
+    expect((await sql<{ model: string }>(`SELECT DISTINCT model FROM summaries WHERE conversation_id = $1`, [id])).map((r) => r.model)).toEqual(['engram-local-rules-v1']);
+
+    // Announced once each, with what was written; Gerty wrote each summary once, whatever three replicas did.
+    const events = (await summaryEvents()).filter((e) => e.event.conversationId === id);
+    const rows = await sql<{ id: string; depth: number; earliest_at: Date; latest_at: Date; message_count: number }>(
+      `SELECT id::text, depth, earliest_at, latest_at, message_count FROM summaries WHERE conversation_id = $1`,
+      [id],
+    );
+    expect(events.map((e) => e.event.summaryId).sort()).toEqual(rows.map((r) => r.id).sort());
+    for (const row of rows) {
+      const { event, msgId } = events.find((e) => e.event.summaryId === row.id)!;
+      expect(msgId).toBe(`summary:acme:${row.id}:created`);
+      expect(event).toMatchObject({ tenantId: 'acme', agent: 'helper', depth: row.depth, messageCount: row.message_count, model: 'engram-local-rules-v1' });
+      expect(timestampDate(event.earliestAt!).getTime()).toBe(row.earliest_at.getTime());
+      expect(timestampDate(event.latestAt!).getTime()).toBe(row.latest_at.getTime());
+    }
+    expect((await gertyCompletions()) - completionsBefore).toBe(leaves + branches + roots);
+    // All three replicas took part (and serialised on the conversation's lock).
+    for (const run of runs) expect(run).toHaveBeenCalled();
+  });
+
+  it('writes and announces nothing again when every stored-message event is delivered again', async () => {
+    const id = await conversationId('long');
+    const before = await count(`SELECT count(*) AS n FROM summaries`);
+    const eventsBefore = (await summaryEvents()).length;
+    // A summary whose announcement was cut short by a crash is announced on the next run, under the same id.
+    await admin.query(`UPDATE summaries SET announced_at = NULL WHERE id = (SELECT min(id) FROM summaries WHERE conversation_id = $1)`, [id]);
+    // The same events again (as after a redelivery), under new msg ids so JetStream keeps them.
+    const stored = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.messageStored('acme') });
+    const again = [];
+    for await (const m of await stored.fetch({ max_messages: 200, expires: 1000 })) {
+      again.push(js.publish(m.subject, m.data, { msgID: `again-${m.seq}` }));
+      if (again.length === 200) break;
+    }
+    await Promise.all(again);
+    await waitFor('re-announced', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NULL`)) === 0, 20_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await count(`SELECT count(*) AS n FROM summaries`)).toBe(before);
+    expect((await summaryEvents()).length).toBe(eventsBefore);
+  });
+
+  it('waits below both thresholds and writes a leaf when the tokens pass one', async () => {
+    await publishConversation('short', 5, (t, k) => `Short ${t}/${k}.`);
+    const short = await waitForConversation('short', 10);
+    // About 750 tokens each: two fill most of the 2,000, a third would pass them.
+    await publishConversation('wordy', 2, (t, k) => `Wordy ${t}/${k}: ${'the harvest report was long and detailed '.repeat(75)}`);
+    const wordy = await waitForConversation('wordy', 4);
+    await waitFor('wordy leaf', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [wordy])) === 1, 20_000);
+    // Each wordy message costs ~760 tokens with its line: two fit 2,000, the third starts a batch that waits.
+    expect(await sql(`SELECT depth, message_count FROM summaries WHERE conversation_id = $1`, [wordy])).toEqual([{ depth: 0, message_count: 2 }]);
+    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [short])).toBe(0);
+  });
+
+  async function waitForConversation(session: string, messages = MESSAGES): Promise<string> {
+    await waitFor(
+      `${session} stored`,
+      async () => (await count(`SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.session_key = $1`, [session])) === messages,
+      30_000,
+    );
+    return conversationId(session);
+  }
+});
