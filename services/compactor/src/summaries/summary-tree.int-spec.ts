@@ -5,6 +5,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { decodeMessage, Streams, Subjects, SummaryCreatedSchema, timestampDate, type SummaryCreated } from '@engram/contracts';
 import { listenOnJetStream } from '@engram/messaging';
+import { TenantTransactions } from '@engram/store';
 import {
   createScratchDatabase,
   startNatsServer,
@@ -17,6 +18,7 @@ import {
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
+import { SourcesTakenError, SummaryRepository } from './summary.repository';
 
 /**
  * The summary tree with the real ingest and Gerty (built-in model) as processes and three
@@ -252,6 +254,23 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     // Each wordy message costs ~760 tokens with its line: two fit 2,000, the third starts a batch that waits.
     expect(await sql(`SELECT depth, message_count FROM summaries WHERE conversation_id = $1`, [wordy])).toEqual([{ depth: 0, message_count: 2 }]);
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [short])).toBe(0);
+  });
+
+  it('refuses a second leaf over the same messages even to writers that skip the lock', async () => {
+    await publishConversation('race', 2, (t, k) => `Race ${t}/${k}.`);
+    const id = await waitForConversation('race', 4);
+    const sourceIds = (await sql<{ id: string }>(`SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY id`, [id])).map((r) => r.id);
+    // Three replicas write a leaf over the same messages at once, straight through the repository.
+    const attempts = await Promise.allSettled(
+      replicas.map((app) =>
+        app.get(TenantTransactions).run('acme', (m) =>
+          app.get(SummaryRepository).insert(m, { tenantId: 'acme', conversationId: id, agent: 'helper', depth: 0, content: 'race', tokenEstimate: 1, model: 'test', sourceIds }),
+        ),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
+    for (const a of attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected')) expect(a.reason).toBeInstanceOf(SourcesTakenError);
+    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(1);
   });
 
   async function waitForConversation(session: string, messages = MESSAGES): Promise<string> {
