@@ -11,3 +11,5 @@ export * from './summaries/compaction-policy';
 export * from './summaries/leaf-batches';
 export * from './summaries/parent-groups';
 export * from './summaries/summary-span';
+export * from './facts/extracted-fact-plan';
+export * from './facts/extracted-fact-key';
