@@ -3,17 +3,20 @@ import { Params, scopePredicate, type SearchScope, type Statement } from './sear
 
 /**
  * The SQL of a search, one statement per round trip, each confined to the tenant
- * (explicitly, so the composite (tenant_id, …) indexes serve it, and by RLS):
+ * (explicitly, so the composite (tenant_id, …) indexes serve it, and by RLS); run-search.ts
+ * runs them in this order:
  *
- *  1. terms       the query's stemmed terms, the words they came from, and how many of the
- *                 tenant's messages contain each (counted up to a cap: beyond it a term
- *                 says little anyway), with the tenant's size and average message length;
- *  2. candidates  messages, summaries and facts that contain one of the query's rarer terms
- *                 (a bounded set: common terms only score what rare terms found), plus the
- *                 nearest vectors, each with which terms it contains and its cosine;
- *  3. neighbours  the two turns before and after the best messages, for context;
- *  4. items       what is returned, with content and provenance; summary and fact hits with
- *                 their best source messages.
+ *  settings     transaction-local planner settings (no JIT, no parallel workers, HNSW);
+ *  terms        the query's stemmed terms, the words they came from, the tenant's size and
+ *               average message length;
+ *  frequencies  how many of the tenant's messages contain each term, and how many of those
+ *               pass the filters (counted up to a cap: beyond it a term says little anyway);
+ *  candidates   messages, summaries and facts that contain one of the query's rarer terms
+ *               (a bounded set: common terms only score what rare terms found), plus the
+ *               nearest vectors, each with which terms it contains and its cosine;
+ *  neighbours   the two turns before and after the best messages, for context;
+ *  expansions   the sources of summary and fact hits, to follow them;
+ *  items        what is returned, with content and provenance.
  */
 
 /** At most this many query terms count (one bit each). */
