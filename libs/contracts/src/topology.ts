@@ -141,6 +141,18 @@ export const Consumers = {
     ackWaitMs: 30_000,
     maxAckPending: 4096,
   },
+  extractFacts: {
+    stream: Streams.events,
+    durable: 'compactor-facts',
+    description: "compactor: facts from the last messages after each assistant turn",
+    filterSubject: Subjects.messageStoredWildcard,
+    schema: MessageStoredSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    // A turn waits for Gerty's extraction and embedding; running batches keep theirs with "working".
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
   embedSummaries: {
     stream: Streams.events,
     durable: 'embedder-summaries',

@@ -4,6 +4,9 @@ import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
+import { AssistantTurnsHandler } from './facts/assistant-turns.handler';
+import { ExtractFactsUseCase } from './facts/extract-facts.use-case';
+import { ExtractedFactRepository } from './facts/extracted-fact.repository';
 import { GertyGateway } from './gateway/gerty.gateway';
 import { COMPACTION_POLICY, compactionPolicyFrom } from './summaries/compaction.policy';
 import { GrowSummaryTreeUseCase } from './summaries/grow-summary-tree.use-case';
@@ -21,6 +24,8 @@ export class CompactorModule {
           messagingOptionsFrom('compactor', config, {
             // Many turns of one conversation in a batch make one run over it.
             [Consumers.summarizeMessages.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
+            // A turn's extraction is a few Gerty calls; several turns run at once.
+            [Consumers.extractFacts.durable]: { batchSize: 16, lingerMs: 20, concurrency: 4 },
           }),
         ),
         StoreModule.forRoot({
@@ -29,13 +34,15 @@ export class CompactorModule {
           service: 'compactor',
         }),
       ],
-      controllers: [StoredMessagesHandler],
+      controllers: [StoredMessagesHandler, AssistantTurnsHandler],
       providers: [
         { provide: COMPACTOR_CONFIG, useValue: config },
         { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },
         GertyGateway,
         SummaryRepository,
         GrowSummaryTreeUseCase,
+        ExtractedFactRepository,
+        ExtractFactsUseCase,
       ],
     };
   }

@@ -1,0 +1,174 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import { decodeMessage, FactUpsertedSchema, Streams, Subjects, type FactUpserted } from '@engram/contracts';
+import { listenOnJetStream } from '@engram/messaging';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  startService,
+  waitFor,
+  type NatsServerHandle,
+  type ScratchDatabase,
+  type ServiceProcess,
+} from '@engram/testing';
+import { loadCompactorConfig } from '../compactor.config';
+import { CompactorModule } from '../compactor.module';
+import { ExtractFactsUseCase } from './extract-facts.use-case';
+
+interface FactRow {
+  id: string;
+  content: string;
+  category: string;
+  origin: string;
+  created_at: Date;
+  updated_at: Date;
+  valid_to: Date | null;
+  superseded_by: string | null;
+  source_message_ids: string[];
+}
+
+/**
+ * Fact extraction after assistant turns, with the real ingest and Gerty (built-in model) as
+ * processes and the compactor in this process: dates made absolute, the same fact updated in
+ * place, redelivery adding nothing, corrections superseding, memory off extracting nothing.
+ */
+describe('compactor: facts after each assistant turn (real Postgres, NATS, ingest and Gerty)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let admin: Client;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let app: INestApplication;
+  const services: ServiceProcess[] = [];
+
+  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  const facts = (tenant: string) =>
+    sql<FactRow>(
+      `SELECT id::text, content, category, origin, created_at, updated_at, valid_to, superseded_by::text, source_message_ids::text[]
+         FROM facts WHERE tenant_id = $1 ORDER BY id`,
+      [tenant],
+    );
+
+  /** One turn: the user's message and the assistant's answer, at `at`. */
+  async function publishTurn(tenant: string, turnId: string, at: string, user: string, assistant: string): Promise<void> {
+    const turn = {
+      turnId,
+      sessionKey: 'chat',
+      occurredAt: at,
+      messages: [
+        { role: 'user', author: 'Ada', content: user },
+        { role: 'assistant', author: 'helper', content: assistant },
+      ],
+    };
+    await js.publish(Subjects.turn(tenant, 'helper'), JSON.stringify(turn), { msgID: `${tenant}-${turnId}` });
+  }
+
+  const messageIds = async (turnId: string) =>
+    sql<{ id: string; role: string; conversation_id: string }>(`SELECT id::text, role, conversation_id::text FROM messages WHERE turn_id = $1 ORDER BY position`, [turnId]);
+
+  async function factEvents(tenant: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
+    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenant) });
+    const out: Array<{ event: FactUpserted; msgId: string }> = [];
+    for await (const m of await consumer.fetch({ max_messages: 100, expires: 1000 })) {
+      out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+      if (m.info.pending === 0) break;
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('compactor_facts')]);
+    admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    // A tenant that switched memory off before its first turn.
+    await admin.query(`INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('quiet', false)`);
+    nc = await connect({ servers: nats.url });
+    js = jetstream(nc);
+    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
+    services.push(await startService('ingest', env), await startService('gerty', env));
+    await Promise.all(services.map((s) => s.waitUntilReady()));
+    const config = loadCompactorConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent', RETRY_BASE_DELAY_MS: '100', RETRY_MAX_DELAY_MS: '500' });
+    app = await NestFactory.create(CompactorModule.register(config), { logger: false });
+    await listenOnJetStream(app);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    for (const service of services) {
+      service.kill();
+      await service.exited;
+    }
+    await nc?.drain();
+    await admin?.end();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  let berlin: FactRow;
+
+  it('"tomorrow" in a turn of 2026-02-22 becomes a fact dated 2026-02-23, pointing to its message, with a vector, announced', async () => {
+    await publishTurn('acme', 't1', '2026-02-22T10:00:00Z', 'Hi! I am flying to Berlin tomorrow.', 'Have a good flight!');
+    await waitFor('the Berlin fact', async () => (await facts('acme')).length > 0, 15_000, 100);
+    const all = await facts('acme');
+    expect(all).toHaveLength(1);
+    berlin = all[0]!;
+    expect(berlin.content).toContain('Berlin');
+    expect(berlin.content).toContain('2026-02-23');
+    expect(berlin.content).not.toMatch(/tomorrow/i);
+    expect(berlin.origin).toBe('extracted');
+    const [user] = await messageIds('t1');
+    expect(berlin.source_message_ids).toEqual([user!.id]);
+    const vectors = await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE item_kind = 'fact' AND item_id = $1`, [berlin.id]);
+    expect(Number(vectors[0]!.n)).toBe(1);
+    await waitFor('the announcement', async () => (await factEvents('acme')).some((e) => e.msgId === `fact:acme:${berlin.id}:created`), 5_000, 100);
+  });
+
+  it('the same fact from the next turn (its window still holds it) is updated in place: same id, created_at kept', async () => {
+    await publishTurn('acme', 't2', '2026-02-22T10:05:00Z', 'I love hiking in the mountains.', 'That sounds wonderful.');
+    await waitFor('the hiking fact', async () => (await facts('acme')).some((f) => f.content.includes('hiking')), 15_000, 100);
+    const all = await facts('acme');
+    expect(all).toHaveLength(2);
+    const again = all.find((f) => f.content.includes('Berlin'))!;
+    expect(again.id).toBe(berlin.id);
+    expect(again.created_at).toEqual(berlin.created_at);
+    expect(again.updated_at.getTime()).toBeGreaterThan(berlin.updated_at.getTime());
+  });
+
+  it('a redelivered turn inserts nothing new', async () => {
+    const before = await facts('acme');
+    const [, assistant] = await messageIds('t2');
+    await app.get(ExtractFactsUseCase).execute({ tenantId: 'acme', agent: 'helper', conversationId: assistant!.conversation_id, turnMessageId: assistant!.id });
+    const after = await facts('acme');
+    expect(after.map((f) => [f.id, f.content, f.created_at])).toEqual(before.map((f) => [f.id, f.content, f.created_at]));
+  });
+
+  it('a correction closes the older fact it replaces and links the two; the next turns do not reopen it', async () => {
+    await publishTurn('acme', 't3', '2026-02-22T10:10:00Z', 'I live in Lisbon.', 'Lovely city.');
+    await waitFor('the Lisbon fact', async () => (await facts('acme')).some((f) => f.content.includes('Lisbon')), 15_000, 100);
+    await publishTurn('acme', 't4', '2026-02-22T10:15:00Z', 'Actually, I live in Porto, not Lisbon.', 'Noted.');
+    await waitFor('the Porto fact', async () => (await facts('acme')).some((f) => f.content.includes('Porto')), 15_000, 100);
+    await publishTurn('acme', 't5', '2026-02-22T10:20:00Z', 'My sister Emma is a doctor.', 'Good to know.');
+    await waitFor('the Emma fact', async () => (await facts('acme')).some((f) => f.content.includes('Emma')), 15_000, 100);
+
+    const all = await facts('acme');
+    const lisbon = all.filter((f) => f.content.includes('Lisbon') && !f.content.includes('Porto'));
+    const porto = all.find((f) => f.content.includes('Porto'))!;
+    expect(lisbon).toHaveLength(1);
+    expect(lisbon[0]).toMatchObject({ superseded_by: porto.id });
+    expect(lisbon[0]!.valid_to).not.toBeNull();
+    expect(porto.category).toBe('correction');
+    expect(porto.valid_to).toBeNull();
+  });
+
+  it('a tenant with memory off gets no facts', async () => {
+    await publishTurn('quiet', 'q1', '2026-02-22T10:00:00Z', 'I am flying to Berlin tomorrow.', 'Have a good flight!');
+    await waitFor('the quiet turn stored', async () => (await messageIds('q1')).length === 2, 10_000, 100);
+    // The acme turns after it show the consumer got past it.
+    await publishTurn('acme', 't6', '2026-02-22T10:25:00Z', 'I adopted a cat named Miso.', 'Congratulations!');
+    await waitFor('the Miso fact', async () => (await facts('acme')).some((f) => f.content.includes('Miso')), 15_000, 100);
+    expect(await facts('quiet')).toEqual([]);
+  });
+});
