@@ -13,3 +13,4 @@ export * from './summaries/parent-groups';
 export * from './summaries/summary-span';
 export * from './facts/extracted-fact-plan';
 export * from './facts/extracted-fact-key';
+export * from './facts/fact-sources';

@@ -25,6 +25,7 @@ interface FactRow {
   origin: string;
   created_at: Date;
   updated_at: Date;
+  valid_from: Date;
   valid_to: Date | null;
   superseded_by: string | null;
   source_message_ids: string[];
@@ -47,7 +48,7 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
   const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
   const facts = (tenant: string) =>
     sql<FactRow>(
-      `SELECT id::text, content, category, origin, created_at, updated_at, valid_to, superseded_by::text, source_message_ids::text[]
+      `SELECT id::text, content, category, origin, created_at, updated_at, valid_from, valid_to, superseded_by::text, source_message_ids::text[]
          FROM facts WHERE tenant_id = $1 ORDER BY id`,
       [tenant],
     );
@@ -119,6 +120,7 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     expect(berlin.content).toContain('2026-02-23');
     expect(berlin.content).not.toMatch(/tomorrow/i);
     expect(berlin.origin).toBe('extracted');
+    expect(berlin.valid_from).toEqual(new Date('2026-02-22T10:00:00Z'));
     const [user] = await messageIds('t1');
     expect(berlin.source_message_ids).toEqual([user!.id]);
     const vectors = await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE item_kind = 'fact' AND item_id = $1`, [berlin.id]);
@@ -145,6 +147,17 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     expect(after.map((f) => [f.id, f.content, f.created_at])).toEqual(before.map((f) => [f.id, f.content, f.created_at]));
   });
 
+  it('a near-duplicate in other words (cosine ≥ 0.90) updates the fact in place: same id, new wording, created_at kept', async () => {
+    const hiking = (await facts('acme')).find((f) => f.content.includes('hiking'))!;
+    await publishTurn('acme', 't2b', '2026-02-22T10:07:00Z', 'I really love hiking in the mountains.', 'Me too!');
+    await waitFor('the new wording', async () => (await facts('acme')).some((f) => f.content.includes('really loves hiking')), 15_000, 100);
+    const all = (await facts('acme')).filter((f) => f.content.includes('hiking'));
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ id: hiking.id, created_at: hiking.created_at, valid_to: null });
+    const [user] = await messageIds('t2b');
+    expect(all[0]!.source_message_ids).toContain(user!.id);
+  });
+
   it('a correction closes the older fact it replaces and links the two; the next turns do not reopen it', async () => {
     await publishTurn('acme', 't3', '2026-02-22T10:10:00Z', 'I live in Lisbon.', 'Lovely city.');
     await waitFor('the Lisbon fact', async () => (await facts('acme')).some((f) => f.content.includes('Lisbon')), 15_000, 100);
@@ -158,7 +171,8 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     const porto = all.find((f) => f.content.includes('Porto'))!;
     expect(lisbon).toHaveLength(1);
     expect(lisbon[0]).toMatchObject({ superseded_by: porto.id });
-    expect(lisbon[0]!.valid_to).not.toBeNull();
+    // Closed when the correction was said; both rows kept.
+    expect(lisbon[0]!.valid_to).toEqual(new Date('2026-02-22T10:15:00Z'));
     expect(porto.category).toBe('correction');
     expect(porto.valid_to).toBeNull();
   });

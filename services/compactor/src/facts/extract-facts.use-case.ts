@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Events } from '@engram/contracts';
-import { classifyMemoryTag, expiryOf, extractedFactKey, planExtractedFact, type FactCategory } from '@engram/memory-core';
+import { classifyMemoryTag, expiryOf, extractedFactKey, factSources, planExtractedFact, statedAt, type FactCategory } from '@engram/memory-core';
 import { EventPublisher } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
@@ -94,12 +94,13 @@ export class ExtractFactsUseCase {
       lifetime,
       importance: fact.importance,
       conversationId: turn.conversationId,
-      sourceMessageIds: sourcesOf(fact, window),
+      sourceMessageIds: factSources(fact.sourceMessageIds, window),
       expiresAt: expiryOf(lifetime, now),
     };
-    const statedAt = new Date(Math.max(...window.filter((w) => row.sourceMessageIds.includes(w.id)).map((w) => w.createdAt.getTime())));
+    // Valid time is the world's: a fact holds from when it was said, not from when it was extracted.
+    const saidAt = statedAt(row.sourceMessageIds, window) ?? now;
     const plan = planExtractedFact(
-      { category: fact.category, statedAt },
+      { category: fact.category, statedAt: saidAt },
       await this.facts.nearestOpenFact(m, agent, vector, model, now),
       await this.facts.nearestClosedFact(m, agent, vector, model),
     );
@@ -109,11 +110,11 @@ export class ExtractFactsUseCase {
       await this.facts.writeVector(m, tenantId, plan.factId, vector, model);
       return [{ factId: plan.factId, operation: 'updated', category: fact.category, msgId: `fact:${tenantId}:${plan.factId}:updated:${turn.turnMessageId}` }];
     }
-    const factId = await this.facts.insert(m, tenantId, originKey, row, now);
+    const factId = await this.facts.insert(m, tenantId, originKey, row, saidAt);
     await this.facts.writeVector(m, tenantId, factId, vector, model);
     const created: Announcement = { factId, operation: 'created', category: fact.category, msgId: createdMsgId(tenantId, factId) };
     if (plan.kind === 'insert') return [created];
-    await this.facts.supersede(m, plan.factId, factId);
+    await this.facts.supersede(m, plan.factId, factId, saidAt);
     const older = await this.facts.findCategory(m, plan.factId);
     return [created, { factId: plan.factId, operation: 'superseded', category: older, supersededBy: factId, msgId: `fact:${tenantId}:${plan.factId}:superseded` }];
   }
@@ -121,13 +122,6 @@ export class ExtractFactsUseCase {
 
 /** The convention of every fact writer (ingest, memory_save): one `created` per fact. */
 const createdMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:created`;
-
-/** The sources the model named, if they are in the window; else the window's user messages (every fact points somewhere). */
-function sourcesOf(fact: ExtractedFact, window: readonly WindowMessage[]): string[] {
-  const ids = new Set(window.map((w) => w.id));
-  const named = fact.sourceMessageIds.filter((id) => ids.has(id));
-  return named.length > 0 ? named : window.filter((w) => w.role === 'user').map((w) => w.id);
-}
 
 /** The latest user author in the window: facts then say "Ada …" rather than "The user …". */
 function userNameOf(window: readonly WindowMessage[]): string | undefined {

@@ -23,6 +23,16 @@ export interface ExtractedFactRow {
   readonly expiresAt: Date | null;
 }
 
+/**
+ * The agent's facts with a vector of model $3 ($1 the agent), for an exact nearest-fact scan:
+ * materialised, so the tenant partition's HNSW graph (messages and summaries too) is not
+ * used, whose approximate top hits could all be other items and leave no fact at all.
+ */
+const AGENT_FACT_VECTORS = `SELECT f.id, f.valid_to, e.embedding
+  FROM facts f
+  JOIN embeddings e ON e.tenant_id = f.tenant_id AND e.item_kind = 'fact' AND e.item_id = f.id AND e.model = $3
+ WHERE f.agent = $1`;
+
 /** Reads and writes of extracted facts and their vectors, in the caller's tenant transaction. */
 @Injectable()
 export class ExtractedFactRepository {
@@ -63,12 +73,8 @@ export class ExtractedFactRepository {
   /** The agent's open fact in force whose vector (of this model) is nearest to `vector`, with its cosine similarity. */
   async nearestOpenFact(m: EntityManager, agent: string, vector: readonly number[], model: string, now: Date): Promise<NearestFact | null> {
     const rows: Array<{ id: string; similarity: number }> = await m.query(
-      `SELECT f.id::text, 1 - (e.embedding <=> $2::halfvec) AS similarity
-         FROM facts f
-         JOIN embeddings e ON e.tenant_id = f.tenant_id AND e.item_kind = 'fact' AND e.item_id = f.id AND e.model = $3
-        WHERE f.agent = $1 AND f.valid_to IS NULL AND (f.expires_at IS NULL OR f.expires_at > $4)
-        ORDER BY e.embedding <=> $2::halfvec
-        LIMIT 1`,
+      `WITH candidates AS MATERIALIZED (${AGENT_FACT_VECTORS} AND f.valid_to IS NULL AND (f.expires_at IS NULL OR f.expires_at > $4))
+       SELECT id::text, 1 - (embedding <=> $2::halfvec) AS similarity FROM candidates ORDER BY embedding <=> $2::halfvec LIMIT 1`,
       [agent, `[${vector.join(',')}]`, model, now.toISOString()],
     );
     return rows[0] ? { id: rows[0].id, similarity: Number(rows[0].similarity) } : null;
@@ -77,12 +83,8 @@ export class ExtractedFactRepository {
   /** The agent's closed fact nearest to `vector` (of this model), with when it was closed. */
   async nearestClosedFact(m: EntityManager, agent: string, vector: readonly number[], model: string): Promise<NearestClosedFact | null> {
     const rows: Array<{ id: string; similarity: number; valid_to: Date }> = await m.query(
-      `SELECT f.id::text, 1 - (e.embedding <=> $2::halfvec) AS similarity, f.valid_to
-         FROM facts f
-         JOIN embeddings e ON e.tenant_id = f.tenant_id AND e.item_kind = 'fact' AND e.item_id = f.id AND e.model = $3
-        WHERE f.agent = $1 AND f.valid_to IS NOT NULL
-        ORDER BY e.embedding <=> $2::halfvec
-        LIMIT 1`,
+      `WITH candidates AS MATERIALIZED (${AGENT_FACT_VECTORS} AND f.valid_to IS NOT NULL)
+       SELECT id::text, 1 - (embedding <=> $2::halfvec) AS similarity, valid_to FROM candidates ORDER BY embedding <=> $2::halfvec LIMIT 1`,
       [agent, `[${vector.join(',')}]`, model],
     );
     return rows[0] ? { id: rows[0].id, similarity: Number(rows[0].similarity), validTo: rows[0].valid_to } : null;
@@ -127,9 +129,15 @@ export class ExtractedFactRepository {
     );
   }
 
-  /** Closes the older fact's validity now and links it to the fact that replaced it; the row stays. */
-  async supersede(m: EntityManager, olderId: string, newerId: string): Promise<void> {
-    await m.query(`UPDATE facts SET valid_to = now(), superseded_by = $2, updated_at = now() WHERE id = $1 AND valid_to IS NULL`, [olderId, newerId]);
+  /**
+   * Closes the older fact's validity when the correction was stated (never before the older
+   * one began) and links it to the fact that replaced it; the row stays.
+   */
+  async supersede(m: EntityManager, olderId: string, newerId: string, statedAt: Date): Promise<void> {
+    await m.query(
+      `UPDATE facts SET valid_to = greatest(valid_from, $3::timestamptz), superseded_by = $2, updated_at = now() WHERE id = $1 AND valid_to IS NULL`,
+      [olderId, newerId, statedAt.toISOString()],
+    );
   }
 
   /**
