@@ -1,0 +1,165 @@
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Client } from 'pg';
+import { Consumers, decodeMessage, Streams, Subjects, SummaryCreatedSchema, type SummaryCreated } from '@engram/contracts';
+import {
+  createScratchDatabase,
+  startFakeOpenAiServer,
+  startNatsServer,
+  startService,
+  waitFor,
+  type FakeOpenAiServer,
+  type NatsServerHandle,
+  type ScratchDatabase,
+  type ServiceProcess,
+} from '@engram/testing';
+
+/**
+ * The compactor as its own process, SIGKILLed while it summarises a conversation (every
+ * summary takes 300 ms at a fake OpenAI-compatible endpoint behind the real Gerty, so the kill
+ * lands after the first leaf is committed and before anything is announced). A new compactor
+ * gets the unacknowledged events again once their ack wait passes, and finishes the tree:
+ * every message under exactly one leaf, each summary written once and announced once.
+ */
+const LEAF = 4;
+const FAN_OUT = 3;
+const MESSAGES = 48;
+const LEAVES = MESSAGES / LEAF; // 12
+const BRANCHES = LEAVES / FAN_OUT; // 4
+const ROOTS = Math.floor(BRANCHES / FAN_OUT); // 1
+const SLOW_MS = 300;
+
+describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, ingest, Gerty; slow fake model)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let server: FakeOpenAiServer;
+  let admin: Client;
+  let nc: NatsConnection;
+  let js: JetStreamClient;
+  let compactor: ServiceProcess | undefined;
+  const services: ServiceProcess[] = [];
+
+  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  const count = async (text: string, params: unknown[] = []) => Number((await sql<{ n: string }>(text, params))[0]!.n);
+  const compactorEnv = () => ({
+    NATS_URL: nats.url,
+    DATABASE_URL: db.appUrl,
+    COMPACTOR_LEAF_MESSAGES: String(LEAF),
+    COMPACTOR_FAN_OUT: String(FAN_OUT),
+    RETRY_BASE_DELAY_MS: '100',
+    RETRY_MAX_DELAY_MS: '500',
+  });
+
+  async function summaryEvents(): Promise<Array<{ event: SummaryCreated; msgId: string }>> {
+    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.summaryCreated('acme') });
+    const out: Array<{ event: SummaryCreated; msgId: string }> = [];
+    for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
+      out.push({ event: decodeMessage(SummaryCreatedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+      if (m.info.pending === 0) break;
+    }
+    return out;
+  }
+
+  beforeAll(async () => {
+    [nats, db, server] = await Promise.all([startNatsServer(), createScratchDatabase('compactor_crash'), startFakeOpenAiServer()]);
+    admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    nc = await connect({ servers: nats.url });
+    js = jetstream(nc);
+    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
+    services.push(
+      await startService('ingest', env),
+      await startService('gerty', { ...env, GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat', GERTY_MODEL_CONCURRENCY: '4' }),
+    );
+    await Promise.all(services.map((s) => s.waitUntilReady()));
+  });
+
+  afterAll(async () => {
+    compactor?.kill();
+    await compactor?.exited;
+    for (const service of services) {
+      service.kill();
+      await service.exited;
+    }
+    await nc?.drain();
+    await admin?.end();
+    await server?.close();
+    await nats?.stop();
+    await db?.drop();
+  });
+
+  it('finishes the tree after the kill: every message under one leaf, each summary written and announced once', async () => {
+    // Every answer is slow (far more than the run needs, killed and restarted).
+    server.defaultContent = 'Ada and the helper went over the coffee harvest report.';
+    server.script(...Array.from({ length: 200 }, () => ({ kind: 'delay', ms: SLOW_MS }) as const));
+    // The whole conversation is stored first (user messages only: no fact extraction asks the model).
+    const start = Date.parse('2026-03-01T09:00:00Z');
+    for (let t = 0; t < MESSAGES / 2; t++) {
+      const turn = {
+        turnId: `crash-${t}`,
+        sessionKey: 'crash',
+        occurredAt: new Date(start + t * 1000).toISOString(),
+        messages: [0, 1].map((k) => ({ role: 'user', author: 'Ada', content: `Turn ${t}.${k}: how is the coffee harvest report going?` })),
+      };
+      await js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turn.turnId });
+    }
+    await waitFor('conversation stored', async () => (await count(`SELECT count(*) AS n FROM messages`)) === MESSAGES, 15_000);
+    const id = (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = 'crash'`))[0]!.id;
+
+    compactor = await startService('compactor', compactorEnv());
+    await compactor.waitUntilReady();
+    // The first leaf is committed: kill at once, mid-run.
+    await waitFor('first leaf', async () => (await count(`SELECT count(*) AS n FROM summaries`)) > 0, 15_000, 5);
+    compactor.kill('SIGKILL');
+    expect(await compactor.exited).toBe('SIGKILL');
+    const atKill = await sql<{ written: string; announced: string }>(`SELECT count(*) AS written, count(announced_at) AS announced FROM summaries`);
+    expect(Number(atKill[0]!.written)).toBeGreaterThan(0);
+    expect(Number(atKill[0]!.written)).toBeLessThan(LEAVES);
+    expect(Number(atKill[0]!.announced)).toBe(0);
+
+    // A new compactor gets the events again after their ack wait and finishes.
+    compactor = await startService('compactor', compactorEnv());
+    await compactor.waitUntilReady();
+    const total = LEAVES + BRANCHES + ROOTS;
+    await waitFor(
+      'tree finished and announced',
+      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NOT NULL`)) === total,
+      Consumers.summarizeMessages.ackWaitMs + 10_000,
+      250,
+    );
+    // Every redelivered event settled; nothing more comes of them.
+    const jsm = await jetstreamManager(nc);
+    await waitFor('events settled', async () => {
+      const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
+      return info.num_ack_pending === 0 && info.num_pending === 0;
+    }, 10_000, 100);
+
+    const levels = await sql<{ depth: number; n: string }>(`SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`, [id]);
+    expect(levels.map((l) => [l.depth, Number(l.n)])).toEqual([
+      [0, LEAVES],
+      [1, BRANCHES],
+      [2, ROOTS],
+    ]);
+    // Every message under exactly one leaf, leaves in transcript order, each leaf full.
+    const transcript = await sql<{ id: string }>(`SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY created_at, stream_seq, position, id`, [id]);
+    const covered = await sql<{ id: string }>(
+      `SELECT ss.source_id::text AS id FROM summaries s JOIN summary_sources ss ON ss.summary_id = s.id AND ss.source_kind = 'message'
+        WHERE s.conversation_id = $1 AND s.depth = 0 ORDER BY s.earliest_at, s.id, ss.ordinal`,
+      [id],
+    );
+    expect(transcript).toHaveLength(MESSAGES);
+    expect(covered.map((r) => r.id)).toEqual(transcript.map((r) => r.id));
+    expect(await count(`SELECT count(*) AS n FROM summaries WHERE depth = 0 AND message_count <> $1`, [LEAF])).toBe(0);
+    // Each of the 12 leaves under one branch, 3 of the 4 branches under the root; no source twice.
+    expect(await count(`SELECT count(DISTINCT source_id) AS n FROM summary_sources WHERE source_kind = 'summary'`)).toBe(LEAVES + ROOTS * FAN_OUT);
+    expect(await count(`SELECT count(*) AS n FROM summary_sources WHERE source_kind = 'summary'`)).toBe(LEAVES + ROOTS * FAN_OUT);
+
+    // Announced once each, under its own msg id.
+    const events = await summaryEvents();
+    const rows = await sql<{ id: string }>(`SELECT id::text FROM summaries WHERE conversation_id = $1`, [id]);
+    expect(events.map((e) => e.event.summaryId).sort()).toEqual(rows.map((r) => r.id).sort());
+    for (const { event, msgId } of events) expect(msgId).toBe(`summary:acme:${event.summaryId}:created`);
+    // The second compactor's output never mentions a dead letter.
+    expect(compactor.output()).not.toMatch(/dead-lettered/);
+  }, 60_000);
+});
