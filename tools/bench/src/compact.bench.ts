@@ -200,7 +200,7 @@ async function main(flags: Flags): Promise<void> {
         duplicatePublishes: window.duplicates,
       },
     };
-    if (leaves === 0 || latency.announced.count === 0 || deadLetters !== 0 || latency.unmatched !== 0) {
+    if (leaves === 0 || latency.announced.count === 0 || deadLetters !== 0 || latency.unmatched !== 0 || latency.announced.count !== stored.rows.length) {
       throw new Error(`the compactor did not summarise as expected: ${JSON.stringify(result.checks)} (backlog leaves ${leaves})`);
     }
     const out = resolve(REPO_ROOT, flags.out);
