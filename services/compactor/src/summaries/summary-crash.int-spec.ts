@@ -19,7 +19,9 @@ import {
  * summary takes 300 ms at a fake OpenAI-compatible endpoint behind the real Gerty, so the kill
  * lands after the first leaf is committed and before anything is announced). A new compactor
  * gets the unacknowledged events again once their ack wait passes, and finishes the tree:
- * every message under exactly one leaf, each summary written once and announced once.
+ * every message under exactly one leaf, each summary written once and announced once. Then
+ * killed after announcing and before marking (a test session holds the rows): the next
+ * compactor announces again under the same msg ids and JetStream keeps one of each.
  */
 const LEAF = 4;
 const FAN_OUT = 3;
@@ -161,5 +163,77 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     for (const { event, msgId } of events) expect(msgId).toBe(`summary:acme:${event.summaryId}:created`);
     // The second compactor's output never mentions a dead letter.
     expect(compactor.output()).not.toMatch(/dead-lettered/);
+  }, 60_000);
+
+  it('announces each summary once when a compactor is killed between announcing and marking (JetStream drops the repeat)', async () => {
+    // Stopped while the conversation is stored, so a single run summarises all of it.
+    compactor!.kill('SIGTERM');
+    await compactor!.exited;
+    for (let t = 0; t < 16; t++) {
+      const turn = {
+        turnId: `announce-${t}`,
+        sessionKey: 'announce',
+        occurredAt: new Date(Date.parse('2026-03-02T09:00:00Z') + t * 1000).toISOString(),
+        messages: [0, 1].map((k) => ({ role: 'user', author: 'Ada', content: `Turn ${t}.${k}: and the shipping schedule?` })),
+      };
+      await js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turn.turnId });
+    }
+    await waitFor('conversation stored', async () => (await count(`SELECT count(*) AS n FROM messages`)) === MESSAGES + 32, 15_000);
+    const id = (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = 'announce'`))[0]!.id;
+    const total = 8 + 2; // 8 leaves, 2 branches of 3 (2 leaves wait), no root
+    const seen: string[] = [];
+    const sub = nc.subscribe(Subjects.summaryCreated('acme'), {
+      callback: (_, m) => {
+        const event = decodeMessage(SummaryCreatedSchema, m.data, { strict: false });
+        if (event.conversationId === id) seen.push(event.summaryId);
+      },
+    });
+    // Holds the first leaves' rows, so marking them announced waits: the kill lands after every
+    // announcement and before the mark.
+    const holder = new Client({ connectionString: db.adminUrl });
+    await holder.connect();
+    try {
+      compactor = await startService('compactor', compactorEnv());
+      await compactor.waitUntilReady();
+      await waitFor('first leaf', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])) > 0, 15_000, 5);
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM summaries WHERE conversation_id = $1 FOR UPDATE`, [id]);
+      await waitFor('all announced', async () => seen.length === total, 15_000, 20);
+      expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(total);
+      const marking = `SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'UPDATE summaries SET announced_at%' AND wait_event_type = 'Lock'`;
+      await waitFor('marking waits', async () => (await count(marking)) === 1, 5000, 20);
+      compactor.kill('SIGKILL');
+      expect(await compactor.exited).toBe('SIGKILL');
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    // The killed session's update never commits.
+    await waitFor('killed session gone', async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'UPDATE summaries SET announced_at%' AND state <> 'idle'`)) === 0, 5000, 50);
+    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NULL`, [id])).toBe(total);
+
+    // A new compactor gets the events back, finds nothing to write and announces all ten again, under the same msg ids.
+    compactor = await startService('compactor', compactorEnv());
+    await compactor.waitUntilReady();
+    await waitFor(
+      'marked announced',
+      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) === total,
+      Consumers.summarizeMessages.ackWaitMs + 10_000,
+      250,
+    );
+    const jsm = await jetstreamManager(nc);
+    await waitFor('events settled', async () => {
+      const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
+      return info.num_ack_pending === 0 && info.num_pending === 0;
+    }, 10_000, 100);
+    sub.unsubscribe();
+    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(total);
+    // Published twice (a plain subscriber sees both), stored once in the stream.
+    const ids = [...new Set(seen)].sort();
+    expect(ids).toHaveLength(total);
+    expect(seen).toHaveLength(2 * total);
+    const stored = (await summaryEvents()).filter((e) => e.event.conversationId === id);
+    expect(stored.map((e) => e.event.summaryId).sort()).toEqual(ids);
+    expect(new Set(stored.map((e) => e.msgId)).size).toBe(total);
   }, 60_000);
 });
