@@ -139,17 +139,19 @@ describe('compactor with a language model that answers malformed JSON (fake Open
       { role: 'user', content: 'I always drink my coffee black.' },
       { role: 'assistant', content: 'Noted: black coffee.' },
     ]);
-    server.script({ kind: 'content', content: 'Sure! Here are the facts: {facts: [' }, { kind: 'content', content: '```json\n{"facts": [' }, { kind: 'content', content: fact('Ada lives in Lisbon.') });
-    const retried = await publishTurn('facts-2', 'facts-2-0', [
-      { role: 'user', content: 'I live in Lisbon.' },
-      { role: 'assistant', content: 'Lisbon, noted.' },
-    ]);
     const factsOf = (conversation: string) =>
       sql<{ content: string }>(
         `SELECT f.content FROM facts f WHERE f.tenant_id = 'acme' AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = $1 AND m.id = ANY(f.source_message_ids))`,
         [conversation],
       );
-    await waitFor('both facts', async () => (await factsOf(repaired)).length === 1 && (await factsOf(retried)).length === 1, 15_000);
+    // One turn at a time, so each takes its own answers from the script.
+    await waitFor('repaired fact', async () => (await factsOf(repaired)).length === 1, 15_000);
+    server.script({ kind: 'content', content: 'Sure! Here are the facts: {facts: [' }, { kind: 'content', content: '```json\n{"facts": [' }, { kind: 'content', content: fact('Ada lives in Lisbon.') });
+    const retried = await publishTurn('facts-2', 'facts-2-0', [
+      { role: 'user', content: 'I live in Lisbon.' },
+      { role: 'assistant', content: 'Lisbon, noted.' },
+    ]);
+    await waitFor('retried fact', async () => (await factsOf(retried)).length === 1, 15_000);
     await new Promise((r) => setTimeout(r, 500));
     expect((await factsOf(repaired)).map((f) => f.content)).toEqual(['Ada drinks her coffee black.']);
     expect((await factsOf(retried)).map((f) => f.content)).toEqual(['Ada lives in Lisbon.']);
