@@ -16,6 +16,7 @@ import {
 } from '@engram/testing';
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
+import { classifyMemoryTag, expiryOf } from '@engram/memory-core';
 import { ExtractFactsUseCase } from './extract-facts.use-case';
 
 interface FactRow {
@@ -29,6 +30,7 @@ interface FactRow {
   valid_to: Date | null;
   superseded_by: string | null;
   source_message_ids: string[];
+  expires_at: Date | null;
 }
 
 /**
@@ -48,7 +50,7 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
   const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
   const facts = (tenant: string) =>
     sql<FactRow>(
-      `SELECT id::text, content, category, origin, created_at, updated_at, valid_from, valid_to, superseded_by::text, source_message_ids::text[]
+      `SELECT id::text, content, category, origin, created_at, updated_at, valid_from, valid_to, superseded_by::text, source_message_ids::text[], expires_at
          FROM facts WHERE tenant_id = $1 ORDER BY id`,
       [tenant],
     );
@@ -121,6 +123,8 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     expect(berlin.content).not.toMatch(/tomorrow/i);
     expect(berlin.origin).toBe('extracted');
     expect(berlin.valid_from).toEqual(new Date('2026-02-22T10:00:00Z'));
+    // Its lifetime counts from when it was said, not from when it was extracted.
+    expect(berlin.expires_at).toEqual(expiryOf(classifyMemoryTag(berlin.category).lifetime, berlin.valid_from));
     const [user] = await messageIds('t1');
     expect(berlin.source_message_ids).toEqual([user!.id]);
     const vectors = await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE item_kind = 'fact' AND item_id = $1`, [berlin.id]);

@@ -87,6 +87,10 @@ export class ExtractFactsUseCase {
 
     const now = await this.facts.now(m);
     const lifetime = classifyMemoryTag(fact.category).lifetime;
+    const sourceMessageIds = factSources(fact.sourceMessageIds, window);
+    // Valid time is the world's: a fact holds from when it was said, not from when it was extracted,
+    // and its lifetime counts from then too.
+    const saidAt = statedAt(sourceMessageIds, window) ?? now;
     const row = {
       agent,
       content: fact.content,
@@ -94,14 +98,13 @@ export class ExtractFactsUseCase {
       lifetime,
       importance: fact.importance,
       conversationId: turn.conversationId,
-      sourceMessageIds: factSources(fact.sourceMessageIds, window),
-      expiresAt: expiryOf(lifetime, now),
+      sourceMessageIds,
+      expiresAt: expiryOf(lifetime, saidAt),
     };
-    // Valid time is the world's: a fact holds from when it was said, not from when it was extracted.
-    const saidAt = statedAt(row.sourceMessageIds, window) ?? now;
     const plan = planExtractedFact(
       { category: fact.category, statedAt: saidAt },
-      await this.facts.nearestOpenFact(m, agent, vector, model, now),
+      // In force when it was said (as ingest's dedup judges it): expiry counts from then too.
+      await this.facts.nearestOpenFact(m, agent, vector, model, saidAt),
       await this.facts.nearestClosedFact(m, agent, vector, model),
     );
     if (plan.kind === 'skip') return [];

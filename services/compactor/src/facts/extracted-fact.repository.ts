@@ -70,12 +70,12 @@ export class ExtractedFactRepository {
     return rows[0]!.category;
   }
 
-  /** The agent's open fact in force whose vector (of this model) is nearest to `vector`, with its cosine similarity. */
-  async nearestOpenFact(m: EntityManager, agent: string, vector: readonly number[], model: string, now: Date): Promise<NearestFact | null> {
+  /** The agent's open fact in force at `at` (not expired by then) whose vector (of this model) is nearest to `vector`, with its cosine similarity. */
+  async nearestOpenFact(m: EntityManager, agent: string, vector: readonly number[], model: string, at: Date): Promise<NearestFact | null> {
     const rows: Array<{ id: string; similarity: number }> = await m.query(
       `WITH candidates AS MATERIALIZED (${AGENT_FACT_VECTORS} AND f.valid_to IS NULL AND (f.expires_at IS NULL OR f.expires_at > $4))
        SELECT id::text, 1 - (embedding <=> $2::halfvec) AS similarity FROM candidates ORDER BY embedding <=> $2::halfvec LIMIT 1`,
-      [agent, `[${vector.join(',')}]`, model, now.toISOString()],
+      [agent, `[${vector.join(',')}]`, model, at.toISOString()],
     );
     return rows[0] ? { id: rows[0].id, similarity: Number(rows[0].similarity) } : null;
   }
