@@ -1,22 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
-import { decodeMessage, FactUpsertedSchema, Streams, Subjects, type FactUpserted } from '@engram/contracts';
-import { listenOnJetStream } from '@engram/messaging';
-import {
-  createScratchDatabase,
-  startNatsServer,
-  startService,
-  waitFor,
-  type NatsServerHandle,
-  type ScratchDatabase,
-  type ServiceProcess,
-} from '@engram/testing';
-import { loadCompactorConfig } from '../compactor.config';
-import { CompactorModule } from '../compactor.module';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { FactUpsertedSchema, Streams, Subjects } from '@engram/contracts';
 import { classifyMemoryTag, expiryOf } from '@engram/memory-core';
+import { waitFor } from '@engram/testing';
+import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
 import { ExtractFactsUseCase } from './extract-facts.use-case';
 
 interface FactRow {
@@ -39,15 +25,10 @@ interface FactRow {
  * place, redelivery adding nothing, corrections superseding, memory off extracting nothing.
  */
 describe('compactor: facts after each assistant turn (real Postgres, NATS, ingest and Gerty)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
-  let admin: Client;
-  let nc: NatsConnection;
+  let compactor: CompactorUnderTest;
   let js: JetStreamClient;
-  let app: INestApplication;
-  const services: ServiceProcess[] = [];
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
   const facts = (tenant: string) =>
     sql<FactRow>(
       `SELECT id::text, content, category, origin, created_at, updated_at, valid_from, valid_to, superseded_by::text, source_message_ids::text[], expires_at
@@ -72,43 +53,17 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
   const messageIds = async (turnId: string) =>
     sql<{ id: string; role: string; conversation_id: string }>(`SELECT id::text, role, conversation_id::text FROM messages WHERE turn_id = $1 ORDER BY position`, [turnId]);
 
-  async function factEvents(tenant: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
-    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenant) });
-    const out: Array<{ event: FactUpserted; msgId: string }> = [];
-    for await (const m of await consumer.fetch({ max_messages: 100, expires: 1000 })) {
-      out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
-      if (m.info.pending === 0) break;
-    }
-    return out;
-  }
+  const factEvents = (tenant: string) => eventsOn(js, Streams.events.name, Subjects.factUpserted(tenant), FactUpsertedSchema);
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('compactor_facts')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    // A tenant that switched memory off before its first turn.
-    await admin.query(`INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('quiet', false)`);
-    nc = await connect({ servers: nats.url });
-    js = jetstream(nc);
-    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-    services.push(await startService('ingest', env), await startService('gerty', env));
-    await Promise.all(services.map((s) => s.waitUntilReady()));
-    const config = loadCompactorConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent', RETRY_BASE_DELAY_MS: '100', RETRY_MAX_DELAY_MS: '500' });
-    app = await NestFactory.create(CompactorModule.register(config), { logger: false });
-    await listenOnJetStream(app);
+    compactor = await startCompactor('compactor_facts', {
+      // A tenant that switched memory off before its first turn.
+      seed: (admin) => admin.query(`INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('quiet', false)`).then(() => undefined),
+    });
+    js = compactor.js;
   });
 
-  afterAll(async () => {
-    await app?.close();
-    for (const service of services) {
-      service.kill();
-      await service.exited;
-    }
-    await nc?.drain();
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
-  });
+  afterAll(() => compactor?.stop());
 
   let berlin: FactRow;
 
@@ -146,7 +101,7 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
   it('a redelivered turn inserts nothing new', async () => {
     const before = await facts('acme');
     const [, assistant] = await messageIds('t2');
-    await app.get(ExtractFactsUseCase).execute({ tenantId: 'acme', agent: 'helper', conversationId: assistant!.conversation_id, turnMessageId: assistant!.id });
+    await compactor.apps[0]!.get(ExtractFactsUseCase).execute({ tenantId: 'acme', agent: 'helper', conversationId: assistant!.conversation_id, turnMessageId: assistant!.id });
     const after = await facts('acme');
     expect(after.map((f) => [f.id, f.content, f.created_at])).toEqual(before.map((f) => [f.id, f.content, f.created_at]));
   });

@@ -1,24 +1,7 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
-import type { DescMessage, MessageShape } from '@bufbuild/protobuf';
-import { Consumers, DeadLetterSchema, decodeMessage, FactUpsertedSchema, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
-import { listenOnJetStream } from '@engram/messaging';
-import {
-  createScratchDatabase,
-  startFakeOpenAiServer,
-  startNatsServer,
-  startService,
-  waitFor,
-  type FakeOpenAiServer,
-  type NatsServerHandle,
-  type ScratchDatabase,
-  type ServiceProcess,
-} from '@engram/testing';
-import { loadCompactorConfig } from '../compactor.config';
-import { CompactorModule } from '../compactor.module';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { Consumers, DeadLetterSchema, FactUpsertedSchema, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
+import { startFakeOpenAiServer, waitFor, type FakeOpenAiServer } from '@engram/testing';
+import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
 
 /**
  * The compactor with Gerty configured for a language model (GERTY_OPENAI_*), played by a fake
@@ -34,33 +17,18 @@ const LEAF = 4;
 const TRUNCATED = { kind: 'status', status: 200, body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assist' } as const;
 
 describe('compactor with a language model that answers malformed JSON (fake OpenAI server, real Gerty, ingest, NATS, Postgres)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
   let server: FakeOpenAiServer;
-  let admin: Client;
-  let nc: NatsConnection;
+  let compactor: CompactorUnderTest;
   let js: JetStreamClient;
-  let app: INestApplication;
-  const services: ServiceProcess[] = [];
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
-  const count = async (text: string, params: unknown[] = []) => Number((await sql<{ n: string }>(text, params))[0]!.n);
+  const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
+  const count = (text: string, params: unknown[] = []) => compactor.count(text, params);
   const chatRequests = () => server.requests.filter((r) => r.path === '/v1/chat/completions');
 
-  /** Every event on a stream under a subject (an ordered consumer from the start). */
-  async function eventsOn<S extends DescMessage>(stream: string, subject: string, schema: S): Promise<Array<{ event: MessageShape<S>; msgId: string }>> {
-    const consumer = await js.consumers.get(stream, { filter_subjects: subject });
-    const out: Array<{ event: MessageShape<S>; msgId: string }> = [];
-    for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
-      out.push({ event: decodeMessage(schema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
-      if (m.info.pending === 0) break;
-    }
-    return out;
-  }
   const deadLetters = async () => {
     const stream = await js.streams.get(Streams.deadLetters.name).catch(() => undefined);
     if (!stream) return [];
-    return (await eventsOn(Streams.deadLetters.name, Subjects.deadLetterWildcard, DeadLetterSchema)).map((e) => e.event);
+    return (await eventsOn(js, Streams.deadLetters.name, Subjects.deadLetterWildcard, DeadLetterSchema)).map((e) => e.event);
   };
 
   /** One turn of the given messages; waits until ingest stored them. */
@@ -74,41 +42,18 @@ describe('compactor with a language model that answers malformed JSON (fake Open
   const userLines = (session: string, n: number) => Array.from({ length: n }, (_, i) => ({ role: 'user', content: `${session} line ${i}: the coffee harvest report.` }));
 
   beforeAll(async () => {
-    [nats, db, server] = await Promise.all([startNatsServer(), createScratchDatabase('compactor_llm'), startFakeOpenAiServer()]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    nc = await connect({ servers: nats.url });
-    js = jetstream(nc);
-    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-    // Completions by the fake endpoint; embeddings stay with the built-in model.
-    services.push(
-      await startService('ingest', env),
-      await startService('gerty', { ...env, GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' }),
-    );
-    await Promise.all(services.map((s) => s.waitUntilReady()));
-    const config = loadCompactorConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: db.appUrl,
-      LOG_LEVEL: 'silent',
-      COMPACTOR_LEAF_MESSAGES: String(LEAF),
-      RETRY_BASE_DELAY_MS: '100',
-      RETRY_MAX_DELAY_MS: '400',
+    server = await startFakeOpenAiServer();
+    compactor = await startCompactor('compactor_llm', {
+      // Completions by the fake endpoint; embeddings stay with the built-in model.
+      gertyEnv: { GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' },
+      config: { COMPACTOR_LEAF_MESSAGES: String(LEAF), RETRY_MAX_DELAY_MS: '400' },
     });
-    app = await NestFactory.create(CompactorModule.register(config), { logger: false });
-    await listenOnJetStream(app);
+    js = compactor.js;
   });
 
   afterAll(async () => {
-    await app?.close();
-    for (const service of services) {
-      service.kill();
-      await service.exited;
-    }
-    await nc?.drain();
-    await admin?.end();
+    await compactor?.stop();
     await server?.close();
-    await nats?.stop();
-    await db?.drop();
   });
 
   beforeEach(() => {
@@ -127,7 +72,7 @@ describe('compactor with a language model that answers malformed JSON (fake Open
     ]);
     // The malformed answer, then the one that was written.
     expect(chatRequests()).toHaveLength(2);
-    const events = (await eventsOn(Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema)).filter((e) => e.event.conversationId === id);
+    const events = (await eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema)).filter((e) => e.event.conversationId === id);
     expect(events).toHaveLength(1);
     expect(await deadLetters()).toEqual([]);
   });
@@ -158,7 +103,7 @@ describe('compactor with a language model that answers malformed JSON (fake Open
     expect(await count(`SELECT count(*) AS n FROM facts WHERE tenant_id = 'acme'`)).toBe(2);
     // 2 (malformed, repaired) + 3 (malformed, repair malformed; redelivered: valid).
     expect(chatRequests()).toHaveLength(5);
-    const created = (await eventsOn(Streams.events.name, Subjects.factUpserted('acme'), FactUpsertedSchema)).filter((e) => e.msgId.endsWith(':created'));
+    const created = (await eventsOn(js, Streams.events.name, Subjects.factUpserted('acme'), FactUpsertedSchema)).filter((e) => e.msgId.endsWith(':created'));
     expect(created).toHaveLength(2);
     expect(await deadLetters()).toEqual([]);
     // Below the leaf threshold: the summaries consumer asked nothing.

@@ -1,23 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
-import { decodeMessage, Streams, Subjects, SummaryCreatedSchema, timestampDate, type SummaryCreated } from '@engram/contracts';
-import { listenOnJetStream } from '@engram/messaging';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import type { Client } from 'pg';
+import { Streams, Subjects, SummaryCreatedSchema, timestampDate } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
-import {
-  createScratchDatabase,
-  startNatsServer,
-  startService,
-  waitFor,
-  type NatsServerHandle,
-  type ScratchDatabase,
-  type ServiceProcess,
-} from '@engram/testing';
-import { loadCompactorConfig } from '../compactor.config';
+import { waitFor } from '@engram/testing';
+import { startCompactor, eventsOn, type CompactorUnderTest } from '../testing/compactor-under-test';
 import { GertyGateway } from '../gateway/gerty.gateway';
-import { CompactorModule } from '../compactor.module';
 import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
 import { SourcesTakenError, SummaryRepository } from './summary.repository';
 
@@ -31,34 +19,13 @@ const FAN_OUT = 4;
 const MESSAGES = 2000;
 
 describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 replicas)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
+  let compactor: CompactorUnderTest;
   let admin: Client;
-  let nc: NatsConnection;
   let js: JetStreamClient;
-  const services: ServiceProcess[] = [];
-  const replicas: INestApplication[] = [];
+  let replicas: INestApplication[];
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
-  const count = async (text: string, params: unknown[] = []) => Number((await sql<{ n: string }>(text, params))[0]!.n);
-
-  async function startReplica(): Promise<INestApplication> {
-    const config = loadCompactorConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: db.appUrl,
-      LOG_LEVEL: 'silent',
-      COMPACTOR_LEAF_MESSAGES: String(LEAF),
-      COMPACTOR_LEAF_TOKENS: '2000',
-      COMPACTOR_FAN_OUT: String(FAN_OUT),
-      // Small batches, so the three replicas each get a share of the conversation's events.
-      CONSUMER_BATCH_SIZE: '16',
-      RETRY_BASE_DELAY_MS: '100',
-      RETRY_MAX_DELAY_MS: '500',
-    });
-    const app = await NestFactory.create(CompactorModule.register(config), { logger: false });
-    await listenOnJetStream(app);
-    return app;
-  }
+  const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
+  const count = (text: string, params: unknown[] = []) => compactor.count(text, params);
 
   /** Turns of two messages each, one a second, oldest first; waits until ingest stored them. */
   async function publishConversation(session: string, turns: number, text: (turn: number, k: number) => string): Promise<void> {
@@ -81,43 +48,23 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
   const conversationId = async (session: string) =>
     (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = $1`, [session]))[0]!.id;
 
-  async function summaryEvents(): Promise<Array<{ event: SummaryCreated; msgId: string }>> {
-    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.summaryCreated('acme') });
-    const out: Array<{ event: SummaryCreated; msgId: string }> = [];
-    for (;;) {
-      let got = 0;
-      for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
-        got++;
-        out.push({ event: decodeMessage(SummaryCreatedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
-        if (m.info.pending === 0) return out;
-      }
-      if (got === 0) return out;
-    }
-  }
+  const summaryEvents = () => eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema);
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('compactor')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    nc = await connect({ servers: nats.url });
-    js = jetstream(nc);
-    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-    services.push(await startService('ingest', env), await startService('gerty', env));
-    await Promise.all(services.map((s) => s.waitUntilReady()));
-    for (let i = 0; i < 3; i++) replicas.push(await startReplica());
+    compactor = await startCompactor('compactor', {
+      replicas: 3,
+      config: {
+        COMPACTOR_LEAF_MESSAGES: String(LEAF),
+        COMPACTOR_LEAF_TOKENS: '2000',
+        COMPACTOR_FAN_OUT: String(FAN_OUT),
+        // Small batches, so the three replicas each get a share of the conversation's events.
+        CONSUMER_BATCH_SIZE: '16',
+      },
+    });
+    ({ admin, js, apps: replicas } = compactor);
   });
 
-  afterAll(async () => {
-    for (const app of replicas) await app.close();
-    for (const service of services) {
-      service.kill();
-      await service.exited;
-    }
-    await nc?.drain();
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
-  });
+  afterAll(() => compactor?.stop());
 
   it('grows a 2,000-message conversation into leaves, branches and roots, each once, linked in order', async () => {
     // Counted at the gateway: Gerty's own counter also has each turn's fact extraction.
