@@ -9,3 +9,4 @@ export * from './tenancy/advisory-locks';
 export * from './tenancy/tenant-registry';
 export * from './facts/fact-writers-lock';
 export * from './facts/open-facts';
+export * from './facts/insert-fact';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FactCategory, FactLifetime, MessageRole, NearestClosedFact, NearestFact } from '@engram/memory-core';
-import type { EntityManager } from '@engram/store';
+import { insertFact, type EntityManager } from '@engram/store';
 
 /** A message of the window facts are extracted from. */
 export interface WindowMessage {
@@ -90,27 +90,8 @@ export class ExtractedFactRepository {
     return rows[0] ? { id: rows[0].id, similarity: Number(rows[0].similarity), validTo: rows[0].valid_to } : null;
   }
 
-  async insert(m: EntityManager, tenantId: string, originKey: string, fact: ExtractedFactRow, validFrom: Date): Promise<string> {
-    const rows: Array<{ id: string }> = await m.query(
-      `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key,
-                          conversation_id, source_message_ids, valid_from, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'extracted', $7, $8, $9::bigint[], $10, $11)
-       RETURNING id::text`,
-      [
-        tenantId,
-        fact.agent,
-        fact.content,
-        fact.category,
-        fact.lifetime,
-        fact.importance,
-        originKey,
-        fact.conversationId,
-        fact.sourceMessageIds,
-        validFrom.toISOString(),
-        fact.expiresAt?.toISOString() ?? null,
-      ],
-    );
-    return rows[0]!.id;
+  insert(m: EntityManager, tenantId: string, originKey: string, fact: ExtractedFactRow, validFrom: Date): Promise<string> {
+    return insertFact(m, tenantId, { ...fact, origin: 'extracted', originKey, validFrom });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FactCategory, FactLifetime } from '@engram/memory-core';
-import type { EntityManager } from '@engram/store';
+import { insertFact, type EntityManager } from '@engram/store';
 
 /** A fact as memory_save and memory_forget see it. */
 export interface FactRow {
@@ -82,27 +82,8 @@ export class FactRepository {
     return rows[0] ? factOf(rows[0]) : null;
   }
 
-  async insertSaved(manager: EntityManager, tenantId: string, fact: NewSavedFact): Promise<string> {
-    const rows: Array<{ id: string }> = await manager.query(
-      `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key,
-                          conversation_id, source_message_ids, valid_from, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'saved', $7, $8, $9::bigint[], $10, $11)
-       RETURNING id`,
-      [
-        tenantId,
-        fact.agent,
-        fact.content,
-        fact.category,
-        fact.lifetime,
-        fact.importance,
-        fact.originKey,
-        fact.conversationId,
-        fact.sourceMessageIds,
-        fact.validFrom.toISOString(),
-        fact.expiresAt?.toISOString() ?? null,
-      ],
-    );
-    return String(rows[0]!.id);
+  insertSaved(manager: EntityManager, tenantId: string, fact: NewSavedFact): Promise<string> {
+    return insertFact(manager, tenantId, { ...fact, origin: 'saved' });
   }
 
   /**
