@@ -1,4 +1,5 @@
 export * from './text/token-estimate';
+export * from './models/model-windows';
 export * from './text/words';
 export * from './tags/memory-tags';
 export * from './facts/fact-kinds';
