@@ -15,3 +15,4 @@ export * from './summaries/summary-span';
 export * from './facts/extracted-fact-plan';
 export * from './facts/extracted-fact-key';
 export * from './facts/fact-sources';
+export * from './compaction/session-compaction';

@@ -1,0 +1,56 @@
+import { chunksOf, compactionStepKey, DEFAULT_SESSION_COMPACTION_POLICY as policy, planSessionCompaction, summaryChunks } from './session-compaction';
+
+const messages = (tokens: number[]) => tokens.map((t, i) => ({ id: String(i + 1), tokens: t }));
+
+describe('planSessionCompaction', () => {
+  it('does nothing at or under 75 % of the window', () => {
+    expect(planSessionCompaction(messages(Array(30).fill(200)), 8000, policy)).toBeNull(); // 6,000 = 75 %
+    expect(planSessionCompaction([], 8000, policy)).toBeNull();
+  });
+
+  it('compacts the oldest until at most 40 % of the window is left', () => {
+    const step = planSessionCompaction(messages(Array(31).fill(200)), 8000, policy)!; // 6,200 > 6,000
+    // 3,200 (40 %) = 16 messages left: the oldest 15 go.
+    expect(step.messages.map((m) => m.id)).toEqual(Array.from({ length: 15 }, (_, i) => String(i + 1)));
+    expect(step.compactedTokens).toBe(3000);
+    expect(step.remainingTokens).toBe(3200);
+  });
+
+  it('always keeps the newest 10, even when they alone hold more than 40 %', () => {
+    const tokens = [...Array(5).fill(100), ...Array(10).fill(600)]; // 6,500; the newest 10 hold 6,000
+    const step = planSessionCompaction(messages(tokens), 8000, policy)!;
+    expect(step.messages.map((m) => m.id)).toEqual(['1', '2', '3', '4', '5']);
+    expect(step.remainingTokens).toBe(6000);
+  });
+
+  it('compacts nothing when only the newest 10 are uncompacted', () => {
+    expect(planSessionCompaction(messages(Array(10).fill(1000)), 8000, policy)).toBeNull();
+  });
+
+  it('takes the share and the kept count from the policy', () => {
+    const step = planSessionCompaction(messages(Array(10).fill(100)), 1000, { triggerShare: 0.5, keepShare: 0.2, keepMessages: 2 })!;
+    expect(step.messages).toHaveLength(8);
+    expect(step.remainingTokens).toBe(200);
+  });
+
+  it('may leave less than 40 % when one old message is large', () => {
+    const step = planSessionCompaction(messages([5000, ...Array(12).fill(100)]), 8000, policy)!;
+    expect(step.messages.map((m) => m.id)).toEqual(['1']);
+    expect(step.remainingTokens).toBe(1200);
+  });
+});
+
+describe('summaryChunks', () => {
+  it('cuts consecutive chunks that fit beside the running summary and never cuts a message', () => {
+    const chunks = summaryChunks(messages([100, 100, 100, 900, 100]), 1000, 500);
+    // limit 1000 - 500 - 12 = 488; each line costs tokens + 12.
+    expect(chunks.map((c) => c.map((m) => m.id))).toEqual([['1', '2', '3'], ['4'], ['5']]);
+  });
+});
+
+describe('chunksOf / compactionStepKey', () => {
+  it('groups by size and names a step by its conversation and newest message', () => {
+    expect(chunksOf([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(compactionStepKey('7', '42')).toBe('compaction-7-42');
+  });
+});
