@@ -7,6 +7,7 @@ import { FactForgetReason1760000000005 } from './1760000000005-fact-forget-reaso
 import { VectorsByTenant1760000000006 } from './1760000000006-vectors-by-tenant';
 import { ConversationOrderById1760000000007 } from './1760000000007-conversation-order-by-id';
 import { SummaryTree1760000000008 } from './1760000000008-summary-tree';
+import { SessionCompaction1760000000009 } from './1760000000009-session-compaction';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   VectorsByTenant1760000000006,
   ConversationOrderById1760000000007,
   SummaryTree1760000000008,
+  SessionCompaction1760000000009,
 ];
