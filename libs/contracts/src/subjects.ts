@@ -20,6 +20,8 @@ export const Subjects = {
   messageStoredWildcard: 'mem.message.stored.>',
   summaryCreated: (tenantId: string) => `mem.summary.created.${tenantId}`,
   summaryCreatedWildcard: 'mem.summary.created.>',
+  compactionCreated: (tenantId: string) => `mem.compaction.created.${tenantId}`,
+  compactionCreatedWildcard: 'mem.compaction.created.>',
   factUpserted: (tenantId: string) => `mem.fact.upserted.${tenantId}`,
   factUpsertedWildcard: 'mem.fact.upserted.>',
   embeddingWritten: (tenantId: string) => `mem.embedding.written.${tenantId}`,

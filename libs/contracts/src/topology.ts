@@ -3,6 +3,7 @@ import { Subjects } from './subjects';
 import { TurnEventSchema } from './gen/memory/v1/turn_pb';
 import {
   AccessRecordedSchema,
+  CompactionCreatedSchema,
   EmbeddingWrittenSchema,
   FactUpsertedSchema,
   MessageStoredSchema,
@@ -42,10 +43,11 @@ export const Streams = {
   },
   events: {
     name: 'MEMORY_EVENTS',
-    description: 'What the workers announce: messages stored, summaries created, facts upserted, vectors written.',
+    description: 'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written.',
     subjects: [
       Subjects.messageStoredWildcard,
       Subjects.summaryCreatedWildcard,
+      Subjects.compactionCreatedWildcard,
       Subjects.factUpsertedWildcard,
       Subjects.embeddingWrittenWildcard,
       Subjects.accessRecordedWildcard,
@@ -153,6 +155,18 @@ export const Consumers = {
     ackWaitMs: 30_000,
     maxAckPending: 4096,
   },
+  compactSessions: {
+    stream: Streams.events,
+    durable: 'compactor-sessions',
+    description: "compactor: a conversation past 75 % of its model's window has its oldest messages compacted",
+    filterSubject: Subjects.messageStoredWildcard,
+    schema: MessageStoredSchema,
+    strictDecoding: false,
+    maxDeliver: 5,
+    // A step waits for Gerty's extraction and summaries; running batches keep theirs with "working".
+    ackWaitMs: 30_000,
+    maxAckPending: 4096,
+  },
   embedSummaries: {
     stream: Streams.events,
     durable: 'embedder-summaries',
@@ -209,6 +223,7 @@ export interface EventSpec<Schema extends DescMessage = DescMessage> {
 export const Events = {
   messageStored: { schema: MessageStoredSchema, subject: Subjects.messageStored },
   summaryCreated: { schema: SummaryCreatedSchema, subject: Subjects.summaryCreated },
+  compactionCreated: { schema: CompactionCreatedSchema, subject: Subjects.compactionCreated },
   factUpserted: { schema: FactUpsertedSchema, subject: Subjects.factUpserted },
   embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
   accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },

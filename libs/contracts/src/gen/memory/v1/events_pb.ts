@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/events.proto.
  */
 export const file_memory_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChZtZW1vcnkvdjEvZXZlbnRzLnByb3RvEgltZW1vcnkudjEi4wEKDU1lc3NhZ2VTdG9yZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRITCgtzZXNzaW9uX2tleRgEIAEoCRIPCgd0dXJuX2lkGAUgASgJEioKCG1lc3NhZ2VzGAYgAygLMhgubWVtb3J5LnYxLlN0b3JlZE1lc3NhZ2USFgoObWVtb3J5X2VuYWJsZWQYByABKAgSLQoJc3RvcmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKbAQoNU3RvcmVkTWVzc2FnZRIKCgJpZBgBIAEoCRIMCgRyb2xlGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRvb2xfbmFtZRgEIAEoCRIVCg1jb250ZW50X2VtcHR5GAUgASgIEhYKDnRva2VuX2VzdGltYXRlGAYgASgFIvQBCg5TdW1tYXJ5Q3JlYXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhIKCnN1bW1hcnlfaWQYBCABKAkSDQoFZGVwdGgYBSABKAUSLwoLZWFybGllc3RfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgIIAEoBRINCgVtb2RlbBgJIAEoCSKWAQoMRmFjdFVwc2VydGVkEhEKCXRlbmFudF9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJEhEKCW9wZXJhdGlvbhgEIAEoCRIQCghjYXRlZ29yeRgFIAEoCRIVCg1zdXBlcnNlZGVkX2J5GAYgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgHIAEoCSJjChBFbWJlZGRpbmdXcml0dGVuEhEKCXRlbmFudF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgsKA2lkcxgDIAMoCRINCgVtb2RlbBgEIAEoCRISCgpkaW1lbnNpb25zGAUgASgFIoIDCgpEZWFkTGV0dGVyEg4KBnN0cmVhbRgBIAEoCRIQCghjb25zdW1lchgCIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAMgASgJEhkKEW9yaWdpbmFsX3NlcXVlbmNlGAQgASgEEhUKDW9yaWdpbmFsX2RhdGEYBSABKAwSRAoQb3JpZ2luYWxfaGVhZGVycxgGIAMoCzIqLm1lbW9yeS52MS5EZWFkTGV0dGVyLk9yaWdpbmFsSGVhZGVyc0VudHJ5EhIKCmRlbGl2ZXJpZXMYByABKA0SDQoFY2F1c2UYCCABKAkSDgoGcmVhc29uGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKB2RlYWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGjYKFE9yaWdpbmFsSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoOQWNjZXNzUmVjb3JkZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBHJlZnMYAiADKAkSLwoLYWNjZXNzZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGV2ZW50X2lkGAQgASgJYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChZtZW1vcnkvdjEvZXZlbnRzLnByb3RvEgltZW1vcnkudjEi4wEKDU1lc3NhZ2VTdG9yZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRITCgtzZXNzaW9uX2tleRgEIAEoCRIPCgd0dXJuX2lkGAUgASgJEioKCG1lc3NhZ2VzGAYgAygLMhgubWVtb3J5LnYxLlN0b3JlZE1lc3NhZ2USFgoObWVtb3J5X2VuYWJsZWQYByABKAgSLQoJc3RvcmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKbAQoNU3RvcmVkTWVzc2FnZRIKCgJpZBgBIAEoCRIMCgRyb2xlGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRvb2xfbmFtZRgEIAEoCRIVCg1jb250ZW50X2VtcHR5GAUgASgIEhYKDnRva2VuX2VzdGltYXRlGAYgASgFIvQBCg5TdW1tYXJ5Q3JlYXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhIKCnN1bW1hcnlfaWQYBCABKAkSDQoFZGVwdGgYBSABKAUSLwoLZWFybGllc3RfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgIIAEoBRINCgVtb2RlbBgJIAEoCSLiAgoRQ29tcGFjdGlvbkNyZWF0ZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRIVCg1jb21wYWN0aW9uX2lkGAQgASgJEhgKEGZpcnN0X21lc3NhZ2VfaWQYBSABKAkSFwoPbGFzdF9tZXNzYWdlX2lkGAYgASgJEhUKDW1lc3NhZ2VfY291bnQYByABKAUSGAoQY29tcGFjdGVkX3Rva2VucxgIIAEoBRIvCgtlYXJsaWVzdF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbGF0ZXN0X2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVtb2RlbBgLIAEoCRIWCg50b2tlbl9lc3RpbWF0ZRgMIAEoBRIQCghmYWN0X2lkcxgNIAMoCSKWAQoMRmFjdFVwc2VydGVkEhEKCXRlbmFudF9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJEhEKCW9wZXJhdGlvbhgEIAEoCRIQCghjYXRlZ29yeRgFIAEoCRIVCg1zdXBlcnNlZGVkX2J5GAYgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgHIAEoCSJjChBFbWJlZGRpbmdXcml0dGVuEhEKCXRlbmFudF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgsKA2lkcxgDIAMoCRINCgVtb2RlbBgEIAEoCRISCgpkaW1lbnNpb25zGAUgASgFIoIDCgpEZWFkTGV0dGVyEg4KBnN0cmVhbRgBIAEoCRIQCghjb25zdW1lchgCIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAMgASgJEhkKEW9yaWdpbmFsX3NlcXVlbmNlGAQgASgEEhUKDW9yaWdpbmFsX2RhdGEYBSABKAwSRAoQb3JpZ2luYWxfaGVhZGVycxgGIAMoCzIqLm1lbW9yeS52MS5EZWFkTGV0dGVyLk9yaWdpbmFsSGVhZGVyc0VudHJ5EhIKCmRlbGl2ZXJpZXMYByABKA0SDQoFY2F1c2UYCCABKAkSDgoGcmVhc29uGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKB2RlYWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGjYKFE9yaWdpbmFsSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoOQWNjZXNzUmVjb3JkZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBHJlZnMYAiADKAkSLwoLYWNjZXNzZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGV2ZW50X2lkGAQgASgJYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * mem.message.stored.{tenant}: a turn's messages are durable in the transcript.
@@ -320,6 +320,173 @@ export const SummaryCreatedSchema: GenMessage<SummaryCreated, {jsonType: Summary
   messageDesc(file_memory_v1_events, 2);
 
 /**
+ * mem.compaction.created.{tenant}: a conversation's oldest messages were compacted:
+ * a new rolling summary (covering everything compacted so far) was written and those
+ * messages were marked compacted (never deleted). Published once per step, after commit.
+ *
+ * @generated from message memory.v1.CompactionCreated
+ */
+export type CompactionCreated = Message<"memory.v1.CompactionCreated"> & {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * @generated from field: string agent = 2;
+   */
+  agent: string;
+
+  /**
+   * @generated from field: string conversation_id = 3;
+   */
+  conversationId: string;
+
+  /**
+   * @generated from field: string compaction_id = 4;
+   */
+  compactionId: string;
+
+  /**
+   * The oldest and newest message this step compacted, and how many.
+   *
+   * @generated from field: string first_message_id = 5;
+   */
+  firstMessageId: string;
+
+  /**
+   * @generated from field: string last_message_id = 6;
+   */
+  lastMessageId: string;
+
+  /**
+   * @generated from field: int32 message_count = 7;
+   */
+  messageCount: number;
+
+  /**
+   * @generated from field: int32 compacted_tokens = 8;
+   */
+  compactedTokens: number;
+
+  /**
+   * Span of every message compacted so far in the conversation.
+   *
+   * @generated from field: google.protobuf.Timestamp earliest_at = 9;
+   */
+  earliestAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp latest_at = 10;
+   */
+  latestAt?: Timestamp | undefined;
+
+  /**
+   * The conversation's model (whose window decided the step) and the summary's token estimate.
+   *
+   * @generated from field: string model = 11;
+   */
+  model: string;
+
+  /**
+   * @generated from field: int32 token_estimate = 12;
+   */
+  tokenEstimate: number;
+
+  /**
+   * @generated from field: repeated string fact_ids = 13;
+   */
+  factIds: string[];
+};
+
+/**
+ * mem.compaction.created.{tenant}: a conversation's oldest messages were compacted:
+ * a new rolling summary (covering everything compacted so far) was written and those
+ * messages were marked compacted (never deleted). Published once per step, after commit.
+ *
+ * @generated from message memory.v1.CompactionCreated
+ */
+export type CompactionCreatedJson = {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId?: string;
+
+  /**
+   * @generated from field: string agent = 2;
+   */
+  agent?: string;
+
+  /**
+   * @generated from field: string conversation_id = 3;
+   */
+  conversationId?: string;
+
+  /**
+   * @generated from field: string compaction_id = 4;
+   */
+  compactionId?: string;
+
+  /**
+   * The oldest and newest message this step compacted, and how many.
+   *
+   * @generated from field: string first_message_id = 5;
+   */
+  firstMessageId?: string;
+
+  /**
+   * @generated from field: string last_message_id = 6;
+   */
+  lastMessageId?: string;
+
+  /**
+   * @generated from field: int32 message_count = 7;
+   */
+  messageCount?: number;
+
+  /**
+   * @generated from field: int32 compacted_tokens = 8;
+   */
+  compactedTokens?: number;
+
+  /**
+   * Span of every message compacted so far in the conversation.
+   *
+   * @generated from field: google.protobuf.Timestamp earliest_at = 9;
+   */
+  earliestAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp latest_at = 10;
+   */
+  latestAt?: TimestampJson;
+
+  /**
+   * The conversation's model (whose window decided the step) and the summary's token estimate.
+   *
+   * @generated from field: string model = 11;
+   */
+  model?: string;
+
+  /**
+   * @generated from field: int32 token_estimate = 12;
+   */
+  tokenEstimate?: number;
+
+  /**
+   * @generated from field: repeated string fact_ids = 13;
+   */
+  factIds?: string[];
+};
+
+/**
+ * Describes the message memory.v1.CompactionCreated.
+ * Use `create(CompactionCreatedSchema)` to create a new message.
+ */
+export const CompactionCreatedSchema: GenMessage<CompactionCreated, {jsonType: CompactionCreatedJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_events, 3);
+
+/**
  * mem.fact.upserted.{tenant}: a fact was created, updated in place, or closed.
  *
  * @generated from message memory.v1.FactUpserted
@@ -414,7 +581,7 @@ export type FactUpsertedJson = {
  * Use `create(FactUpsertedSchema)` to create a new message.
  */
 export const FactUpsertedSchema: GenMessage<FactUpserted, {jsonType: FactUpsertedJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_events, 3);
+  messageDesc(file_memory_v1_events, 4);
 
 /**
  * mem.embedding.written.{tenant}: vectors were written for these items.
@@ -489,7 +656,7 @@ export type EmbeddingWrittenJson = {
  * Use `create(EmbeddingWrittenSchema)` to create a new message.
  */
 export const EmbeddingWrittenSchema: GenMessage<EmbeddingWritten, {jsonType: EmbeddingWrittenJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_events, 4);
+  messageDesc(file_memory_v1_events, 5);
 
 /**
  * mem.deadletter.{stream}.{consumer}: an event that could not be handled, with the reason.
@@ -632,7 +799,7 @@ export type DeadLetterJson = {
  * Use `create(DeadLetterSchema)` to create a new message.
  */
 export const DeadLetterSchema: GenMessage<DeadLetter, {jsonType: DeadLetterJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_events, 5);
+  messageDesc(file_memory_v1_events, 6);
 
 /**
  * mem.access.recorded.{tenant}: items a search returned. Their access statistics
@@ -703,5 +870,5 @@ export type AccessRecordedJson = {
  * Use `create(AccessRecordedSchema)` to create a new message.
  */
 export const AccessRecordedSchema: GenMessage<AccessRecorded, {jsonType: AccessRecordedJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_events, 6);
+  messageDesc(file_memory_v1_events, 7);
 
