@@ -239,6 +239,24 @@ export const Variables = {
     'compactor',
     "The summarising model's context window: a summary's sources always fit it whole (never truncated).",
   ),
+  COMPACTOR_SESSION_TRIGGER_SHARE: variable(
+    z.coerce.number().gt(0).max(1).default(0.75),
+    '0.75',
+    'compactor',
+    "Session compaction starts when a conversation's uncompacted messages hold more than this share of its model's context window.",
+  ),
+  COMPACTOR_SESSION_KEEP_SHARE: variable(
+    z.coerce.number().min(0).max(1).default(0.4),
+    '0.4',
+    'compactor',
+    "Session compaction compacts the oldest messages until the uncompacted rest holds at most this share of the model's window.",
+  ),
+  COMPACTOR_SESSION_KEEP_MESSAGES: variable(
+    int(0, 10_000).default(10),
+    '10',
+    'compactor',
+    'Session compaction never compacts the newest this many messages of a conversation.',
+  ),
   SEARCH_EMBED_TIMEOUT_MS: variable(
     int(50, 60_000).default(1500),
     '1500',
