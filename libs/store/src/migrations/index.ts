@@ -8,6 +8,7 @@ import { VectorsByTenant1760000000006 } from './1760000000006-vectors-by-tenant'
 import { ConversationOrderById1760000000007 } from './1760000000007-conversation-order-by-id';
 import { SummaryTree1760000000008 } from './1760000000008-summary-tree';
 import { SessionCompaction1760000000009 } from './1760000000009-session-compaction';
+import { AgentWorkspace1760000000010 } from './1760000000010-agent-workspace';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ConversationOrderById1760000000007,
   SummaryTree1760000000008,
   SessionCompaction1760000000009,
+  AgentWorkspace1760000000010,
 ];
