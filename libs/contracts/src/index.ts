@@ -6,6 +6,7 @@ export * from './gen/memory/v1/context_pb';
 export * from './gen/memory/v1/gerty_pb';
 export * from './gen/memory/v1/tenant_pb';
 export * from './gen/memory/v1/work_pb';
+export * from './gen/memory/v1/agents_pb';
 export * from './subjects';
 export * from './topology';
 export * from './rpcs';

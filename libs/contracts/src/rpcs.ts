@@ -15,6 +15,15 @@ import {
 } from './gen/memory/v1/retrieval_pb';
 import { ContextBuildRequestSchema, ContextBuildResponseSchema } from './gen/memory/v1/context_pb';
 import {
+  AgentProfileSchema,
+  GetAgentRequestSchema,
+  PutAgentRequestSchema,
+  PutSkillsRequestSchema,
+  PutSkillsResponseSchema,
+  PutWorkspaceRequestSchema,
+  PutWorkspaceResponseSchema,
+} from './gen/memory/v1/agents_pb';
+import {
   CompleteRequestSchema,
   CompleteResponseSchema,
   EmbedRequestSchema,
@@ -58,6 +67,10 @@ export const Rpcs = {
   save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema),
   forget: rpc('mem.rpc.forget', ForgetRequestSchema, ForgetResponseSchema),
   contextBuild: rpc('mem.rpc.context.build', ContextBuildRequestSchema, ContextBuildResponseSchema),
+  agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema),
+  agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema),
+  workspacePut: rpc('mem.rpc.workspace.put', PutWorkspaceRequestSchema, PutWorkspaceResponseSchema),
+  skillPut: rpc('mem.rpc.skill.put', PutSkillsRequestSchema, PutSkillsResponseSchema),
   tenantSettingsGet: rpc('mem.rpc.tenant.settings.get', GetTenantSettingsRequestSchema, TenantSettingsSchema),
   tenantSettingsSet: rpc('mem.rpc.tenant.settings.set', SetTenantSettingsRequestSchema, TenantSettingsSchema),
   gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, false),
