@@ -62,7 +62,9 @@ describe('parseSkillFile', () => {
   it('refuses invalid YAML, naming the file and the problem', () => {
     const error = failureOf('broken.md', '---\nname: broken\ntriggers: [unclosed\n---\nBody');
     expect(error.fileName).toBe('broken.md');
-    expect(error.message).toMatch(/^broken\.md: invalid YAML front matter: /);
+    expect(error.message).toBe(
+      'broken.md: invalid YAML front matter: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 20',
+    );
     expect(failureOf('dup.md', '---\nname: a\nname: b\n---\n').message).toMatch(/dup\.md: invalid YAML front matter: .*[Uu]nique/);
   });
 
@@ -76,6 +78,7 @@ describe('parseSkillFile', () => {
       'k.md: triggers.keywords[1] must be a string, not a number (42)',
     );
     expect(failureOf('k2.md', '---\ntriggers:\n  keywords: deploy\n---\n').message).toMatch(/triggers\.keywords must be a list of strings, not a string/);
+    expect(failureOf('o.md', '---\ntriggers:\n  keywords: [a, {b: 1}]\n---\n').message).toBe('o.md: triggers.keywords[1] must be a string, not an object ({"b":1})');
     expect(failureOf('n.md', '---\nname: [x]\n---\n').message).toMatch(/"name" must be a string, not a list/);
     expect(failureOf('d.md', '---\ndescription: 3\n---\n').message).toMatch(/"description" must be a string, not a number/);
     expect(failureOf('t.md', '---\ntriggers: deploy\n---\n').message).toMatch(/"triggers" must be a mapping/);

@@ -34,7 +34,8 @@ const FRONT_MATTER = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\
 const TRIGGER_KEYS = ['keywords', 'patterns'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`);
+const kindOf = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'a list' : `${/^[aeiou]/.test(typeof value) ? 'an' : 'a'} ${typeof value}`;
 
 /**
  * Reads a skill file: markdown with YAML front matter
@@ -66,7 +67,11 @@ export function parseSkillFile(fileName: string, markdown: string): SkillDefinit
     body = markdown.slice(block[0].length);
     const document = parseDocument(block[1] ?? '', { prettyErrors: true, uniqueKeys: true });
     const error = document.errors[0];
-    if (error) fail(`invalid YAML front matter: ${error.message.split('\n')[0]}`);
+    if (error) {
+      // Lines counted in the file (the front matter starts on its second line), without yaml's code excerpt.
+      const first = error.message.split('\n')[0]!.replace(/ at line (\d+), column (\d+):?$/, (_, line: string, column: string) => ` at line ${Number(line) + 1}, column ${column}`);
+      fail(`invalid YAML front matter: ${first}`);
+    }
     const value: unknown = document.toJS();
     if (value !== null && value !== undefined) {
       if (!isRecord(value)) fail(`the front matter must be a mapping of keys to values, not ${kindOf(value)}`);
