@@ -4,6 +4,6 @@ const CONTEXT_BUILDER_VARIABLES = [...SERVICE_VARIABLES] as const;
 
 export type ContextBuilderConfig = ConfigOf<(typeof CONTEXT_BUILDER_VARIABLES)[number]>;
 
-export function loadContextBuilderConfig(): ContextBuilderConfig {
-  return loadConfig(CONTEXT_BUILDER_VARIABLES);
+export function loadContextBuilderConfig(env: NodeJS.ProcessEnv = process.env): ContextBuilderConfig {
+  return loadConfig(CONTEXT_BUILDER_VARIABLES, env);
 }

@@ -3,6 +3,12 @@ import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import type { ContextBuilderConfig } from './context-builder.config';
+import { AgentProfileHandler } from './agents/agent-profile.handler';
+import { AgentProfileRepository } from './agents/agent-profile.repository';
+import { SkillsHandler } from './skills/skills.handler';
+import { SkillsRepository } from './skills/skills.repository';
+import { WorkspaceHandler } from './workspace/workspace.handler';
+import { WorkspaceRepository } from './workspace/workspace.repository';
 
 @Module({})
 export class ContextBuilderModule {
@@ -18,8 +24,8 @@ export class ContextBuilderModule {
           service: 'context-builder',
         }),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [AgentProfileHandler, WorkspaceHandler, SkillsHandler],
+      providers: [AgentProfileRepository, WorkspaceRepository, SkillsRepository],
     };
   }
 }
