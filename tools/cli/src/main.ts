@@ -4,10 +4,14 @@ import { ConfigError } from '@engram/config';
 import { configCommand } from './commands/config.command';
 import { dbCommand } from './commands/db.command';
 import { memoryCommand } from './commands/memory.command';
+import { agentCommand } from './commands/agent.command';
+import { workspaceCommand } from './commands/workspace.command';
 
 const program = new Command('engram').description('Engram: long-term memory for AI agents').addCommand(dbCommand())
   .addCommand(configCommand())
-  .addCommand(memoryCommand());
+  .addCommand(memoryCommand())
+  .addCommand(agentCommand())
+  .addCommand(workspaceCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof ConfigError ? error.message : `engram: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,0 +1,117 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  startService,
+  type NatsServerHandle,
+  type ScratchDatabase,
+  type ServiceProcess,
+} from '@engram/testing';
+import { RpcError } from '@engram/messaging';
+import { getAgent, putAgent } from './agent.command';
+import { importWorkspace } from './workspace.command';
+
+/** `engram workspace import` and `engram agent put` against context-builder running as its own process (built dist). */
+describe('engram workspace import / agent put (real NATS, Postgres and context-builder)', () => {
+  let nats: NatsServerHandle;
+  let db: ScratchDatabase;
+  let service: ServiceProcess;
+  let admin: Client;
+  let dir: string;
+
+  beforeAll(async () => {
+    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('cli-workspace')]);
+    service = await startService('context-builder', { NATS_URL: nats.url, DATABASE_URL: db.appUrl });
+    await service.waitUntilReady();
+    admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+
+    dir = await mkdtemp(join(tmpdir(), 'engram-workspace-'));
+    await mkdir(join(dir, 'memory'));
+    await mkdir(join(dir, 'skills'));
+    await writeFile(join(dir, 'SOUL.md'), 'I am curious and kind.');
+    await writeFile(join(dir, 'USER.md'), 'Sam prefers short answers.');
+    await writeFile(join(dir, 'notes.txt'), 'scratch');
+    await writeFile(join(dir, 'memory', '2026-11-22.md'), 'Fixed the air recycler.');
+    await writeFile(
+      join(dir, 'skills', 'deploy.md'),
+      '---\nname: deploy\ndescription: Ship a release\ntriggers:\n  keywords: [deploy, release]\n  patterns: ["roll ?back"]\n---\nRun the pipeline.\n',
+    );
+    await writeFile(join(dir, 'skills', 'broken.md'), '---\nname: broken\ntriggers: [unclosed\n---\nBody\n');
+  });
+
+  afterAll(async () => {
+    service?.kill();
+    await service?.exited;
+    await admin?.end();
+    await nats?.stop();
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const documents = async (tenant: string) =>
+    (
+      await admin.query(
+        `SELECT name, kind, to_char(day, 'YYYY-MM-DD') AS day, content FROM workspace_documents WHERE tenant_id = $1 AND agent = 'helper' ORDER BY name`,
+        [tenant],
+      )
+    ).rows;
+  const skills = async (tenant: string) =>
+    (await admin.query(`SELECT name, keywords, patterns, body FROM skills WHERE tenant_id = $1 AND agent = 'helper' ORDER BY name`, [tenant])).rows;
+
+  it('imports the folder: workspace files with kinds and days, other files skipped, broken skills rejected with the YAML problem', async () => {
+    const result = await importWorkspace({ dir, tenantId: 'acme', agent: 'helper', natsUrl: nats.url });
+    expect(result.stored).toEqual(['SOUL.md', 'USER.md', 'memory/2026-11-22.md']);
+    expect(result.skipped).toMatchObject([{ name: 'notes.txt', reason: expect.stringMatching(/^not a workspace file/) }]);
+    expect(result.skills).toEqual(['deploy']);
+    expect(result.rejected).toMatchObject([{ name: 'skills/broken.md', reason: expect.stringMatching(/^invalid YAML front matter: .* at line 3, column \d+$/) }]);
+
+    expect(await documents('acme')).toEqual([
+      { name: 'SOUL.md', kind: 'soul', day: null, content: 'I am curious and kind.' },
+      { name: 'USER.md', kind: 'user', day: null, content: 'Sam prefers short answers.' },
+      { name: 'memory/2026-11-22.md', kind: 'daily', day: '2026-11-22', content: 'Fixed the air recycler.' },
+    ]);
+    expect(await skills('acme')).toEqual([{ name: 'deploy', keywords: ['deploy', 'release'], patterns: ['roll ?back'], body: 'Run the pipeline.' }]);
+  });
+
+  it('is idempotent: importing again stores the same rows, no duplicates', async () => {
+    const before = await admin.query(`SELECT name, updated_at FROM workspace_documents UNION ALL SELECT name, updated_at FROM skills ORDER BY 1`);
+    await importWorkspace({ dir, tenantId: 'acme', agent: 'helper', natsUrl: nats.url });
+    const after = await admin.query(`SELECT name, updated_at FROM workspace_documents UNION ALL SELECT name, updated_at FROM skills ORDER BY 1`);
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it('keeps the import from another tenant', async () => {
+    const app = new Client({ connectionString: db.appUrl });
+    await app.connect();
+    try {
+      await app.query('BEGIN');
+      await app.query(`SELECT set_config('engram.tenant_id', 'globex', true)`);
+      expect((await app.query(`SELECT 1 FROM workspace_documents UNION ALL SELECT 1 FROM skills`)).rowCount).toBe(0);
+    } finally {
+      await app.end();
+    }
+  });
+
+  it('refuses an invalid agent name with the structured error', async () => {
+    const error = await importWorkspace({ dir, tenantId: 'acme', agent: 'not valid', natsUrl: nats.url }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RpcError);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { fieldViolations: [{ field: 'agent' }] } });
+  });
+
+  it('puts an agent profile and reads it back', async () => {
+    await putAgent(nats.url, 'acme', { agent: 'helper', name: 'Gerty', job: 'station assistant', userName: 'Sam', tools: ['web_search'], sceneMemory: true });
+    expect(await getAgent(nats.url, 'acme', 'helper')).toMatchObject({
+      agent: 'helper',
+      name: 'Gerty',
+      job: 'station assistant',
+      userName: 'Sam',
+      tools: ['web_search'],
+      sceneMemory: true,
+    });
+    await expect(getAgent(nats.url, 'globex', 'helper')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
