@@ -269,6 +269,30 @@ export const Variables = {
     'retrieval',
     "How long a search that asks for a synthesis waits for Gerty's answer; past it the hits come back without one (and say why).",
   ),
+  CONTEXT_LAYER_SHARES: variable(
+    z.string().default(''),
+    '(built-in shares)',
+    'context-builder',
+    "Each prompt layer's share of the budget over the built-in ones, e.g. `memory=6000,workspace=0.25`: a fraction of the ceiling (0–1) or a number of tokens. Layers: persona, workspace, tools, sticky_facts, memory, skills, scenes, compaction, snapshot, recent.",
+  ),
+  CONTEXT_RECENT_MESSAGES: variable(
+    int(0, 1000).default(20),
+    '20',
+    'context-builder',
+    'The most recent (uncompacted) messages of the conversation a prompt may show.',
+  ),
+  CONTEXT_MEMORY_HITS: variable(
+    int(1, 100).default(12),
+    '12',
+    'context-builder',
+    'How many search hits the relevant-memory layer asks retrieval for.',
+  ),
+  CONTEXT_SEARCH_TIMEOUT_MS: variable(
+    int(20, 60_000).default(1000),
+    '1000',
+    'context-builder',
+    'How long context building waits for relevant memory; past it the prompt is built without it (degraded, and says why).',
+  ),
   GERTY_MODELS_FILE: variable(
     z.string().optional(),
     '(unset: the built-in model, plus GERTY_OPENAI_* if set)',

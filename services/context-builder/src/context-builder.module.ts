@@ -2,7 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
-import type { ContextBuilderConfig } from './context-builder.config';
+import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from './context-builder.config';
+import { BuildContextUseCase } from './context/build-context.use-case';
+import { ContextBuildHandler } from './context/context-build.handler';
+import { ContextSourcesRepository } from './context/context-sources.repository';
+import { MemorySearchGateway } from './context/memory-search.gateway';
 import { AgentProfileHandler } from './agents/agent-profile.handler';
 import { AgentProfileRepository } from './agents/agent-profile.repository';
 import { SkillsHandler } from './skills/skills.handler';
@@ -24,8 +28,16 @@ export class ContextBuilderModule {
           service: 'context-builder',
         }),
       ],
-      controllers: [AgentProfileHandler, WorkspaceHandler, SkillsHandler],
-      providers: [AgentProfileRepository, WorkspaceRepository, SkillsRepository],
+      controllers: [ContextBuildHandler, AgentProfileHandler, WorkspaceHandler, SkillsHandler],
+      providers: [
+        { provide: CONTEXT_BUILDER_CONFIG, useValue: config },
+        BuildContextUseCase,
+        ContextSourcesRepository,
+        MemorySearchGateway,
+        AgentProfileRepository,
+        WorkspaceRepository,
+        SkillsRepository,
+      ],
     };
   }
 }

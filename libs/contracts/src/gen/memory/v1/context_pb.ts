@@ -4,13 +4,15 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file memory/v1/context.proto.
  */
 export const file_memory_v1_context: GenFile = /*@__PURE__*/
-  fileDesc("ChdtZW1vcnkvdjEvY29udGV4dC5wcm90bxIJbWVtb3J5LnYxIpEBChNDb250ZXh0QnVpbGRSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRITCgtzZXNzaW9uX2tleRgDIAEoCRIXCg9jdXJyZW50X21lc3NhZ2UYBCABKAkSDQoFbW9kZWwYBSABKAkSFQoNYnVkZ2V0X3Rva2VucxgGIAEoBSJdCgxDb250ZXh0QmxvY2sSDAoEcm9sZRgBIAEoCRINCgVsYXllchgCIAEoCRIMCgR0ZXh0GAMgASgJEg4KBnRva2VucxgEIAEoBRISCgpzb3VyY2VfaWRzGAUgAygJIk8KCkNvbnRleHRDdXQSDQoFbGF5ZXIYASABKAkSDgoGcmVhc29uGAIgASgJEg4KBnRva2VucxgDIAEoBRISCgpzb3VyY2VfaWRzGAQgAygJIqYBChRDb250ZXh0QnVpbGRSZXNwb25zZRInCgZibG9ja3MYASADKAsyFy5tZW1vcnkudjEuQ29udGV4dEJsb2NrEiIKA2N1dBgCIAMoCzIVLm1lbW9yeS52MS5Db250ZXh0Q3V0EhQKDHRvdGFsX3Rva2VucxgDIAEoBRIWCg5jZWlsaW5nX3Rva2VucxgEIAEoBRITCgtwcmVmaXhfaGFzaBgFIAEoCTJaCg5Db250ZXh0U2VydmljZRJICgVCdWlsZBIeLm1lbW9yeS52MS5Db250ZXh0QnVpbGRSZXF1ZXN0Gh8ubWVtb3J5LnYxLkNvbnRleHRCdWlsZFJlc3BvbnNlYgZwcm90bzM");
+  fileDesc("ChdtZW1vcnkvdjEvY29udGV4dC5wcm90bxIJbWVtb3J5LnYxIroBChNDb250ZXh0QnVpbGRSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRITCgtzZXNzaW9uX2tleRgDIAEoCRIXCg9jdXJyZW50X21lc3NhZ2UYBCABKAkSDQoFbW9kZWwYBSABKAkSFQoNYnVkZ2V0X3Rva2VucxgGIAEoBRInCgNub3cYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl0KDENvbnRleHRCbG9jaxIMCgRyb2xlGAEgASgJEg0KBWxheWVyGAIgASgJEgwKBHRleHQYAyABKAkSDgoGdG9rZW5zGAQgASgFEhIKCnNvdXJjZV9pZHMYBSADKAkiTwoKQ29udGV4dEN1dBINCgVsYXllchgBIAEoCRIOCgZyZWFzb24YAiABKAkSDgoGdG9rZW5zGAMgASgFEhIKCnNvdXJjZV9pZHMYBCADKAkirwIKFENvbnRleHRCdWlsZFJlc3BvbnNlEicKBmJsb2NrcxgBIAMoCzIXLm1lbW9yeS52MS5Db250ZXh0QmxvY2sSIgoDY3V0GAIgAygLMhUubWVtb3J5LnYxLkNvbnRleHRDdXQSFAoMdG90YWxfdG9rZW5zGAMgASgFEhYKDmNlaWxpbmdfdG9rZW5zGAQgASgFEhMKC3ByZWZpeF9oYXNoGAUgASgJEh4KFmN1cnJlbnRfbWVzc2FnZV90b2tlbnMYBiABKAUSFAoMZXhhY3RfdG9rZW5zGAcgASgIEg0KBW1vZGVsGAggASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgJIAEoCRIQCghkZWdyYWRlZBgKIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YCyABKAkyWgoOQ29udGV4dFNlcnZpY2USSAoFQnVpbGQSHi5tZW1vcnkudjEuQ29udGV4dEJ1aWxkUmVxdWVzdBofLm1lbW9yeS52MS5Db250ZXh0QnVpbGRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.ContextBuildRequest
@@ -44,11 +46,19 @@ export type ContextBuildRequest = Message<"memory.v1.ContextBuildRequest"> & {
   model: string;
 
   /**
-   * Optional ceiling in tokens; default 75 % of the model's window.
+   * Optional ceiling in tokens; default, and at most, 75 % of the model's window.
    *
    * @generated from field: int32 budget_tokens = 6;
    */
   budgetTokens: number;
+
+  /**
+   * The moment the prompt is for (today's date, today's notes); default now. Same store,
+   * same request, same blocks.
+   *
+   * @generated from field: google.protobuf.Timestamp now = 7;
+   */
+  now?: Timestamp | undefined;
 };
 
 /**
@@ -83,11 +93,19 @@ export type ContextBuildRequestJson = {
   model?: string;
 
   /**
-   * Optional ceiling in tokens; default 75 % of the model's window.
+   * Optional ceiling in tokens; default, and at most, 75 % of the model's window.
    *
    * @generated from field: int32 budget_tokens = 6;
    */
   budgetTokens?: number;
+
+  /**
+   * The moment the prompt is for (today's date, today's notes); default now. Same store,
+   * same request, same blocks.
+   *
+   * @generated from field: google.protobuf.Timestamp now = 7;
+   */
+  now?: TimestampJson;
 };
 
 /**
@@ -261,6 +279,46 @@ export type ContextBuildResponse = Message<"memory.v1.ContextBuildResponse"> & {
    * @generated from field: string prefix_hash = 5;
    */
   prefixHash: string;
+
+  /**
+   * Tokens of the current message, reserved within the ceiling (the runtime appends it).
+   *
+   * @generated from field: int32 current_message_tokens = 6;
+   */
+  currentMessageTokens: number;
+
+  /**
+   * True when tokens were counted with the model's own tokenizer, false for the
+   * 4-characters-per-token estimate.
+   *
+   * @generated from field: bool exact_tokens = 7;
+   */
+  exactTokens: boolean;
+
+  /**
+   * The model whose window and tokenizer were used.
+   *
+   * @generated from field: string model = 8;
+   */
+  model: string;
+
+  /**
+   * @generated from field: string conversation_id = 9;
+   */
+  conversationId: string;
+
+  /**
+   * True when relevant memory could not be searched (retrieval down or late); the other
+   * layers are still there and degraded_reason says what happened.
+   *
+   * @generated from field: bool degraded = 10;
+   */
+  degraded: boolean;
+
+  /**
+   * @generated from field: string degraded_reason = 11;
+   */
+  degradedReason: string;
 };
 
 /**
@@ -293,6 +351,46 @@ export type ContextBuildResponseJson = {
    * @generated from field: string prefix_hash = 5;
    */
   prefixHash?: string;
+
+  /**
+   * Tokens of the current message, reserved within the ceiling (the runtime appends it).
+   *
+   * @generated from field: int32 current_message_tokens = 6;
+   */
+  currentMessageTokens?: number;
+
+  /**
+   * True when tokens were counted with the model's own tokenizer, false for the
+   * 4-characters-per-token estimate.
+   *
+   * @generated from field: bool exact_tokens = 7;
+   */
+  exactTokens?: boolean;
+
+  /**
+   * The model whose window and tokenizer were used.
+   *
+   * @generated from field: string model = 8;
+   */
+  model?: string;
+
+  /**
+   * @generated from field: string conversation_id = 9;
+   */
+  conversationId?: string;
+
+  /**
+   * True when relevant memory could not be searched (retrieval down or late); the other
+   * layers are still there and degraded_reason says what happened.
+   *
+   * @generated from field: bool degraded = 10;
+   */
+  degraded?: boolean;
+
+  /**
+   * @generated from field: string degraded_reason = 11;
+   */
+  degradedReason?: string;
 };
 
 /**

@@ -1,0 +1,111 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ContextBuildRequest, ContextBuildResponseSchema, MessageInitShape } from '@engram/contracts';
+import { assembleContext, ContextBudgetError, tokenCounterFor } from '@engram/context';
+import { promptCeilingOf } from '@engram/memory-core';
+import { RpcError } from '@engram/messaging';
+import { TenantTransactions } from '@engram/store';
+import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from '../context-builder.config';
+import { ContextSourcesRepository } from './context-sources.repository';
+import { validateContextRequest } from './context-request';
+import { MemorySearchGateway } from './memory-search.gateway';
+
+type ContextBuildResponseInit = MessageInitShape<typeof ContextBuildResponseSchema>;
+
+/**
+ * mem.rpc.context.build: what goes into the agent's next prompt, within its model's
+ * budget, with what was left out and why.
+ */
+@Injectable()
+export class BuildContextUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly sources: ContextSourcesRepository,
+    private readonly memory: MemorySearchGateway,
+    @Inject(CONTEXT_BUILDER_CONFIG) private readonly config: ContextBuilderConfig,
+  ) {}
+
+  async build(tenantId: string, raw: ContextBuildRequest): Promise<ContextBuildResponseInit> {
+    const request = validateContextRequest(raw);
+    // Retrieval answers while the store is read.
+    const searching = this.memory.search(tenantId, request.agent, request.currentMessage);
+    const today = request.now.toISOString().slice(0, 10);
+    const loaded = await this.transactions.run(tenantId, async (manager) => {
+      const found = await this.sources.agentAndConversation(manager, request.agent, request.conversation);
+      if (!found.agent) {
+        throw RpcError.notFound(`agent ${request.agent} is unknown: it has no profile and no conversation`, {
+          agent: request.agent,
+        });
+      }
+      if (!found.conversationFound) {
+        throw RpcError.notFound(`conversation ${raw.conversationId} does not exist`, {
+          conversationId: raw.conversationId,
+        });
+      }
+      if (found.conversation && found.conversation.agent !== request.agent) {
+        throw RpcError.invalidArgument(`conversation ${found.conversation.id} belongs to another agent`, {
+          field: 'conversationId',
+        });
+      }
+      const sources = await this.sources.conversationSources(manager, {
+        agent: request.agent,
+        conversationId: found.conversation?.id ?? null,
+        today,
+        recentLimit: this.config.CONTEXT_RECENT_MESSAGES,
+      });
+      const scene = found.agent.sceneMemory ? await this.sources.scene(manager, request.agent, today) : null;
+      return { ...found, agent: found.agent, sources, scene };
+    });
+    const memory = await searching;
+
+    const model = request.model || loaded.conversation?.model || loaded.agent.model || '';
+    const modelCeiling = promptCeilingOf(model);
+    const ceilingTokens = request.budgetTokens ? Math.min(request.budgetTokens, modelCeiling) : modelCeiling;
+    const counter = tokenCounterFor(model);
+    let assembly;
+    try {
+      assembly = assembleContext(
+        {
+          now: request.now,
+          currentMessage: request.currentMessage,
+          agent: loaded.agent,
+          ...loaded.sources,
+          memory: memory.hits,
+          scene: loaded.scene,
+        },
+        { ceilingTokens, shares: this.config.layerShares, counter },
+      );
+    } catch (error) {
+      if (error instanceof ContextBudgetError) {
+        throw RpcError.failedPrecondition(error.message, {
+          requiredTokens: error.requiredTokens,
+          ceilingTokens: error.ceilingTokens,
+        });
+      }
+      throw error;
+    }
+    return {
+      blocks: assembly.blocks.map((b) => ({
+        role: b.role,
+        layer: b.layer,
+        text: b.text,
+        tokens: b.tokens,
+        sourceIds: [...b.sourceIds],
+      })),
+      cut: assembly.cut.map((c) => ({
+        layer: c.layer,
+        reason: c.reason,
+        tokens: c.tokens,
+        sourceIds: [...c.sourceIds],
+      })),
+      totalTokens: assembly.totalTokens,
+      ceilingTokens: assembly.ceilingTokens,
+      prefixHash: assembly.prefixHash,
+      currentMessageTokens: assembly.currentMessageTokens,
+      exactTokens: counter.exact,
+      model,
+      conversationId: loaded.conversation?.id ?? '',
+      degraded: memory.degradedReason !== null,
+      degradedReason: memory.degradedReason ?? '',
+    };
+  }
+}
