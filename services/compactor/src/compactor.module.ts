@@ -8,6 +8,10 @@ import { AssistantTurnsHandler } from './facts/assistant-turns.handler';
 import { ExtractFactsUseCase } from './facts/extract-facts.use-case';
 import { ExtractedFactRepository } from './facts/extracted-fact.repository';
 import { GertyGateway } from './gateway/gerty.gateway';
+import { CompactSessionUseCase } from './sessions/compact-session.use-case';
+import { SessionCompactionHandler } from './sessions/session-compaction.handler';
+import { SESSION_COMPACTION_POLICY, sessionCompactionPolicyFrom } from './sessions/session-compaction.policy';
+import { SessionCompactionRepository } from './sessions/session-compaction.repository';
 import { COMPACTION_POLICY, compactionPolicyFrom } from './summaries/compaction.policy';
 import { GrowSummaryTreeUseCase } from './summaries/grow-summary-tree.use-case';
 import { StoredMessagesHandler } from './summaries/stored-messages.handler';
@@ -26,6 +30,8 @@ export class CompactorModule {
             [Consumers.summarizeMessages.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
             // A turn's extraction is a few Gerty calls; several turns run at once.
             [Consumers.extractFacts.durable]: { batchSize: 16, lingerMs: 20, concurrency: 4 },
+            // Most turns only look (one cheap query per conversation); a due step is a few Gerty calls.
+            [Consumers.compactSessions.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
           }),
         ),
         StoreModule.forRoot({
@@ -34,7 +40,7 @@ export class CompactorModule {
           service: 'compactor',
         }),
       ],
-      controllers: [StoredMessagesHandler, AssistantTurnsHandler],
+      controllers: [StoredMessagesHandler, AssistantTurnsHandler, SessionCompactionHandler],
       providers: [
         { provide: COMPACTOR_CONFIG, useValue: config },
         { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },
@@ -43,6 +49,9 @@ export class CompactorModule {
         GrowSummaryTreeUseCase,
         ExtractedFactRepository,
         ExtractFactsUseCase,
+        { provide: SESSION_COMPACTION_POLICY, useValue: sessionCompactionPolicyFrom(config) },
+        SessionCompactionRepository,
+        CompactSessionUseCase,
       ],
     };
   }

@@ -20,12 +20,29 @@ export interface AssistantTurn {
 }
 
 /** A mem.fact.upserted due after the commit, with its msg id. */
-interface Announcement {
+export interface FactAnnouncement {
   readonly factId: string;
   readonly operation: 'created' | 'updated' | 'superseded';
   readonly category: FactCategory;
   readonly supersededBy?: string;
   readonly msgId: string;
+}
+
+/** Who the facts of a window belong to, and the token that keys them (the turn's message, or a compaction step). */
+export interface FactOrigin {
+  readonly tenantId: string;
+  readonly agent: string;
+  readonly conversationId: string;
+  /** Part of each new fact's origin key and of its `updated` msg id: the same origin never adds a fact twice. */
+  readonly keyToken: string;
+}
+
+/** What Gerty made of a window, before anything is written: its facts and their vectors. */
+export interface ExtractedWindow {
+  readonly window: readonly WindowMessage[];
+  readonly facts: readonly ExtractedFact[];
+  readonly vectors: ReadonlyArray<readonly number[]>;
+  readonly model: string;
 }
 
 /**
@@ -35,6 +52,7 @@ interface Announcement {
  * open fact at cosine ≥ 0.90, or inserted (a correction closing the older fact it replaces).
  * Announced on mem.fact.upserted after the commit. A redelivered turn finds its facts by
  * their key (turn + content) or updates them again in place: nothing is inserted twice.
+ * Session compaction uses the same steps (extract, write, announce) over its own windows.
  */
 @Injectable()
 export class ExtractFactsUseCase {
@@ -48,40 +66,56 @@ export class ExtractFactsUseCase {
   async execute(turn: AssistantTurn): Promise<void> {
     const { tenantId, agent } = turn;
     const window = await this.transactions.run(tenantId, (m) => this.facts.window(m, turn.turnMessageId, FACT_WINDOW_MESSAGES));
-    if (!window.some((w) => w.role === 'user' && w.content)) return;
+    const extracted = await this.extract(tenantId, window);
+    if (!extracted) return;
+    const origin: FactOrigin = { tenantId, agent, conversationId: turn.conversationId, keyToken: turn.turnMessageId };
+    const announcements = await this.transactions.run(tenantId, async (m) => {
+      await lockFactWriters(m, tenantId, agent);
+      return this.writeAll(m, origin, extracted);
+    });
+    await this.announce(origin, announcements, turn.traceContext);
+  }
 
-    const extracted = await this.gerty.extractFacts(
+  /** Gerty's facts of a window (oldest message first) and their vectors; null when there are none (or no user spoke). */
+  async extract(tenantId: string, window: readonly WindowMessage[]): Promise<ExtractedWindow | null> {
+    if (!window.some((w) => w.role === 'user' && w.content)) return null;
+    const facts = await this.gerty.extractFacts(
       tenantId,
       window.map((w) => ({ id: w.id, at: w.createdAt.toISOString(), role: w.role, ...(w.author && { author: w.author }), text: w.content })),
       userNameOf(window),
     );
-    if (extracted.length === 0) return;
+    if (facts.length === 0) return null;
     const { vectors, model } = await this.gerty.embed(
       tenantId,
-      extracted.map((f) => f.content),
+      facts.map((f) => f.content),
     );
+    return { window, facts, vectors, model };
+  }
 
-    const announcements = await this.transactions.run(tenantId, async (m) => {
-      await lockFactWriters(m, tenantId, agent);
-      const out: Announcement[] = [];
-      for (const [i, fact] of extracted.entries()) out.push(...(await this.write(m, turn, window, fact, vectors[i]!, model)));
-      return out;
-    });
+  /** Writes a window's facts in the caller's transaction, which holds the agent's fact-writers lock. */
+  async writeAll(m: EntityManager, origin: FactOrigin, extracted: ExtractedWindow): Promise<FactAnnouncement[]> {
+    const out: FactAnnouncement[] = [];
+    for (const [i, fact] of extracted.facts.entries()) out.push(...(await this.write(m, origin, extracted.window, fact, extracted.vectors[i]!, extracted.model)));
+    return out;
+  }
 
+  /** After the commit: mem.fact.upserted for each, under its msg id. */
+  async announce(origin: Omit<FactOrigin, 'keyToken'>, announcements: readonly FactAnnouncement[], traceContext?: Context): Promise<void> {
+    const { tenantId, agent } = origin;
     for (const a of announcements) {
       await this.events.publish(
         Events.factUpserted,
         tenantId,
-        { tenantId, agent, factId: a.factId, operation: a.operation, category: a.category, supersededBy: a.supersededBy ?? '', conversationId: turn.conversationId },
-        { msgId: a.msgId, ...(turn.traceContext && { traceContext: turn.traceContext }) },
+        { tenantId, agent, factId: a.factId, operation: a.operation, category: a.category, supersededBy: a.supersededBy ?? '', conversationId: origin.conversationId },
+        { msgId: a.msgId, ...(traceContext && { traceContext }) },
       );
     }
   }
 
-  private async write(m: EntityManager, turn: AssistantTurn, window: readonly WindowMessage[], fact: ExtractedFact, vector: readonly number[], model: string): Promise<Announcement[]> {
-    const { tenantId, agent } = turn;
-    const originKey = extractedFactKey(agent, turn.turnMessageId, fact.content);
-    // This turn already inserted it (a redelivery): announced again under the same msg id.
+  private async write(m: EntityManager, origin: FactOrigin, window: readonly WindowMessage[], fact: ExtractedFact, vector: readonly number[], model: string): Promise<FactAnnouncement[]> {
+    const { tenantId, agent } = origin;
+    const originKey = extractedFactKey(agent, origin.keyToken, fact.content);
+    // This origin already inserted it (a redelivery): announced again under the same msg id.
     const inserted = await this.facts.findByOriginKey(m, originKey);
     if (inserted) return [{ factId: inserted.id, operation: 'created', category: inserted.category, msgId: createdMsgId(tenantId, inserted.id) }];
 
@@ -97,7 +131,7 @@ export class ExtractFactsUseCase {
       category: fact.category,
       lifetime,
       importance: fact.importance,
-      conversationId: turn.conversationId,
+      conversationId: origin.conversationId,
       sourceMessageIds,
       expiresAt: expiryOf(lifetime, saidAt),
     };
@@ -111,20 +145,24 @@ export class ExtractFactsUseCase {
     if (plan.kind === 'update') {
       await this.facts.update(m, plan.factId, row);
       await this.facts.writeVector(m, tenantId, plan.factId, vector, model);
-      return [{ factId: plan.factId, operation: 'updated', category: fact.category, msgId: `fact:${tenantId}:${plan.factId}:updated:${turn.turnMessageId}` }];
+      return [{ factId: plan.factId, operation: 'updated', category: fact.category, msgId: updatedMsgId(tenantId, plan.factId, origin.keyToken) }];
     }
     const factId = await this.facts.insert(m, tenantId, originKey, row, saidAt);
     await this.facts.writeVector(m, tenantId, factId, vector, model);
-    const created: Announcement = { factId, operation: 'created', category: fact.category, msgId: createdMsgId(tenantId, factId) };
+    const created: FactAnnouncement = { factId, operation: 'created', category: fact.category, msgId: createdMsgId(tenantId, factId) };
     if (plan.kind === 'insert') return [created];
     await this.facts.supersede(m, plan.factId, factId, saidAt);
     const older = await this.facts.findCategory(m, plan.factId);
-    return [created, { factId: plan.factId, operation: 'superseded', category: older, supersededBy: factId, msgId: `fact:${tenantId}:${plan.factId}:superseded` }];
+    return [created, { factId: plan.factId, operation: 'superseded', category: older, supersededBy: factId, msgId: supersededMsgId(tenantId, plan.factId) }];
   }
 }
 
 /** The convention of every fact writer (ingest, memory_save): one `created` per fact. */
-const createdMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:created`;
+export const createdMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:created`;
+/** An update in place, once per origin (turn or compaction step). */
+export const updatedMsgId = (tenantId: string, factId: string, keyToken: string) => `fact:${tenantId}:${factId}:updated:${keyToken}`;
+/** A fact closed by a correction (once: a closed fact stays closed). */
+export const supersededMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:superseded`;
 
 /** The latest user author in the window: facts then say "Ada …" rather than "The user …". */
 function userNameOf(window: readonly WindowMessage[]): string | undefined {

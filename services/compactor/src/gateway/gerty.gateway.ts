@@ -55,7 +55,17 @@ export class GertyGateway implements OnModuleInit {
     });
   }
 
-  async summarize(tenantId: string, input: SummarizeRequest): Promise<WrittenSummary> {
+  /** A node of the summary tree. */
+  summarize(tenantId: string, input: SummarizeRequest): Promise<WrittenSummary> {
+    return this.writeSummary(tenantId, input);
+  }
+
+  /** A session compaction's rolling summary: the same task, asked apart so the two uses can be told apart (metrics, tests). */
+  summarizeSession(tenantId: string, input: SummarizeRequest): Promise<WrittenSummary> {
+    return this.writeSummary(tenantId, input);
+  }
+
+  private async writeSummary(tenantId: string, input: SummarizeRequest): Promise<WrittenSummary> {
     const answer = await this.call(() =>
       this.rpc.call(
         Rpcs.gertyComplete,

@@ -1,0 +1,219 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Events, timestampFromDate } from '@engram/contracts';
+import {
+  chunksOf,
+  compactionDue,
+  compactionStepKey,
+  estimateTokens,
+  LINE_OVERHEAD_TOKENS,
+  modelWindowOf,
+  planSessionCompaction,
+  summaryBudget,
+  summaryChunks,
+  type CompactionPolicy,
+  type SessionCompactionPolicy,
+} from '@engram/memory-core';
+import { EventPublisher } from '@engram/messaging';
+import type { SummarizeRequest } from '@engram/prompts';
+import { DataSource, lockFactWriters, TenantTransactions, withAdvisoryLocks } from '@engram/store';
+import type { Context } from '@engram/telemetry';
+import { ExtractFactsUseCase, createdMsgId, FACT_WINDOW_MESSAGES, supersededMsgId, updatedMsgId, type ExtractedWindow, type FactAnnouncement, type FactOrigin } from '../facts/extract-facts.use-case';
+import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
+import { COMPACTION_POLICY } from '../summaries/compaction.policy';
+import { SESSION_COMPACTION_POLICY } from './session-compaction.policy';
+import {
+  SessionCompactionRepository,
+  type CompactedConversation,
+  type PreviousCompaction,
+  type UnannouncedCompaction,
+  type UncompactedMessage,
+} from './session-compaction.repository';
+
+/** A conversation whose transcript grew. */
+export interface SessionTrigger {
+  readonly tenantId: string;
+  readonly conversationId: string;
+  readonly traceContext?: Context;
+}
+
+/** Extraction windows asked of Gerty at once for one step. */
+const AT_ONCE = 4;
+/** Longest rolling summary asked for: the context builder gives it its own share of the prompt. */
+const MAX_SUMMARY_CHARS = 8000;
+
+/**
+ * Session compaction: when a conversation's uncompacted messages pass 75 % of its model's
+ * window, its oldest ones (down to 40 %, the newest 10 always kept) get their facts
+ * extracted (windows of at most 15 messages, keyed by the step), and are folded into a
+ * rolling summary with the previous compaction's; then one transaction writes the facts,
+ * the compaction row and the messages' compacted_at (never deleting a message), and the
+ * step is announced after the commit. One writer per conversation (an advisory lock held
+ * across Gerty's answers), and the store refuses a second record of a step or a message
+ * compacted twice; a crash before the commit leaves nothing, after it the next run
+ * announces what was not announced, under the same msg ids.
+ */
+@Injectable()
+export class CompactSessionUseCase {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transactions: TenantTransactions,
+    private readonly compactions: SessionCompactionRepository,
+    private readonly facts: ExtractFactsUseCase,
+    private readonly gateway: GertyGateway,
+    private readonly events: EventPublisher,
+    @Inject(SESSION_COMPACTION_POLICY) private readonly policy: SessionCompactionPolicy,
+    @Inject(COMPACTION_POLICY) private readonly summaries: CompactionPolicy,
+  ) {}
+
+  async execute(trigger: SessionTrigger): Promise<void> {
+    const { tenantId, conversationId } = trigger;
+    // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
+    const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
+    if (!state) return;
+    if (!state.unannounced && !compactionDue(state.uncompactedTokens, modelWindowOf(state.model).windowTokens, this.policy)) return;
+
+    await withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
+      await this.announce(trigger);
+      const conversation = await this.transactions.run(tenantId, (m) => this.compactions.conversation(m, conversationId));
+      if (!conversation) return;
+      const uncompacted = await this.transactions.run(tenantId, (m) => this.compactions.uncompacted(m, conversationId));
+      const step = planSessionCompaction(uncompacted, modelWindowOf(conversation.model).windowTokens, this.policy);
+      if (!step) return;
+      const previous = await this.transactions.run(tenantId, (m) => this.compactions.latest(m, conversationId));
+      const keyToken = compactionStepKey(conversationId, step.messages.at(-1)!.id);
+      const origin: FactOrigin = { tenantId, agent: conversation.agent, conversationId, keyToken };
+
+      // Memory off for the tenant: the transcript is still compacted, but no fact is derived from it.
+      const extracted = conversation.memoryEnabled ? await this.extractFacts(tenantId, step.messages) : [];
+      const summary = await this.summarize(tenantId, conversation, previous, step.messages);
+
+      await this.transactions.run(tenantId, async (m) => {
+        const written: FactAnnouncement[] = [];
+        if (extracted.length > 0) {
+          await lockFactWriters(m, tenantId, conversation.agent);
+          for (const window of extracted) written.push(...(await this.facts.writeAll(m, origin, window)));
+        }
+        const factIds = [...new Set(written.filter((a) => a.operation !== 'superseded').map((a) => a.factId))];
+        return this.compactions.insert(m, {
+          tenantId,
+          conversationId,
+          agent: conversation.agent,
+          content: summary.text,
+          tokenEstimate: estimateTokens(summary.text),
+          model: summary.model,
+          messageIds: step.messages.map((s) => s.id),
+          compactedTokens: step.compactedTokens,
+          factIds,
+          previousId: previous?.id ?? null,
+        });
+      });
+      await this.announce(trigger);
+    });
+  }
+
+  /** Facts of the compacted messages, in windows of at most 15 (a few asked at once). */
+  private async extractFacts(tenantId: string, messages: readonly UncompactedMessage[]): Promise<ExtractedWindow[]> {
+    const windows = chunksOf(messages, FACT_WINDOW_MESSAGES);
+    const out: ExtractedWindow[] = [];
+    for (let i = 0; i < windows.length; i += AT_ONCE) {
+      const answers = await Promise.all(windows.slice(i, i + AT_ONCE).map((w) => this.facts.extract(tenantId, w)));
+      for (const a of answers) if (a) out.push(a);
+    }
+    return out;
+  }
+
+  /**
+   * The rolling summary: the previous compaction's summary and the new messages, folded in
+   * chunks that fit the summarising model's window beside the running summary.
+   */
+  private async summarize(
+    tenantId: string,
+    conversation: CompactedConversation,
+    previous: PreviousCompaction | null,
+    messages: readonly UncompactedMessage[],
+  ): Promise<WrittenSummary> {
+    const { inputTokens } = summaryBudget(this.summaries);
+    const maxChars = Math.max(400, Math.min(MAX_SUMMARY_CHARS, Math.floor(inputTokens / 2) * 4));
+    const carryTokens = Math.max(Math.ceil(maxChars / 4), previous ? estimateTokens(previous.content) : 0) + LINE_OVERHEAD_TOKENS;
+    let carry: { text: string; at: Date } | null = previous ? { text: previous.content, at: previous.earliestAt } : null;
+    let from = previous?.earliestAt ?? messages[0]!.createdAt;
+    let count = previous?.messagesSoFar ?? 0;
+    let written: WrittenSummary | null = null;
+    for (const chunk of summaryChunks(messages, inputTokens, carry ? carryTokens : 0)) {
+      count += chunk.length;
+      if (chunk[0]!.createdAt < from) from = chunk[0]!.createdAt;
+      const lines: SummarizeRequest['lines'] = [
+        ...(carry ? [{ id: previous ? `compaction:${previous.id}` : 'compaction', ordinal: 0, at: carry.at.toISOString(), role: 'system' as const, text: carry.text }] : []),
+        ...chunk.map((m, i) => ({
+          id: m.id,
+          ordinal: i + 1,
+          at: m.createdAt.toISOString(),
+          role: m.role,
+          ...(m.author && { author: m.author }),
+          text: m.content,
+        })),
+      ];
+      written = await this.gateway.summarizeSession(tenantId, {
+        preamble: {
+          conversationId: conversation.id,
+          agent: conversation.agent,
+          ...(conversation.channel && { channel: conversation.channel }),
+          ...(conversation.title && { title: conversation.title }),
+          from: from.toISOString(),
+          to: chunk.at(-1)!.createdAt.toISOString(),
+          messageCount: count,
+        },
+        lines,
+        depth: carry ? 1 : 0,
+        maxChars,
+      });
+      carry = { text: written.text, at: from };
+    }
+    return written!;
+  }
+
+  /** After the commit, never before: each step once, with the facts it wrote, marked when JetStream stored it. */
+  private async announce(trigger: SessionTrigger): Promise<void> {
+    const { tenantId, conversationId } = trigger;
+    const unannounced = await this.transactions.run(tenantId, (m) => this.compactions.unannounced(m, conversationId));
+    for (const c of unannounced) {
+      await this.announceFacts(trigger, c);
+      await this.events.publish(
+        Events.compactionCreated,
+        tenantId,
+        {
+          tenantId,
+          agent: c.agent,
+          conversationId,
+          compactionId: c.id,
+          firstMessageId: c.firstMessageId ?? '',
+          lastMessageId: c.lastMessageId,
+          messageCount: c.messageCount,
+          compactedTokens: c.compactedTokens,
+          earliestAt: timestampFromDate(c.earliestAt),
+          latestAt: timestampFromDate(c.latestAt),
+          model: c.model,
+          tokenEstimate: c.tokenEstimate,
+          factIds: [...c.factIds],
+        },
+        { msgId: `compaction:${tenantId}:${c.id}:created`, ...(trigger.traceContext && { traceContext: trigger.traceContext }) },
+      );
+      await this.transactions.run(tenantId, (m) => this.compactions.markAnnounced(m, c.id));
+    }
+  }
+
+  /** The step's facts, from the store (so a step committed before a crash announces them the same way). */
+  private async announceFacts(trigger: SessionTrigger, c: UnannouncedCompaction): Promise<void> {
+    const { tenantId, conversationId } = trigger;
+    const keyToken = compactionStepKey(conversationId, c.lastMessageId);
+    const facts = await this.transactions.run(tenantId, (m) => this.compactions.stepFacts(m, c.factIds, `extracted:${c.agent}:${keyToken}:`));
+    const announcements: FactAnnouncement[] = facts.map((f) =>
+      f.supersededBy
+        ? { factId: f.id, operation: 'superseded', category: f.category, supersededBy: f.supersededBy, msgId: supersededMsgId(tenantId, f.id) }
+        : f.created
+          ? { factId: f.id, operation: 'created', category: f.category, msgId: createdMsgId(tenantId, f.id) }
+          : { factId: f.id, operation: 'updated', category: f.category, msgId: updatedMsgId(tenantId, f.id, keyToken) },
+    );
+    await this.facts.announce({ tenantId, agent: c.agent, conversationId }, announcements, trigger.traceContext);
+  }
+}

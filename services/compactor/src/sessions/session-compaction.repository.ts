@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import type { FactCategory, MessageRole } from '@engram/memory-core';
+import type { EntityManager } from '@engram/store';
+
+/** What a cheap look (without the lock) tells about a conversation. */
+export interface CompactionState {
+  readonly model: string | null;
+  readonly uncompactedTokens: number;
+  /** A step committed but not announced (a crash between the two). */
+  readonly unannounced: boolean;
+}
+
+export interface CompactedConversation {
+  readonly id: string;
+  readonly agent: string;
+  readonly channel: string | null;
+  readonly title: string | null;
+  readonly model: string | null;
+  /** The tenant's switch: off means no fact is derived (the transcript is still compacted). */
+  readonly memoryEnabled: boolean;
+}
+
+/** An uncompacted message, in the transcript's order. */
+export interface UncompactedMessage {
+  readonly id: string;
+  readonly role: MessageRole;
+  readonly author: string | null;
+  readonly content: string;
+  readonly createdAt: Date;
+  readonly tokens: number;
+}
+
+/** The conversation's latest compaction: what the next one builds on. */
+export interface PreviousCompaction {
+  readonly id: string;
+  readonly content: string;
+  readonly earliestAt: Date;
+  readonly latestAt: Date;
+  /** Messages compacted in all steps so far. */
+  readonly messagesSoFar: number;
+}
+
+export interface NewCompaction {
+  readonly tenantId: string;
+  readonly conversationId: string;
+  readonly agent: string;
+  readonly content: string;
+  readonly tokenEstimate: number;
+  /** The model that wrote the summary. */
+  readonly model: string;
+  /** This step's messages, oldest first. */
+  readonly messageIds: readonly string[];
+  readonly compactedTokens: number;
+  readonly factIds: readonly string[];
+  readonly previousId: string | null;
+}
+
+export interface UnannouncedCompaction {
+  readonly id: string;
+  readonly agent: string;
+  readonly firstMessageId: string | null;
+  readonly lastMessageId: string;
+  readonly messageCount: number;
+  readonly compactedTokens: number;
+  readonly tokenEstimate: number;
+  readonly earliestAt: Date;
+  readonly latestAt: Date;
+  readonly model: string;
+  readonly factIds: readonly string[];
+}
+
+/** A fact a step wrote, as its announcement needs it. */
+export interface StepFact {
+  readonly id: string;
+  readonly category: FactCategory;
+  /** Inserted by this step (its origin key names the step); otherwise updated in place. */
+  readonly created: boolean;
+  /** Set for an older fact a correction of this step closed. */
+  readonly supersededBy: string | null;
+}
+
+/** Raised when another writer compacted one of the step's messages first: the caller's transaction writes nothing. */
+export class MessagesTakenError extends Error {
+  override readonly name = 'MessagesTakenError';
+}
+
+/** A conversation's compactions and its uncompacted messages, in the caller's tenant transaction. */
+@Injectable()
+export class SessionCompactionRepository {
+  async state(m: EntityManager, conversationId: string): Promise<CompactionState | null> {
+    const rows: Array<{ model: string | null; tokens: string; unannounced: boolean }> = await m.query(
+      `SELECT c.model,
+              (SELECT coalesce(sum(token_estimate), 0) FROM messages WHERE conversation_id = c.id AND compacted_at IS NULL)::text AS tokens,
+              EXISTS (SELECT 1 FROM compactions WHERE conversation_id = c.id AND announced_at IS NULL) AS unannounced
+         FROM conversations c WHERE c.id = $1`,
+      [conversationId],
+    );
+    const row = rows[0];
+    return row ? { model: row.model, uncompactedTokens: Number(row.tokens), unannounced: row.unannounced } : null;
+  }
+
+  async conversation(m: EntityManager, conversationId: string): Promise<CompactedConversation | null> {
+    const rows: Array<{ id: string; agent: string; channel: string | null; title: string | null; model: string | null; memory_enabled: boolean | null }> = await m.query(
+      `SELECT c.id::text, c.agent, c.channel, c.title, c.model, t.memory_enabled
+         FROM conversations c LEFT JOIN tenants t ON t.tenant_id = c.tenant_id
+        WHERE c.id = $1`,
+      [conversationId],
+    );
+    const r = rows[0];
+    return r ? { id: r.id, agent: r.agent, channel: r.channel, title: r.title, model: r.model, memoryEnabled: r.memory_enabled ?? true } : null;
+  }
+
+  /** Every message not compacted yet, oldest first (the transcript's order). */
+  async uncompacted(m: EntityManager, conversationId: string): Promise<UncompactedMessage[]> {
+    const rows: Array<{ id: string; role: MessageRole; author: string | null; content: string; created_at: Date; token_estimate: number }> = await m.query(
+      `SELECT id::text, role, author, content, created_at, token_estimate
+         FROM messages
+        WHERE conversation_id = $1 AND compacted_at IS NULL
+        ORDER BY created_at, stream_seq, position, id`,
+      [conversationId],
+    );
+    return rows.map((r) => ({ id: r.id, role: r.role, author: r.author, content: r.content, createdAt: r.created_at, tokens: r.token_estimate }));
+  }
+
+  /** The contract the context builder reads too: the latest compaction is the one with the highest id. */
+  async latest(m: EntityManager, conversationId: string): Promise<PreviousCompaction | null> {
+    const rows: Array<{ id: string; content: string; earliest_at: Date; latest_at: Date; so_far: string }> = await m.query(
+      `SELECT c.id::text, c.content, c.earliest_at, c.latest_at,
+              (SELECT coalesce(sum(message_count), 0) FROM compactions WHERE conversation_id = $1)::text AS so_far
+         FROM compactions c WHERE c.conversation_id = $1 ORDER BY c.id DESC LIMIT 1`,
+      [conversationId],
+    );
+    const r = rows[0];
+    return r ? { id: r.id, content: r.content, earliestAt: r.earliest_at, latestAt: r.latest_at, messagesSoFar: Number(r.so_far) } : null;
+  }
+
+  /**
+   * Records the step and marks exactly its messages compacted. The span runs from the
+   * previous compaction's start (exact to the microsecond, from the rows). Throws
+   * MessagesTakenError when one of them was compacted meanwhile, and the unique
+   * (conversation, last message) refuses a second record of the same step.
+   */
+  async insert(m: EntityManager, c: NewCompaction): Promise<string> {
+    const rows: Array<{ id: string }> = await m.query(
+      `WITH span AS (
+         SELECT min(created_at) AS earliest_at, max(created_at) AS latest_at FROM messages WHERE id = ANY($6::bigint[])
+       ), previous AS (
+         SELECT earliest_at, latest_at FROM compactions WHERE id = $11::bigint
+       )
+       INSERT INTO compactions (tenant_id, conversation_id, agent, content, first_message_id, last_message_id, message_count,
+                                compacted_tokens, token_estimate, earliest_at, latest_at, model, fact_ids)
+       SELECT $1::text, $2::bigint, $3::text, $4::text, $7::bigint, $8::bigint, cardinality($6::bigint[]),
+              $9::int, $5::int, least(span.earliest_at, previous.earliest_at), greatest(span.latest_at, previous.latest_at), $10::text, $12::bigint[]
+         FROM span LEFT JOIN previous ON true
+       RETURNING id::text`,
+      [
+        c.tenantId,
+        c.conversationId,
+        c.agent,
+        c.content,
+        c.tokenEstimate,
+        c.messageIds,
+        c.messageIds[0],
+        c.messageIds.at(-1),
+        c.compactedTokens,
+        c.model,
+        c.previousId,
+        c.factIds,
+      ],
+    );
+    const marked: [unknown[], number] = await m.query(
+      `UPDATE messages SET compacted_at = now() WHERE conversation_id = $1 AND id = ANY($2::bigint[]) AND compacted_at IS NULL`,
+      [c.conversationId, c.messageIds],
+    );
+    if (marked[1] !== c.messageIds.length) throw new MessagesTakenError(`${c.messageIds.length - marked[1]} of the step's messages were compacted by another writer`);
+    return rows[0]!.id;
+  }
+
+  async unannounced(m: EntityManager, conversationId: string): Promise<UnannouncedCompaction[]> {
+    const rows: Array<{
+      id: string; agent: string; first_message_id: string | null; last_message_id: string; message_count: number | null; compacted_tokens: number | null;
+      token_estimate: number | null; earliest_at: Date; latest_at: Date; model: string; fact_ids: string[];
+    }> = await m.query(
+      `SELECT id::text, agent, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
+              earliest_at, latest_at, model, fact_ids::text[] AS fact_ids
+         FROM compactions WHERE conversation_id = $1 AND announced_at IS NULL ORDER BY id`,
+      [conversationId],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      agent: r.agent,
+      firstMessageId: r.first_message_id,
+      lastMessageId: r.last_message_id,
+      messageCount: r.message_count ?? 0,
+      compactedTokens: r.compacted_tokens ?? 0,
+      tokenEstimate: r.token_estimate ?? 0,
+      earliestAt: r.earliest_at,
+      latestAt: r.latest_at,
+      model: r.model,
+      factIds: r.fact_ids,
+    }));
+  }
+
+  /** The step's facts (created or updated) and the older facts its corrections closed. */
+  async stepFacts(m: EntityManager, factIds: readonly string[], originKeyPrefix: string): Promise<StepFact[]> {
+    if (factIds.length === 0) return [];
+    const rows: Array<{ id: string; category: FactCategory; created: boolean; superseded_by: string | null }> = await m.query(
+      `SELECT id::text, category, coalesce(starts_with(origin_key, $2), false) AS created, NULL::text AS superseded_by
+         FROM facts WHERE id = ANY($1::bigint[])
+       UNION ALL
+       SELECT o.id::text, o.category, false, o.superseded_by::text
+         FROM facts o JOIN facts n ON n.id = o.superseded_by
+        WHERE o.superseded_by = ANY($1::bigint[]) AND starts_with(n.origin_key, $2)
+       ORDER BY 1`,
+      [factIds, originKeyPrefix],
+    );
+    return rows.map((r) => ({ id: r.id, category: r.category, created: r.created, supersededBy: r.superseded_by }));
+  }
+
+  async markAnnounced(m: EntityManager, id: string): Promise<void> {
+    await m.query(`UPDATE compactions SET announced_at = now() WHERE id = $1 AND announced_at IS NULL`, [id]);
+  }
+}
