@@ -382,7 +382,7 @@ export type CompactionCreated = Message<"memory.v1.CompactionCreated"> & {
   latestAt?: Timestamp | undefined;
 
   /**
-   * The conversation's model (whose window decided the step) and the summary's token estimate.
+   * The model that wrote the summary (as Gerty names it) and the summary's token estimate.
    *
    * @generated from field: string model = 11;
    */
@@ -462,7 +462,7 @@ export type CompactionCreatedJson = {
   latestAt?: TimestampJson;
 
   /**
-   * The conversation's model (whose window decided the step) and the summary's token estimate.
+   * The model that wrote the summary (as Gerty names it) and the summary's token estimate.
    *
    * @generated from field: string model = 11;
    */
