@@ -5,6 +5,7 @@ import { loadConfig } from '@engram/config';
 import { ALL_STREAMS, Streams, Subjects, ToolSynthesisWorkSchema, encodeMessage } from '@engram/contracts';
 import { readQueueStatus, type QueueStatus } from '@engram/messaging';
 import { actAsTenant, createDataSource } from '@engram/store';
+import { readSummaryTree, renderTree, treeJson } from './summary-tree';
 
 /** Pending, in flight and dead-lettered, for every durable consumer Engram runs. */
 export async function queueStatus(natsUrl: string): Promise<QueueStatus[]> {
@@ -85,6 +86,25 @@ export function memoryCommand(): Command {
       const total = Object.values(perTenant).reduce((a, b) => a + b, 0);
       for (const [tenant, count] of Object.entries(perTenant)) console.log(`${tenant}: ${count}`);
       console.log(`${options.dryRun ? 'would enqueue' : 'enqueued'} ${total} tool call(s) for description`);
+    });
+  memory
+    .command('tree')
+    .description("print a conversation's summary tree: roots, branches and leaves with their spans, counts, models and summaries")
+    .requiredOption('--tenant <tenant>', 'the tenant the conversation belongs to')
+    .option('--conversation <id>', 'the conversation id')
+    .option('--session-key <key>', 'the conversation by its session key (with --agent)')
+    .option('--agent <agent>', 'the agent of --session-key')
+    .option('--full', 'whole summaries, not their first 200 characters')
+    .option('--json', 'the tree as JSON')
+    .action(async (options: { tenant: string; conversation?: string; sessionKey?: string; agent?: string; full?: boolean; json?: boolean }) => {
+      if (!options.conversation && !(options.sessionKey && options.agent)) {
+        throw new Error('name the conversation: --conversation <id>, or --session-key <key> with --agent <agent>');
+      }
+      if (options.conversation && !/^[1-9][0-9]{0,18}$/.test(options.conversation)) throw new Error(`--conversation must be a conversation id (a number), not ${options.conversation}`);
+      const ref = options.conversation ? { conversationId: options.conversation } : { sessionKey: options.sessionKey!, agent: options.agent! };
+      const tree = await readSummaryTree(loadConfig(['DATABASE_URL']).DATABASE_URL, options.tenant, ref);
+      if (!tree) throw new Error(`tenant ${options.tenant} has no such conversation`);
+      console.log(options.json ? JSON.stringify(treeJson(tree), null, 2) : renderTree(tree, { full: Boolean(options.full) }));
     });
   return memory;
 }
