@@ -58,6 +58,15 @@ describe('npm start (the stack launcher)', () => {
     expect(pasted.stdout).toMatch(/ user: Hi! I am Ada\. Please use metric units\.$/m);
     expect(pasted.stdout).toMatch(/ assistant: Noted, Ada\.$/m);
 
+    // The README's agent loop: a prompt before each model call, the turn published after it.
+    const loop = /<!-- example:agent-loop -->\n```bash\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(loop).toBeDefined();
+    const looped = spawnSync('bash', ['-c', loop!], { cwd: resolve(__dirname, '../..'), env: { ...process.env, NATS_URL: nats.url }, encoding: 'utf8', timeout: 30_000 });
+    expect(looped.stderr).toBe('');
+    expect(looped.status).toBe(0);
+    expect(looped.stdout.match(/^prompt: \d+ of 96000 tokens \(identity, tools.*\)$/gm)).toHaveLength(2);
+    expect(looped.stdout).toMatch(/^assistant: \(\d+ messages in\) Glad to help with: Where is my order 1042\?$/m);
+
     launcher.kill('SIGINT');
     expect(await exited).toBe(0);
     for (const port of Object.values(DEFAULT_HTTP_PORTS)) {
