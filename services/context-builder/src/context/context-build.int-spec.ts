@@ -7,6 +7,15 @@ import { startContextBuilder, type ContextBuilderUnderTest } from '../testing/co
 const NOW = new Date('2026-11-22T09:30:00Z');
 const TENANT = 'acme';
 
+const OPS_PROFILE = {
+  agent: 'ops',
+  name: 'Ada',
+  personality: 'Calm and precise.',
+  job: 'Run deployments for the platform team.',
+  userName: 'Sam',
+  tools: ['shell', 'calendar'],
+};
+
 const DEPLOY_SKILL = `---
 name: deploy
 description: how we ship
@@ -90,18 +99,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     services = [await startService('gerty', env), await startService('retrieval', env)];
     await Promise.all(services.map((s) => s.waitUntilReady()));
 
-    await rpc.call(
-      Rpcs.agentPut,
-      {
-        agent: 'ops',
-        name: 'Ada',
-        personality: 'Calm and precise.',
-        job: 'Run deployments for the platform team.',
-        userName: 'Sam',
-        tools: ['shell', 'calendar'],
-      },
-      { tenantId: TENANT },
-    );
+    await rpc.call(Rpcs.agentPut, OPS_PROFILE, { tenantId: TENANT });
     await rpc.call(
       Rpcs.workspacePut,
       {
@@ -329,18 +327,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
         [6, 5, 4, 3, 2].map((i) => `- Scene ${i}: what happened ${i}`),
       );
     } finally {
-      await rpc.call(
-        Rpcs.agentPut,
-        {
-          agent: 'ops',
-          name: 'Ada',
-          personality: 'Calm and precise.',
-          job: 'Run deployments for the platform team.',
-          userName: 'Sam',
-          tools: ['shell', 'calendar'],
-        },
-        { tenantId: TENANT },
-      );
+      await rpc.call(Rpcs.agentPut, OPS_PROFILE, { tenantId: TENANT });
     }
   });
 
