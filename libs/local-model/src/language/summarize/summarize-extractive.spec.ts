@@ -209,3 +209,28 @@ describe('summarizeExtractive', () => {
     expect(summary.split('\n').length).toBeGreaterThan(5);
   });
 });
+
+describe('summarizeExtractive of summaries (a branch or a root)', () => {
+  const leaf = (messages: [role: string, text: string][], author: string) => summarizeExtractive(input(messages, author), { maxChars: 2000 });
+  const leaves = [
+    leaf([['user', 'The deploy of v2.3.1 failed because the migration timed out after 300 s.'], ['assistant', 'I will split the migration into two steps.']], 'sam'),
+    leaf([['user', 'Lunch is at the Thai place on Friday.'], ['assistant', 'Booked a table for six people.']], 'kim'),
+  ];
+  const branch = input(leaves.map((text) => ['system', text] as [string, string]));
+
+  it('drops the children’s headers and keeps each kept line under its original attribution', () => {
+    const summary = summarizeExtractive(branch, { maxChars: 2000 });
+    const [header, ...rest] = summary.split('\n');
+    expect(header).toBe(renderPreamble(branch.preamble));
+    expect(summary.match(/Conversation c-42/g)).toHaveLength(1);
+    expect(rest.length).toBeGreaterThanOrEqual(3);
+    for (const line of rest) expect(line).toMatch(/^\[#\d{2} 2026-04-18T12:0\dZ (sam|kim)\/(user|assistant)\] [^[]+$/);
+    expect(summary).toContain('[#01 2026-04-18T12:00Z sam/user] The deploy of v2.3.1 failed');
+  });
+
+  it('traces each pick to the child summary it came from', () => {
+    const picks = extractiveSummary(branch, { maxChars: 2000 }).picks;
+    expect(new Set(picks.map((p) => p.line))).toEqual(new Set([0, 1]));
+    expect(picks.find((p) => p.text.startsWith('Lunch'))?.line).toBe(1);
+  });
+});

@@ -79,6 +79,30 @@ const RICH_SENTENCE_TERMS = 8;
 /** Cosine at which a sentence with a new identifier still counts as a repeat. */
 const VERBATIM = 0.92;
 
+/** A line of an extractive summary: its attribution and its text. */
+const ATTRIBUTED_LINE = /^(\[#\d+ [^\]]*\]) (.*)$/;
+
+interface FlatLine extends SummaryInputLine {
+  /** Index of the input line it comes from. */
+  readonly origin: number;
+  /** The attribution it already had, when it comes from a summary being summarised again. */
+  readonly prefix?: string;
+}
+
+/**
+ * A branch or root summarises summaries: each child's header goes, and each of its
+ * attributed lines becomes a line of its own under its original attribution, so a summary
+ * of summaries still says who said what and when, with no headers nested in it.
+ */
+function flattenSummaries(lines: readonly SummaryInputLine[]): FlatLine[] {
+  return lines.flatMap((line, origin): FlatLine[] => {
+    const rows = line.text.split('\n');
+    const attributed = rows.slice(1).map((row) => ATTRIBUTED_LINE.exec(row));
+    if (rows.length < 2 || ATTRIBUTED_LINE.test(rows[0]!) || !attributed.every(Boolean)) return [{ ...line, origin }];
+    return attributed.map((match) => ({ ...line, origin, prefix: match![1]!, text: match![2]! }));
+  });
+}
+
 /**
  * An extractive summary: a one-line header from the preamble, then the most
  * informative sentences of the span in their original order, each line prefixed
@@ -113,11 +137,12 @@ export function extractiveSummary(
     return { text: header, header, picks: [], candidates: 0 };
   }
 
+  const lines = flattenSummaries(input.lines);
   const width = ordinalWidthFor(input.lines);
-  const prefixes = input.lines.map((line) => attributionPrefix(line, width));
+  const prefixes = lines.map((line) => line.prefix ?? attributionPrefix(line, width));
 
   const candidates: Candidate[] = [];
-  input.lines.forEach((line, lineIndex) => {
+  lines.forEach((line, lineIndex) => {
     splitSentences(line.text ?? '', locale).forEach((span, sentenceIndex) => {
       const terms = contentTerms(span.text, locale);
       if (terms.length === 0) return; // "Thanks!", "Ok.", a lone "}"
@@ -139,7 +164,7 @@ export function extractiveSummary(
   // Centrality finds what the span is about; richness keeps a lone but
   // substantial sentence (a decision said once) from ranking like filler.
   const scores = candidates.map((candidate, i) => {
-    const role = input.lines[candidate.line].role;
+    const role = lines[candidate.line]!.role;
     const richness = Math.min(1, candidate.distinct.size / RICH_SENTENCE_TERMS);
     const identifierFactor = 1 + (identifierBonus * Math.min(candidate.identifiers.length, 3)) / 3;
     return (
@@ -223,7 +248,7 @@ export function extractiveSummary(
   const picks = chosen
     .sort((a, b) => a - b)
     .map((index) => ({
-      line: candidates[index].line,
+      line: lines[candidates[index].line]!.origin,
       sentence: candidates[index].sentence,
       text: candidates[index].text,
       score: scores[index],
