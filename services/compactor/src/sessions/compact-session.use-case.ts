@@ -16,10 +16,10 @@ import {
 import { EventPublisher } from '@engram/messaging';
 import type { SummarizeRequest } from '@engram/prompts';
 import { DataSource, lockFactWriters, TenantTransactions, withAdvisoryLocks } from '@engram/store';
-import type { Context } from '@engram/telemetry';
 import { ExtractFactsUseCase, createdMsgId, FACT_WINDOW_MESSAGES, supersededMsgId, updatedMsgId, type ExtractedWindow, type FactAnnouncement, type FactOrigin } from '../facts/extract-facts.use-case';
 import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
 import { COMPACTION_POLICY } from '../summaries/compaction.policy';
+import type { TreeTrigger } from '../summaries/grow-summary-tree.use-case';
 import { SESSION_COMPACTION_POLICY } from './session-compaction.policy';
 import {
   SessionCompactionRepository,
@@ -29,12 +29,8 @@ import {
   type UncompactedMessage,
 } from './session-compaction.repository';
 
-/** A conversation whose transcript grew. */
-export interface SessionTrigger {
-  readonly tenantId: string;
-  readonly conversationId: string;
-  readonly traceContext?: Context;
-}
+/** A conversation whose transcript grew: the same trigger as the summary tree's. */
+export type SessionTrigger = TreeTrigger;
 
 /** Extraction windows asked of Gerty at once for one step. */
 const AT_ONCE = 4;

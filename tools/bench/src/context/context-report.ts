@@ -1,9 +1,9 @@
-import { summarizeLatencies } from '../measure/latency-stats';
 import { renderColumns, type ReportRow } from '../report/columns';
 import type { MachineDescription } from '../report/machine';
 import type { ClosedLoopRun } from '../search/closed-loop';
 import type { QueryMix } from '../search/query-generator';
-import type { LatencyRun } from '../search/search-report';
+import { latencyRun } from '../search/measure-search';
+import { runCells, type LatencyRun } from '../search/search-report';
 
 export const CONTEXT_TARGETS = {
   /** p95 of mem.rpc.context.build at 1 M messages, client side, retrieval included. */
@@ -84,26 +84,14 @@ export interface ContextHeadline {
   p95Ms: number | null;
 }
 
-const tally = (keys: Iterable<string>) => {
-  const out: Record<string, number> = {};
-  for (const k of keys) out[k] = (out[k] ?? 0) + 1;
-  return out;
-};
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** The latencies of the calls that succeeded, the errors of the others, and the degraded answers. */
 export function latencyRunOf<R>(run: ClosedLoopRun<R>, degradedReason: (value: R) => string | undefined): LatencyRun {
-  const ok = run.outcomes.filter((o) => o.error === undefined);
-  const degraded = ok.map((o) => degradedReason(o.value as R)).filter((d): d is string => d !== undefined);
-  return {
-    latency: summarizeLatencies(ok.map((o) => o.latencyMs)),
-    calls: run.outcomes.length,
-    seconds: run.wallMs / 1000,
-    perSecond: run.outcomes.length / (run.wallMs / 1000),
-    errors: tally(run.outcomes.filter((o) => o.error !== undefined).map((o) => o.error!)),
-    degraded: degraded.length,
-    degradedReasons: tally(degraded.map((d) => d || 'unspecified')),
-  };
+  return latencyRun(run, (value) => {
+    const reason = degradedReason(value);
+    return reason === undefined ? {} : { degradedReason: reason };
+  });
 }
 
 export function buildRunOf(run: ClosedLoopRun<BuildAnswer>): BuildRun {
@@ -139,26 +127,9 @@ export function retrievalShare(builds: LatencyRun, retrieval: LatencyRun | undef
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
 const ms = (x: number) => `${x.toFixed(1)} ms`;
-const counts = (c: Record<string, number>) =>
-  Object.entries(c)
-    .map(([k, v]) => `${k} ${n0(v)}`)
-    .join(', ');
-
-function latencyCells(run: LatencyRun, what: string): [string, string] {
-  const l = run.latency;
-  const failed = run.calls - l.count;
-  const head = l.count ? `p50 ${ms(l.p50Ms)}, p95 ${ms(l.p95Ms)}, p99 ${ms(l.p99Ms)}` : 'no answers';
-  const rest = [
-    `${n0(run.perSecond)} ${what}/s`,
-    `max ${ms(l.maxMs)}`,
-    failed ? `${n0(failed)} of ${n0(run.calls)} FAILED (${counts(run.errors)})` : `${n0(run.calls)} ok`,
-    `${n0(run.degraded)} degraded${run.degraded ? ` (${counts(run.degradedReasons)})` : ''}`,
-  ];
-  return [head, rest.join('; ')];
-}
 
 function buildCells(run: BuildRun): [string, string] {
-  const [head, rest] = latencyCells(run, 'builds');
+  const [head, rest] = runCells(run, 'builds');
   const answered = run.latency.count || 1;
   const pct = (n: number) => `${Math.round((100 * n) / answered)} %`;
   return [head, `${rest}; mean ${n0(run.meanTotalTokens)} tokens, ${run.meanMemoryHits} memory hits, ${run.meanRecentMessages} recent messages; skills in ${pct(run.withSkills)}, cuts in ${pct(run.withCuts)}`];
@@ -180,8 +151,8 @@ export function renderContextTable(r: ContextBenchResult): string {
       const v = retrievalShare(b, x);
       return v === null ? '' : `; ${Math.round(v * 100)} % of the build's p95`;
     };
-    const [h1, d1] = latencyCells(r.retrieval.concurrent, 'searches');
-    const [h2, d2] = latencyCells(r.retrieval.serial, 'searches');
+    const [h1, d1] = runCells(r.retrieval.concurrent, 'searches');
+    const [h2, d2] = runCells(r.retrieval.serial, 'searches');
     rows.push([`  retrieval alone, ${k} clients`, h1, `${d1}${share(r.builds.concurrent, r.retrieval.concurrent)}`]);
     rows.push(['  retrieval alone, serial', h2, `${d2}${share(r.builds.serial, r.retrieval.serial)}`]);
   }

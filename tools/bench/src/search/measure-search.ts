@@ -20,7 +20,8 @@ const tally = (keys: Iterable<string>) => {
   return out;
 };
 
-function latencyRun<R>(run: ClosedLoopRun<R>, answer: (value: R) => { degradedReason?: string; hits?: number }): LatencyRun {
+/** The latencies of the calls that succeeded, the errors of the others, the degraded answers and the hits. */
+export function latencyRun<R>(run: ClosedLoopRun<R>, answer: (value: R) => { degradedReason?: string; hits?: number }): LatencyRun {
   const ok = run.outcomes.filter((o) => o.error === undefined);
   const answers = ok.map((o) => answer(o.value as R));
   const degraded = answers.filter((a) => a.degradedReason !== undefined);

@@ -129,7 +129,8 @@ const counts = (c: Record<string, number>) =>
     .map(([k, v]) => `${k} ${n0(v)}`)
     .join(', ');
 
-function runCells(run: LatencyRun | null, what: string): [string, string] {
+/** A run's latency cell and its details cell. */
+export function runCells(run: LatencyRun | null, what: string): [string, string] {
   if (!run) return ['not run', ''];
   const l = run.latency;
   const failed = run.calls - l.count;
