@@ -21,15 +21,11 @@ import { Cleanups, dumpServiceOutput, integer, progressFor, runBench, startReady
 import { ensureCorpusDatabase } from './search/corpus-database';
 import { CorpusGenerator } from './search/corpus-generator';
 import { loadCorpus } from './search/corpus-load';
-import { CORPUS_VERSION, FULL_CORPUS, planCorpus, scaleCorpus } from './search/corpus-shape';
+import { CORPUS_LEXICON, CORPUS_VERSION, corpusSizeLabel, FULL_CORPUS, planCorpus, scaleCorpus } from './search/corpus-shape';
 import { DEFAULT_QUERY_MIX } from './search/query-generator';
 import { lexiconOf, ZipfText } from './search/zipf-text';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
-/** bench:search's lexicon (search.bench.ts): the corpus database is shared, so its text must be too. */
-const LEXICON = { words: 50_000, zipfExponent: 1 } as const;
-/** bench:search's size labels (1m, 100k): the label names the shared corpus database. */
-const sizeLabel = (messages: number) => (messages % 1_000_000 === 0 ? `${messages / 1_000_000}m` : messages % 1000 === 0 ? `${messages / 1000}k` : String(messages));
 const SERVICES = ['gerty', 'retrieval', 'context-builder'] as const;
 
 interface Flags {
@@ -53,9 +49,9 @@ async function main(flags: Flags): Promise<void> {
   const machine = await describeMachine(admin).finally(() => admin.end());
 
   const embedder = LocalEmbedder.load();
-  const text = new ZipfText(lexiconOf(embedder, LEXICON.words), LEXICON.zipfExponent);
+  const text = new ZipfText(lexiconOf(embedder, CORPUS_LEXICON.words), CORPUS_LEXICON.zipfExponent);
   const spec = flags.small ? scaleCorpus(FULL_CORPUS, 0.1) : FULL_CORPUS;
-  const label = sizeLabel(spec.messages);
+  const label = corpusSizeLabel(spec.messages);
   const tenants = planCorpus(spec);
   const db = await ensureCorpusDatabase(label, spec, {
     fresh: false,
@@ -123,7 +119,7 @@ async function main(flags: Flags): Promise<void> {
       searchQueries: Math.min(flags.searchQueries, flags.queries),
       seed: flags.seed,
       queryMix: DEFAULT_QUERY_MIX,
-      lexicon: LEXICON,
+      lexicon: CORPUS_LEXICON,
       corpusVersion: CORPUS_VERSION,
       now: now.toISOString(),
       memoryHits,

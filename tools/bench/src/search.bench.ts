@@ -16,15 +16,13 @@ import { Cleanups, dumpServiceOutput, integer, progressFor, runBench, startReady
 import { CorpusGenerator } from './search/corpus-generator';
 import { ensureCorpusDatabase } from './search/corpus-database';
 import { loadCorpus } from './search/corpus-load';
-import { CORPUS_VERSION, FULL_CORPUS, planCorpus, scaleCorpus, type CorpusSpec } from './search/corpus-shape';
+import { CORPUS_LEXICON, CORPUS_VERSION, corpusSizeLabel, FULL_CORPUS, planCorpus, scaleCorpus, type CorpusSpec } from './search/corpus-shape';
 import { explainFloor, measureFloor, measureRpc, type VectorQuery } from './search/measure-search';
 import { DEFAULT_QUERY_MIX, generateQueries } from './search/query-generator';
 import { renderSearchTable, searchHeadline, searchTargets, type ScaleResult, type SearchBenchResult } from './search/search-report';
 import { lexiconOf, ZipfText } from './search/zipf-text';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
-/** The corpus's words: the model's 50,000 most frequent plain words, Zipf exponent 1 (as English). */
-const LEXICON = { words: 50_000, zipfExponent: 1 } as const;
 
 interface Flags {
   messages: number;
@@ -44,7 +42,6 @@ interface Flags {
 const progress = progressFor('bench:search');
 const cleanups = new Cleanups(progress).installSignalHandlers();
 
-const sizeLabel = (messages: number) => (messages % 1_000_000 === 0 ? `${messages / 1_000_000}m` : messages % 1000 === 0 ? `${messages / 1000}k` : String(messages));
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function measureScale(
@@ -52,7 +49,7 @@ async function measureScale(
   flags: Flags,
   context: { embedder: LocalEmbedder; text: ZipfText; nats: NatsServerHandle; env: Record<string, Record<string, string>> },
 ): Promise<ScaleResult> {
-  const label = sizeLabel(spec.messages);
+  const label = corpusSizeLabel(spec.messages);
   const tenants = planCorpus(spec);
   const db = await ensureCorpusDatabase(label, spec, {
     fresh: flags.fresh,
@@ -134,7 +131,7 @@ async function main(flags: Flags): Promise<void> {
   const machine = await describeMachine(admin).finally(() => admin.end());
 
   const embedder = LocalEmbedder.load();
-  const text = new ZipfText(lexiconOf(embedder, LEXICON.words), LEXICON.zipfExponent);
+  const text = new ZipfText(lexiconOf(embedder, CORPUS_LEXICON.words), CORPUS_LEXICON.zipfExponent);
   const nats = await startNatsServer();
   cleanups.add(() => nats.stop());
   const env: Record<string, Record<string, string>> = { gerty: {}, retrieval: {} };
@@ -155,7 +152,7 @@ async function main(flags: Flags): Promise<void> {
       warmup: flags.warmup,
       seed: flags.seed,
       queryMix: DEFAULT_QUERY_MIX,
-      lexicon: LEXICON,
+      lexicon: CORPUS_LEXICON,
       corpusVersion: CORPUS_VERSION,
       env,
       logLevel: flags.logLevel,

@@ -34,6 +34,14 @@ export function scaleCorpus(spec: CorpusSpec, factor: number): CorpusSpec {
   return { ...spec, messages: Math.round(spec.messages * factor) };
 }
 
+/** The corpus's words: the model's 50,000 most frequent plain words, Zipf exponent 1 (as English). */
+export const CORPUS_LEXICON = { words: 50_000, zipfExponent: 1 } as const;
+
+/** 1m, 100k: a corpus's size as it names its cached database (shared by bench:search and bench:context). */
+export function corpusSizeLabel(messages: number): string {
+  return messages % 1_000_000 === 0 ? `${messages / 1_000_000}m` : messages % 1000 === 0 ? `${messages / 1000}k` : String(messages);
+}
+
 export const CONVERSATION_MESSAGES = { min: 20, max: 400 } as const;
 /** Room left at the end of the period for a conversation's own duration. */
 export const CONVERSATION_SPAN_MS = 45 * 86_400_000;
