@@ -8,3 +8,4 @@ export * from './assembly/layer-fill';
 export * from './assembly/assemble-context';
 export * from './skills/skill-file';
 export * from './workspace/workspace-files';
+export { isoDay } from './layers/day';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ContextBuildRequest, ContextBuildResponseSchema, MessageInitShape } from '@engram/contracts';
-import { assembleContext, ContextBudgetError, tokenCounterFor } from '@engram/context';
+import { assembleContext, ContextBudgetError, isoDay, tokenCounterFor } from '@engram/context';
 import { promptCeilingOf } from '@engram/memory-core';
 import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
@@ -28,7 +28,7 @@ export class BuildContextUseCase {
     const request = validateContextRequest(raw);
     // Retrieval answers while the store is read.
     const searching = this.memory.search(tenantId, request.agent, request.currentMessage);
-    const today = request.now.toISOString().slice(0, 10);
+    const today = isoDay(request.now);
     const loaded = await this.transactions.run(tenantId, async (manager) => {
       const found = await this.sources.agentAndConversation(manager, request.agent, request.conversation);
       if (!found.agent) {

@@ -1,9 +1,5 @@
 import { timestampDate, type ContextBuildRequest } from '@engram/contracts';
-import { isValidToken } from '@engram/contracts';
-import { RpcError } from '@engram/messaging';
-
-/** Longer than any sensible turn; a larger one is surely a mistake worth telling about. */
-export const MAX_CURRENT_MESSAGE_CHARS = 1_000_000;
+import { RequestChecks } from '../agents/request-checks';
 
 export type ConversationRef = { readonly id: string } | { readonly sessionKey: string } | null;
 
@@ -17,35 +13,15 @@ export interface ValidContextRequest {
   readonly now: Date;
 }
 
-/** The request, checked field by field; a bad one gets INVALID_ARGUMENT naming the field. */
-export function validateContextRequest(
-  request: ContextBuildRequest,
-  clock: () => Date = () => new Date(),
-): ValidContextRequest {
-  if (!isValidToken(request.agent)) {
-    throw RpcError.invalidArgument('agent must be 1–64 letters, digits, "_" or "-"', {
-      field: 'agent',
-      agent: request.agent,
-    });
-  }
-  if (request.conversationId && request.sessionKey) {
-    throw RpcError.invalidArgument('give conversationId or sessionKey, not both', {
-      field: 'conversationId',
-    });
-  }
-  if (request.conversationId && !/^\d{1,19}$/.test(request.conversationId)) {
-    throw RpcError.invalidArgument('conversationId is not a conversation id', { field: 'conversationId' });
-  }
-  if (request.currentMessage.length > MAX_CURRENT_MESSAGE_CHARS) {
-    throw RpcError.invalidArgument(`currentMessage is longer than ${MAX_CURRENT_MESSAGE_CHARS} characters`, {
-      field: 'currentMessage',
-    });
-  }
-  if (request.budgetTokens < 0) {
-    throw RpcError.invalidArgument('budgetTokens must be positive (or 0 for the model default)', {
-      field: 'budgetTokens',
-    });
-  }
+/** The request, checked field by field; a bad one gets INVALID_ARGUMENT with a violation per field. */
+export function validateContextRequest(request: ContextBuildRequest, clock: () => Date = () => new Date()): ValidContextRequest {
+  const checks = new RequestChecks('context request');
+  checks.agent(request.agent);
+  if (request.conversationId && request.sessionKey) checks.problem('conversationId', 'give conversationId or sessionKey, not both');
+  if (request.conversationId && !/^\d{1,19}$/.test(request.conversationId)) checks.problem('conversationId', 'conversationId is not a conversation id');
+  checks.text('currentMessage', request.currentMessage);
+  if (request.budgetTokens < 0) checks.problem('budgetTokens', 'budgetTokens must be positive (or 0 for the model default)');
+  checks.done();
   const conversation: ConversationRef = request.conversationId
     ? { id: request.conversationId }
     : request.sessionKey
