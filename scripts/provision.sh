@@ -361,6 +361,26 @@ pg_trust_local_tcp() { # only for clusters this script installed/created
   sleep 0.5
 }
 
+# A new cluster gets Debian's 128 MB of shared_buffers: a search reads a few thousand pages of
+# indexes, and under concurrent searches they evict each other and come back from the OS cache.
+# Clusters this script created are sized for the machine instead (a quarter of its memory, at
+# most 8 GB), once; a cluster it did not create is left as its owner configured it.
+pg_size_memory() {
+  local line ver name port status conf mem_mb shared cache
+  line="$(cluster_on_port)"
+  [ -n "$line" ] || return 0
+  read -r ver name port status <<<"$line"
+  cluster_is_ours "$ver" "$name" || return 0
+  conf="/etc/postgresql/$ver/$name/conf.d/engram-memory.conf"
+  [ -d "${conf%/*}" ] && [ ! -f "$conf" ] || return 0
+  mem_mb="$(awk '/^MemTotal:/ {print int($2 / 1024)}' /proc/meminfo)"
+  shared=$((mem_mb / 4)); [ "$shared" -gt 8192 ] && shared=8192; [ "$shared" -lt 128 ] && shared=128
+  cache=$((mem_mb / 2))
+  log "sizing PostgreSQL $ver/$name for ${mem_mb} MB of memory: shared_buffers ${shared}MB, effective_cache_size ${cache}MB (restart)"
+  printf '# set once by scripts/provision.sh for this machine; edit freely\nshared_buffers = %sMB\neffective_cache_size = %sMB\n' "$shared" "$cache" >"$conf"
+  pg_ctlcluster --skip-systemctl-redirect "$ver" "$name" restart >>"$LOG_FILE" 2>&1 || apt_fail "pg_ctlcluster $ver $name restart"
+}
+
 pgvector_from_package() { # install postgresql-<major>-pgvector when the configured apt sources have >= 0.7
   local pkg="postgresql-$1-pgvector" cand
   cand="$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')"
@@ -449,6 +469,8 @@ provision_postgres() {
   fi
   [ "$PG_STATE" = ok ] || die 1 "PostgreSQL set-up did not succeed: $(pg_problem)
   Details: $LOG_FILE"
+  pg_size_memory
+  pg_wait
 }
 
 # ---------------------------------------------------------------- nats ---

@@ -17,7 +17,7 @@ import { CorpusGenerator } from './search/corpus-generator';
 import { ensureCorpusDatabase } from './search/corpus-database';
 import { loadCorpus } from './search/corpus-load';
 import { CORPUS_LEXICON, CORPUS_VERSION, corpusSizeLabel, FULL_CORPUS, planCorpus, scaleCorpus, type CorpusSpec } from './search/corpus-shape';
-import { explainFloor, measureFloor, measureRpc, type VectorQuery } from './search/measure-search';
+import { explainFloor, measureFloor, measureRpc, measureShell, SHELL_TENANT, type VectorQuery } from './search/measure-search';
 import { DEFAULT_QUERY_MIX, generateQueries } from './search/query-generator';
 import { renderSearchTable, searchHeadline, searchTargets, type ScaleResult, type SearchBenchResult } from './search/search-report';
 import { lexiconOf, ZipfText } from './search/zipf-text';
@@ -76,6 +76,7 @@ async function measureScale(
   const measured = withVectors.slice(flags.warmup);
 
   let rpc: ScaleResult['rpc'] = null;
+  let shell: ScaleResult['shell'] = null;
   if (flags.rpc) {
     const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
     const services: ServiceProcess[] = [];
@@ -86,6 +87,8 @@ async function measureScale(
       rpc = await measureRpc(nc, warmup, measured, flags.clients);
       progress(`${label}: RPC p95 ${rpc.latency.p95Ms} ms (${rpc.latency.count}/${rpc.calls} answered${Object.keys(rpc.errors).length ? `; errors ${JSON.stringify(rpc.errors)}` : ''})`);
       if (rpc.latency.count < rpc.calls) dumpServiceOutput(services.filter((s) => s.name === 'retrieval'), 3000);
+      shell = await measureShell(nc, warmup, measured, flags.clients);
+      progress(`${label}: shell (the same requests for ${SHELL_TENANT}) p95 ${shell.latency.p95Ms} ms (${shell.latency.count}/${shell.calls} NOT_FOUND)`);
     } finally {
       await nc.close();
       for (const service of services.reverse()) await stopService(service);
@@ -117,6 +120,7 @@ async function measureScale(
       },
       load,
       rpc,
+      shell,
       floor: floor.run,
       explained,
     };

@@ -1,8 +1,9 @@
 import { Pool } from 'pg';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
-import { callRpc } from '@engram/messaging';
+import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies } from '../measure/latency-stats';
+import { machineBusySeconds } from '../measure/process-cpu';
 import { runClosedLoop, type ClosedLoopRun } from './closed-loop';
 import { explainEach } from './explain';
 import { runFloorQuery } from './floor';
@@ -21,7 +22,11 @@ const tally = (keys: Iterable<string>) => {
 };
 
 /** The latencies of the calls that succeeded, the errors of the others, the degraded answers and the hits. */
-export function latencyRun<R>(run: ClosedLoopRun<R>, answer: (value: R) => { degradedReason?: string; hits?: number }): LatencyRun {
+export function latencyRun<R>(
+  run: ClosedLoopRun<R>,
+  answer: (value: R) => { degradedReason?: string; hits?: number },
+  machineBusySecondsDuring?: number,
+): LatencyRun {
   const ok = run.outcomes.filter((o) => o.error === undefined);
   const answers = ok.map((o) => answer(o.value as R));
   const degraded = answers.filter((a) => a.degradedReason !== undefined);
@@ -35,7 +40,15 @@ export function latencyRun<R>(run: ClosedLoopRun<R>, answer: (value: R) => { deg
     degraded: degraded.length,
     degradedReasons: tally(degraded.map((a) => a.degradedReason || 'unspecified')),
     ...(hits.length ? { meanHits: hits.reduce((a, b) => a + b, 0) / hits.length, emptyAnswers: hits.filter((h) => h === 0).length } : {}),
+    ...(machineBusySecondsDuring !== undefined && run.outcomes.length > 0 && { machineCpuMsPerCall: (machineBusySecondsDuring * 1000) / run.outcomes.length }),
   };
+}
+
+/** A closed-loop run, and the CPU the whole machine spent meanwhile (every process: clients, NATS, services, Postgres). */
+async function closedLoopOnMachine<T, R>(items: readonly T[], clients: number, call: (item: T, client: number) => Promise<R>) {
+  const busy = machineBusySeconds();
+  const run = await runClosedLoop(items, clients, call);
+  return { run, busySeconds: machineBusySeconds() - busy };
 }
 
 /** memory_search over NATS, as an agent runtime asks it. */
@@ -59,8 +72,32 @@ function search(nc: NatsConnection, q: BenchQuery) {
 /** Warm-up (unmeasured), then the measured queries, `clients` at a time over RPC. */
 export async function measureRpc(nc: NatsConnection, warmup: readonly BenchQuery[], measured: readonly BenchQuery[], clients: number): Promise<LatencyRun> {
   await runClosedLoop(warmup, clients, (q) => search(nc, q));
-  const run = await runClosedLoop(measured, clients, (q) => search(nc, q));
-  return latencyRun(run, (r) => ({ ...(r.degraded ? { degradedReason: r.degradedReason } : {}), hits: r.hits.length }));
+  const { run, busySeconds } = await closedLoopOnMachine(measured, clients, (q) => search(nc, q));
+  return latencyRun(run, (r) => ({ ...(r.degraded ? { degradedReason: r.degradedReason } : {}), hits: r.hits.length }), busySeconds);
+}
+
+/** No corpus has this tenant. */
+export const SHELL_TENANT = 'bench-shell-no-such-tenant';
+
+/**
+ * THE SHELL: the same memory_search requests, at the same concurrency, for a tenant that does not
+ * exist. Each takes the whole path of a search — NATS, the service, Gerty's query vector, a tenant
+ * transaction — and is answered NOT_FOUND after the plan's first statement: what any search costs
+ * before it looks at a single row. Any other answer fails the call.
+ */
+export async function measureShell(nc: NatsConnection, warmup: readonly BenchQuery[], measured: readonly BenchQuery[], clients: number): Promise<LatencyRun> {
+  const call = async (q: BenchQuery) => {
+    try {
+      await search(nc, { ...q, tenantId: SHELL_TENANT });
+    } catch (error) {
+      if (error instanceof RpcError && error.code === 'NOT_FOUND') return;
+      throw error;
+    }
+    throw new Error(`memory_search answered for ${SHELL_TENANT}, a tenant that does not exist`);
+  };
+  await runClosedLoop(warmup, clients, call);
+  const { run, busySeconds } = await closedLoopOnMachine(measured, clients, call);
+  return latencyRun(run, () => ({}), busySeconds);
 }
 
 /** The same, as bare SQL (runFloorQuery) on `clients` connections of the app role. */
@@ -69,8 +106,8 @@ export async function measureFloor(pool: Pool, warmup: readonly VectorQuery[], m
   try {
     const call = (q: VectorQuery, c: number) => runFloorQuery(connections[c]!, q.tenantId, q);
     await runClosedLoop(warmup, clients, call);
-    const run = await runClosedLoop(measured, clients, call);
-    return { run: latencyRun(run, () => ({})), latencies: run.outcomes.map((o) => (o.error === undefined ? o.latencyMs : NaN)) };
+    const { run, busySeconds } = await closedLoopOnMachine(measured, clients, call);
+    return { run: latencyRun(run, () => ({}), busySeconds), latencies: run.outcomes.map((o) => (o.error === undefined ? o.latencyMs : NaN)) };
   } finally {
     for (const c of connections) c.release();
   }

@@ -28,6 +28,8 @@ export interface LatencyRun {
   /** Mean hits per answer, and answers without any. */
   readonly meanHits?: number;
   readonly emptyAnswers?: number;
+  /** Busy CPU of the whole machine (every process) during the run, per call. */
+  readonly machineCpuMsPerCall?: number;
 }
 
 export interface ExplainedQuery {
@@ -57,6 +59,8 @@ export interface ScaleResult {
   };
   readonly load: LoadReport;
   readonly rpc: LatencyRun | null;
+  /** The same requests for a tenant that does not exist: the path every search takes before it reads a row. */
+  readonly shell: LatencyRun | null;
   readonly floor: LatencyRun | null;
   readonly explained: readonly ExplainedQuery[];
 }
@@ -141,6 +145,7 @@ export function runCells(run: LatencyRun | null, what: string): [string, string]
     failed ? `${n0(failed)} of ${n0(run.calls)} FAILED (${counts(run.errors)})` : `${n0(run.calls)} ok`,
     `${n0(run.degraded)} degraded${run.degraded ? ` (${counts(run.degradedReasons)})` : ''}`,
     run.meanHits === undefined ? '' : `${run.meanHits.toFixed(1)} hits per answer, ${n0(run.emptyAnswers ?? 0)} empty`,
+    run.machineCpuMsPerCall === undefined ? '' : `${run.machineCpuMsPerCall.toFixed(2)} ms of machine CPU per call`,
   ];
   return [head, rest.filter(Boolean).join('; ')];
 }
@@ -159,6 +164,7 @@ export function renderSearchTable(r: SearchBenchResult): string {
         `generate + COPY ${n0(l.seconds.generateAndCopy)} s (generator ${n0(l.seconds.generate)} s, ${n0(l.copyMegabytes)} MB), ${Object.entries(l.seconds.indexes).map(([k, v]) => `${k} ${n0(v)} s`).join(', ')}, VACUUM ANALYZE ${n0(l.seconds.vacuumAnalyze)} s; ${n0(l.databaseMegabytes)} MB; ${s.database}${s.reused ? `, loaded ${s.loadedAt}` : ''}`,
       ],
       ['  memory_search (RPC)', ...runCells(s.rpc, 'queries')],
+      ['  shell (RPC, no tenant)', ...runCells(s.shell, 'calls')],
       ['  floor (bare SQL)', ...runCells(s.floor, 'queries')],
     );
     for (const e of s.explained) {
