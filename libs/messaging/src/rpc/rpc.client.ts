@@ -4,6 +4,7 @@ import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { RpcErrorReplySchema, decodeMessage, encodeMessage, rpcSubject, type RpcSpec } from '@engram/contracts';
 import { NatsClient } from '../connection/nats.client';
 import { injectTraceContext } from '../tracing/trace-headers';
+import { DependencyUnavailableError } from '../consumers/failure-kind';
 import { isRpcErrorCode, RpcError } from './rpc-error';
 import { DEADLINE_HEADER } from './rpc.endpoint';
 
@@ -66,4 +67,21 @@ export async function callRpc<S extends RpcSpec>(
     });
   }
   return decodeMessage(spec.response, reply.data, { strict: false }) as MessageShape<S['response']>;
+}
+
+/** Answers that say the service behind an RPC cannot answer right now, not that the request was wrong. */
+const DEPENDENCY_DOWN_CODES: ReadonlySet<string> = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'RESOURCE_EXHAUSTED']);
+
+/**
+ * An RPC made by a consumer's work: when the service behind it is down, busy or too slow, the
+ * failure becomes a DependencyUnavailableError naming it, so the work waits and is never
+ * dead-lettered for it; every other failure passes through as it is.
+ */
+export async function callDependency<T>(dependency: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (error instanceof RpcError && DEPENDENCY_DOWN_CODES.has(error.code)) throw new DependencyUnavailableError(`${dependency}: ${error.message}`);
+    throw error;
+  }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { toJson, type JsonObject } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs } from '@engram/contracts';
-import { DependencyUnavailableError, RpcClient, RpcError } from '@engram/messaging';
+import { callDependency, RpcClient } from '@engram/messaging';
 import { ReadinessRegistry } from '@engram/platform';
 import { extractedFacts, type ExtractedFacts, type SummarizeRequest } from '@engram/prompts';
 import { COMPACTOR_CONFIG, type CompactorConfig } from '../compactor.config';
@@ -99,14 +99,7 @@ export class GertyGateway implements OnModuleInit {
     return { vectors: answer.vectors.map((v) => v.values), model: answer.model };
   }
 
-  private async call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      if (error instanceof RpcError && ['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'RESOURCE_EXHAUSTED'].includes(error.code)) {
-        throw new DependencyUnavailableError(`gerty: ${error.message}`);
-      }
-      throw error;
-    }
+  private call<T>(request: () => Promise<T>): Promise<T> {
+    return callDependency('gerty', request);
   }
 }

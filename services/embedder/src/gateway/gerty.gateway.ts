@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { Rpcs } from '@engram/contracts';
-import { DependencyUnavailableError, RpcClient, RpcError } from '@engram/messaging';
+import { callDependency, DependencyUnavailableError, RpcClient } from '@engram/messaging';
 import { ReadinessRegistry } from '@engram/platform';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
 
@@ -94,15 +94,8 @@ export class GertyGateway implements OnModuleInit {
     return sentence.length > 500 ? `${sentence.slice(0, 497)}...` : sentence;
   }
 
-  private async call<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      if (error instanceof RpcError && ['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'RESOURCE_EXHAUSTED'].includes(error.code)) {
-        throw new DependencyUnavailableError(`gerty: ${error.message}`);
-      }
-      throw error;
-    }
+  private call<T>(request: () => Promise<T>): Promise<T> {
+    return callDependency('gerty', request);
   }
 }
 
