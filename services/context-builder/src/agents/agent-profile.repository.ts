@@ -8,7 +8,8 @@ export interface StoredAgentProfile extends AgentProfileRecord {
   readonly updatedAt: Date;
 }
 
-interface AgentRow {
+/** A row of table agents, as Postgres returns it. */
+export interface AgentRow {
   agent: string;
   name: string | null;
   personality: string | null;

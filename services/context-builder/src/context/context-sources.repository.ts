@@ -11,6 +11,7 @@ import type {
 } from '@engram/context';
 import type { EntityManager } from '@engram/store';
 import type { ConversationRef } from './context-request';
+import type { AgentRow } from '../agents/agent-profile.repository';
 
 export interface AgentAndConversation {
   /** Null when the agent has neither a profile nor a conversation: unknown. */
@@ -45,15 +46,7 @@ export class ContextSourcesRepository {
     ref: ConversationRef,
   ): Promise<AgentAndConversation> {
     const [row]: Array<{
-      profile: {
-        name: string | null;
-        personality: string | null;
-        job: string | null;
-        user_name: string | null;
-        tools: string[];
-        scene_memory: boolean;
-        model: string | null;
-      } | null;
+      profile: Pick<AgentRow, 'name' | 'personality' | 'job' | 'user_name' | 'tools' | 'scene_memory' | 'model'> | null;
       has_conversations: boolean;
       conversation: { id: string; agent: string; model: string | null } | null;
     }> = await manager.query(
