@@ -61,7 +61,8 @@ describe('embedder end to end', () => {
     delete running[name];
   }
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  const sql = async <T extends object>(text: string, params: unknown[] = []) =>
+    (await admin.query(text, params)).rows as T[];
   /** Messages with text and no vector (tool calls wait for their description first). */
   const withoutVector = async (tenant?: string) =>
     Number(
@@ -74,9 +75,21 @@ describe('embedder end to end', () => {
       )[0]!.n,
     );
   const withVector = async (tenant: string) =>
-    Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE item_kind = 'message' AND tenant_id = $1`, [tenant]))[0]!.n);
+    Number(
+      (
+        await sql<{ n: string }>(
+          `SELECT count(*) AS n FROM embeddings WHERE item_kind = 'message' AND tenant_id = $1`,
+          [tenant],
+        )
+      )[0]!.n,
+    );
 
-  async function publishTurns(tenant: string, count: number, messagesPerTurn = 2, session = 'chat'): Promise<void> {
+  async function publishTurns(
+    tenant: string,
+    count: number,
+    messagesPerTurn = 2,
+    session = 'chat',
+  ): Promise<void> {
     const acks = [];
     for (let i = 0; i < count; i++) {
       const turnId = `t-${++turnCounter}`;
@@ -84,7 +97,11 @@ describe('embedder end to end', () => {
         role: k % 2 ? 'assistant' : 'user',
         content: `${turnId}/${k}: the quarterly report on coffee exports from Brazil ${k % 3 ? 'looks strong' : 'needs review'}`,
       }));
-      acks.push(js.publish(`mem.turn.${tenant}.helper`, JSON.stringify({ turnId, sessionKey: session, messages }), { msgID: turnId }));
+      acks.push(
+        js.publish(`mem.turn.${tenant}.helper`, JSON.stringify({ turnId, sessionKey: session, messages }), {
+          msgID: turnId,
+        }),
+      );
       if (acks.length >= 200) await Promise.all(acks.splice(0));
     }
     await Promise.all(acks);
@@ -101,7 +118,9 @@ describe('embedder end to end', () => {
   }
 
   const announcements = () =>
-    streamMessages(Streams.events.name, (d) => decodeMessage(EmbeddingWrittenSchema, d, { strict: false })).then((all) =>
+    streamMessages(Streams.events.name, (d) =>
+      decodeMessage(EmbeddingWrittenSchema, d, { strict: false }),
+    ).then((all) =>
       all.filter((e) => e.$typeName === 'memory.v1.EmbeddingWritten' && e.kind !== '' && e.model !== ''),
     );
 
@@ -155,16 +174,33 @@ describe('embedder end to end', () => {
       }),
     );
     await publishTurns('acme', 50);
-    await waitFor('stored', async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n === '103', 10_000);
+    await waitFor(
+      'stored',
+      async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n === '103',
+      10_000,
+    );
     await waitFor('every message embedded', async () => (await withoutVector()) === 0, 15_000);
     expect(Date.now() - started).toBeLessThan(15_000);
-    const [call] = await sql<{ content: string; content_synthesised: boolean; tool_name: string; tool_args: unknown; model: string }>(
+    const [call] = await sql<{
+      content: string;
+      content_synthesised: boolean;
+      tool_name: string;
+      tool_args: unknown;
+      model: string;
+    }>(
       `SELECT m.content, m.content_synthesised, m.tool_name, m.tool_args, e.model
          FROM messages m JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id WHERE m.tool_name = 'get_weather'`,
     );
-    expect(call).toMatchObject({ content: 'Looked up the weather for Lisbon.', content_synthesised: true, tool_name: 'get_weather', tool_args: { city: 'Lisbon' } });
+    expect(call).toMatchObject({
+      content: 'Looked up the weather for Lisbon.',
+      content_synthesised: true,
+      tool_name: 'get_weather',
+      tool_args: { city: 'Lisbon' },
+    });
     expect(call!.model).toBe('engram-local-glove-sif-100d-v1');
-    const norms = await sql<{ norm: number }>(`SELECT l2_norm(embedding)::float8 AS norm FROM embeddings LIMIT 20`);
+    const norms = await sql<{ norm: number }>(
+      `SELECT l2_norm(embedding)::float8 AS norm FROM embeddings LIMIT 20`,
+    );
     for (const { norm } of norms) expect(norm).toBeCloseTo(1, 2);
     // Searchable by meaning already: the nearest other message to one about coffee exports is about coffee too.
     const [nearest] = await sql<{ content: string }>(
@@ -179,7 +215,12 @@ describe('embedder end to end', () => {
     await stop('gerty');
     const before = Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n);
     await publishTurns('acme', 20);
-    await waitFor('stored', async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n) === before + 40, 10_000);
+    await waitFor(
+      'stored',
+      async () =>
+        Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n) === before + 40,
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 3000));
     expect(await withoutVector()).toBe(40);
     const ready = await request(`http://127.0.0.1:${running['embedder']!.httpPort}/health/ready`);
@@ -187,7 +228,9 @@ describe('embedder end to end', () => {
     expect(JSON.stringify(await ready.body.json())).toContain('gerty');
     await start('gerty');
     await waitFor('caught up', async () => (await withoutVector()) === 0, 20_000);
-    const dead = await streamMessages(Streams.deadLetters.name, (d) => decodeMessage(DeadLetterSchema, d, { strict: false }));
+    const dead = await streamMessages(Streams.deadLetters.name, (d) =>
+      decodeMessage(DeadLetterSchema, d, { strict: false }),
+    );
     expect(dead.filter((l) => l.consumer.startsWith('embedder'))).toEqual([]);
   });
 
@@ -197,7 +240,11 @@ describe('embedder end to end', () => {
     await stop('embedder');
     await publishTurns('globex', 1500, 2, 'busy');
     const total = rowsBefore + 3000;
-    await waitFor('stored', async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n) === total, 30_000);
+    await waitFor(
+      'stored',
+      async () => Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM messages`))[0]!.n) === total,
+      30_000,
+    );
     await start('embedder', false);
     await waitFor('embedding under way', async () => (await withVector('globex')) > 0, 20_000, 5);
     await stop('embedder', 'SIGKILL');
@@ -213,7 +260,8 @@ describe('embedder end to end', () => {
     // Every vector was announced (what the killed process wrote but did not announce, once its events came back).
     const announcedIds = async () => {
       const ids = new Set<string>();
-      for (const event of await announcements()) if (event.tenantId === 'globex') event.ids.forEach((id) => ids.add(id));
+      for (const event of await announcements())
+        if (event.tenantId === 'globex') event.ids.forEach((id) => ids.add(id));
       return ids.size;
     };
     await waitFor('every vector announced', async () => (await announcedIds()) === 3000, 30_000, 500);
@@ -227,9 +275,21 @@ describe('embedder end to end', () => {
     await admin.query(
       `UPDATE embeddings SET model = 'some-old-model' WHERE item_kind = 'message' AND item_id IN (SELECT item_id FROM embeddings WHERE tenant_id = 'acme' ORDER BY item_id LIMIT 25)`,
     );
-    await waitFor('swept', async () => (await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE model = 'some-old-model'`))[0]!.n === '0', 20_000);
+    await waitFor(
+      'swept',
+      async () =>
+        (await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE model = 'some-old-model'`))[0]!
+          .n === '0',
+      20_000,
+    );
     expect(await withoutVector()).toBe(0);
-    expect((await sql<{ n: string }>(`SELECT count(*) AS n FROM embeddings WHERE model <> 'engram-local-glove-sif-100d-v1'`))[0]!.n).toBe('0');
+    expect(
+      (
+        await sql<{ n: string }>(
+          `SELECT count(*) AS n FROM embeddings WHERE model <> 'engram-local-glove-sif-100d-v1'`,
+        )
+      )[0]!.n,
+    ).toBe('0');
   });
 
   it('describes historical tool calls with the backfill command, once however often it runs', async () => {
@@ -247,23 +307,38 @@ describe('embedder end to end', () => {
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain('would enqueue 3 tool call(s)');
     await new Promise((r) => setTimeout(r, 1500));
-    expect((await sql(`SELECT id FROM messages WHERE turn_id LIKE 'legacy-%' AND content <> ''`)).length).toBe(0);
+    expect(
+      (await sql(`SELECT id FROM messages WHERE turn_id LIKE 'legacy-%' AND content <> ''`)).length,
+    ).toBe(0);
 
     expect(cli('backfill-tool-synth').stdout).toContain('enqueued 3 tool call(s)');
     expect(cli('backfill-tool-synth').status).toBe(0);
     await waitFor(
       'described',
       async () =>
-        (await sql(`SELECT m.id FROM messages m JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id WHERE m.turn_id LIKE 'legacy-%' AND m.content <> ''`)).length === 3,
+        (
+          await sql(
+            `SELECT m.id FROM messages m JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id WHERE m.turn_id LIKE 'legacy-%' AND m.content <> ''`,
+          )
+        ).length === 3,
       20_000,
     );
-    const rows = await sql<{ content: string; content_synthesised: boolean }>(`SELECT content, content_synthesised FROM messages WHERE turn_id LIKE 'legacy-%'`);
-    expect(rows.map((r) => [r.content_synthesised, r.content])).toEqual(Array(3).fill([true, 'Sent an email "Q3 report" to ada@example.com.']));
+    const rows = await sql<{ content: string; content_synthesised: boolean }>(
+      `SELECT content, content_synthesised FROM messages WHERE turn_id LIKE 'legacy-%'`,
+    );
+    expect(rows.map((r) => [r.content_synthesised, r.content])).toEqual(
+      Array(3).fill([true, 'Sent an email "Q3 report" to ada@example.com.']),
+    );
 
     const status = cli('queue-status', '--json');
     expect(status.status).toBe(0);
-    const queues = status.stdout.trim().split('\n').map((line) => JSON.parse(line) as { queue: string; pending: number; failed: number });
+    const queues = status.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { queue: string; pending: number; failed: number });
     expect(queues.find((q) => q.queue === 'embedder-toolsynth')).toMatchObject({ pending: 0, failed: 0 });
-    expect(queues.map((q) => q.queue)).toEqual(expect.arrayContaining(['ingest-turns', 'embedder-messages', 'embedder-toolsynth']));
+    expect(queues.map((q) => q.queue)).toEqual(
+      expect.arrayContaining(['ingest-turns', 'embedder-messages', 'embedder-toolsynth']),
+    );
   });
 });

@@ -33,7 +33,7 @@ interface PlannedTurn {
 /** Deterministic: the same plan every run. */
 function planTurns(): PlannedTurn[] {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const turns: PlannedTurn[] = [];
   const clock = Date.parse('2026-01-01T00:00:00Z');
   let count = 0;
@@ -164,7 +164,11 @@ describe('ingest end to end: exactly once through two SIGKILLs', () => {
     const announced = new Map<string, number>();
     const events = await jsm.streams.info(Streams.events.name);
     for (let seq = events.state.first_seq; seq <= events.state.last_seq; seq++) {
-      const stored = decodeMessage(MessageStoredSchema, (await jsm.streams.getMessage(Streams.events.name, { seq }))!.data, { strict: false });
+      const stored = decodeMessage(
+        MessageStoredSchema,
+        (await jsm.streams.getMessage(Streams.events.name, { seq }))!.data,
+        { strict: false },
+      );
       announced.set(stored.turnId, (announced.get(stored.turnId) ?? 0) + 1);
     }
     expect(announced.size).toBe(plan.length);
@@ -179,8 +183,12 @@ describe('ingest end to end: exactly once through two SIGKILLs', () => {
         const own = plan.filter((t) => t.tenant === tenant).reduce((n, t) => n + t.messages.length, 0);
         await app.query('BEGIN');
         await app.query(`SELECT set_config('engram.tenant_id', $1, true)`, [tenant]);
-        const rows = await app.query<{ tenant_id: string; n: string }>('SELECT tenant_id, count(*) AS n FROM messages GROUP BY tenant_id');
-        const conversations = await app.query<{ tenant_id: string }>('SELECT DISTINCT tenant_id FROM conversations');
+        const rows = await app.query<{ tenant_id: string; n: string }>(
+          'SELECT tenant_id, count(*) AS n FROM messages GROUP BY tenant_id',
+        );
+        const conversations = await app.query<{ tenant_id: string }>(
+          'SELECT DISTINCT tenant_id FROM conversations',
+        );
         await app.query('COMMIT');
         expect(rows.rows).toEqual([{ tenant_id: tenant, n: String(own) }]);
         expect(conversations.rows).toEqual([{ tenant_id: tenant }]);

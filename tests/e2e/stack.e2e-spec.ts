@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { request } from 'undici';
 import { DEFAULT_HTTP_PORTS } from '@engram/config';
-import { createScratchDatabase, startNatsServer, waitFor, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  waitFor,
+  type NatsServerHandle,
+  type ScratchDatabase,
+} from '@engram/testing';
 
 /** What `npm start` runs after provisioning and building: every service, each healthy, all stopped by Ctrl-C. */
 describe('npm start (the stack launcher)', () => {
@@ -23,7 +29,14 @@ describe('npm start (the stack launcher)', () => {
     // Ports stay below Linux's ephemeral range (32768+), where other suites' sockets are bound.
     const offset = 10_000 + Math.floor(Math.random() * 12_000);
     const launcher = spawn(process.execPath, [resolve(__dirname, '../../tools/stack/dist/main.js')], {
-      env: { ...process.env, NATS_URL: nats.url, DATABASE_URL: db.appUrl, DATABASE_OWNER_URL: db.ownerUrl, ENGRAM_STACK_PORT_OFFSET: String(offset), LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        NATS_URL: nats.url,
+        DATABASE_URL: db.appUrl,
+        DATABASE_OWNER_URL: db.ownerUrl,
+        ENGRAM_STACK_PORT_OFFSET: String(offset),
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -31,11 +44,15 @@ describe('npm start (the stack launcher)', () => {
     launcher.stderr.on('data', (c: Buffer) => (output += c.toString()));
     const exited = new Promise<number | null>((done) => launcher.once('exit', (code) => done(code)));
 
-    await waitFor('the summary', async () => output.includes('Engram is running'), 90_000).catch((e: Error) => {
-      throw new Error(`${e.message}\n${output.slice(-3000)}`);
-    });
+    await waitFor('the summary', async () => output.includes('Engram is running'), 90_000).catch(
+      (e: Error) => {
+        throw new Error(`${e.message}\n${output.slice(-3000)}`);
+      },
+    );
     for (const [service, port] of Object.entries(DEFAULT_HTTP_PORTS)) {
-      expect(output).toMatch(new RegExp(`${service}\\s+http://127\\.0\\.0\\.1:${port + offset}/health/ready\\s+ready`));
+      expect(output).toMatch(
+        new RegExp(`${service}\\s+http://127\\.0\\.0\\.1:${port + offset}/health/ready\\s+ready`),
+      );
       const { statusCode, body } = await request(`http://127.0.0.1:${port + offset}/health/ready`);
       const health = (await body.json()) as { status: string; info: Record<string, unknown> };
       expect(statusCode).toBe(200);
@@ -61,11 +78,18 @@ describe('npm start (the stack launcher)', () => {
     // The README's agent loop: a prompt before each model call, the turn published after it.
     const loop = /<!-- example:agent-loop -->\n```bash\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(loop).toBeDefined();
-    const looped = spawnSync('bash', ['-c', loop!], { cwd: resolve(__dirname, '../..'), env: { ...process.env, NATS_URL: nats.url }, encoding: 'utf8', timeout: 30_000 });
+    const looped = spawnSync('bash', ['-c', loop!], {
+      cwd: resolve(__dirname, '../..'),
+      env: { ...process.env, NATS_URL: nats.url },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(looped.stderr).toBe('');
     expect(looped.status).toBe(0);
     expect(looped.stdout.match(/^prompt: \d+ of 96000 tokens \(identity, tools.*\)$/gm)).toHaveLength(2);
-    expect(looped.stdout).toMatch(/^assistant: \(\d+ messages in\) Glad to help with: Where is my order 1042\?$/m);
+    expect(looped.stdout).toMatch(
+      /^assistant: \(\d+ messages in\) Glad to help with: Where is my order 1042\?$/m,
+    );
 
     launcher.kill('SIGINT');
     expect(await exited).toBe(0);

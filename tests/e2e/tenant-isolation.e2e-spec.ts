@@ -22,23 +22,41 @@ describe('tenant isolation in the migrated schema (real Postgres)', () => {
   it('forces row-level security with a tenant policy on every table and partition', async () => {
     // (tenants alone does not force its owner through the policy: engram_tenant_ids(), a
     // SECURITY DEFINER function of the owner, lists tenant ids for background sweeps.)
-    const { rows } = await admin.query<{ table: string; enabled: boolean; forced: boolean; policies: number }>(
+    const { rows } = await admin.query<{
+      table: string;
+      enabled: boolean;
+      forced: boolean;
+      policies: number;
+    }>(
       `SELECT c.relname AS table, c.relrowsecurity AS enabled, c.relforcerowsecurity AS forced,
               (SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid)::int AS policies
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND c.relname <> 'engram_migrations'`,
     );
-    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(['messages', 'embeddings', 'embeddings_p00', 'embeddings_p31']));
+    expect(rows.map((r) => r.table)).toEqual(
+      expect.arrayContaining(['messages', 'embeddings', 'embeddings_p00', 'embeddings_p31']),
+    );
     expect(rows.filter((r) => !r.enabled || r.policies === 0).map((r) => r.table)).toEqual([]);
     expect(rows.filter((r) => !r.forced).map((r) => r.table)).toEqual(['tenants']);
   });
 
   it('keeps a vector of one tenant from another, through the table and through its partition', async () => {
     await admin.query(`INSERT INTO tenants (tenant_id) VALUES ('acme'), ('globex')`);
-    const dims = (await admin.query<{ dims: number }>(`SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = 'embeddings'::regclass AND attname = 'embedding'`)).rows[0]!.dims;
+    const dims = (
+      await admin.query<{ dims: number }>(
+        `SELECT atttypmod AS dims FROM pg_attribute WHERE attrelid = 'embeddings'::regclass AND attname = 'embedding'`,
+      )
+    ).rows[0]!.dims;
     const vector = `[${Array.from({ length: dims }, () => 0.1).join(',')}]`;
-    await admin.query(`INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding) VALUES ('message', 1, 'acme', 'm', $1)`, [vector]);
-    const partition = (await admin.query<{ name: string }>(`SELECT tableoid::regclass::text AS name FROM embeddings WHERE tenant_id = 'acme'`)).rows[0]!.name;
+    await admin.query(
+      `INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding) VALUES ('message', 1, 'acme', 'm', $1)`,
+      [vector],
+    );
+    const partition = (
+      await admin.query<{ name: string }>(
+        `SELECT tableoid::regclass::text AS name FROM embeddings WHERE tenant_id = 'acme'`,
+      )
+    ).rows[0]!.name;
     expect(partition).toMatch(/^embeddings_p\d\d$/);
 
     const seen = async (tenant: string, sql: string) => {

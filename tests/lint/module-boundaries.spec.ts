@@ -9,25 +9,52 @@ describe('module boundaries (eslint @nx/enforce-module-boundaries)', () => {
   function problems(file: string, source: string): string[] {
     const run = spawnSync(
       process.execPath,
-      [resolve(root, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', file, '--format', 'json'],
+      [
+        resolve(root, 'node_modules/eslint/bin/eslint.js'),
+        '--stdin',
+        '--stdin-filename',
+        file,
+        '--format',
+        'json',
+      ],
       { cwd: root, input: source, encoding: 'utf8' },
     );
-    const [result] = JSON.parse(run.stdout) as Array<{ messages: Array<{ ruleId: string; message: string }> }>;
+    const [result] = JSON.parse(run.stdout) as Array<{
+      messages: Array<{ ruleId: string; message: string }>;
+    }>;
     return result!.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
   }
 
   it('rejects a service importing another service, by package or by path', () => {
-    expect(problems('services/ingest/src/probe.ts', `import { RetrievalModule } from '@engram/retrieval';\nexport const x = RetrievalModule;\n`)).not.toEqual([]);
     expect(
-      problems('services/ingest/src/probe.ts', `import { RetrievalModule } from '../../retrieval/src/retrieval.module';\nexport const x = RetrievalModule;\n`),
+      problems(
+        'services/ingest/src/probe.ts',
+        `import { RetrievalModule } from '@engram/retrieval';\nexport const x = RetrievalModule;\n`,
+      ),
+    ).not.toEqual([]);
+    expect(
+      problems(
+        'services/ingest/src/probe.ts',
+        `import { RetrievalModule } from '../../retrieval/src/retrieval.module';\nexport const x = RetrievalModule;\n`,
+      ),
     ).not.toEqual([]);
   });
 
   it('rejects a lib importing a service', () => {
-    expect(problems('libs/messaging/src/probe.ts', `import { IngestModule } from '@engram/ingest';\nexport const x = IngestModule;\n`)).not.toEqual([]);
+    expect(
+      problems(
+        'libs/messaging/src/probe.ts',
+        `import { IngestModule } from '@engram/ingest';\nexport const x = IngestModule;\n`,
+      ),
+    ).not.toEqual([]);
   });
 
   it('accepts a service importing libs', () => {
-    expect(problems('services/ingest/src/probe.ts', `import { Subjects } from '@engram/contracts';\nexport const x = Subjects;\n`)).toEqual([]);
+    expect(
+      problems(
+        'services/ingest/src/probe.ts',
+        `import { Subjects } from '@engram/contracts';\nexport const x = Subjects;\n`,
+      ),
+    ).toEqual([]);
   });
 });

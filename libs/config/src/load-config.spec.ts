@@ -7,7 +7,12 @@ describe('loadConfig', () => {
   });
 
   it('coerces numbers and booleans from strings', () => {
-    expect(loadConfig(['DATABASE_POOL_SIZE', 'EMBEDDING_DIMENSIONS'], { DATABASE_POOL_SIZE: '25', EMBEDDING_DIMENSIONS: '1536' })).toEqual({
+    expect(
+      loadConfig(['DATABASE_POOL_SIZE', 'EMBEDDING_DIMENSIONS'], {
+        DATABASE_POOL_SIZE: '25',
+        EMBEDDING_DIMENSIONS: '1536',
+      }),
+    ).toEqual({
       DATABASE_POOL_SIZE: 25,
       EMBEDDING_DIMENSIONS: 1536,
     });

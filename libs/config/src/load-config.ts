@@ -21,7 +21,10 @@ export function loadConfig<K extends VariableName>(
   names: readonly K[],
   source: NodeJS.ProcessEnv = process.env,
 ): ConfigOf<K> {
-  const shape = Object.fromEntries(names.map((name) => [name, Variables[name].schema])) as unknown as Record<K, z.ZodType>;
+  const shape = Object.fromEntries(names.map((name) => [name, Variables[name].schema])) as unknown as Record<
+    K,
+    z.ZodType
+  >;
   const input = Object.fromEntries(
     names.map((name) => [name, source[name] === '' ? undefined : source[name]]),
   );

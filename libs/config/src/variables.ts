@@ -2,10 +2,12 @@ import { z } from 'zod';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const url = (protocols: string[]) =>
-  z.string().refine(
-    (value) => value.split(',').every((part) => protocols.some((p) => part.trim().startsWith(`${p}://`))),
-    { message: `must be a ${protocols.join(' or ')} URL` },
-  );
+  z
+    .string()
+    .refine(
+      (value) => value.split(',').every((part) => protocols.some((p) => part.trim().startsWith(`${p}://`))),
+      { message: `must be a ${protocols.join(' or ')} URL` },
+    );
 
 /** Default HTTP port (health, readiness, metrics) of each service when run on one host. */
 export const DEFAULT_HTTP_PORTS = {
@@ -87,7 +89,12 @@ export const Variables = {
     'all services',
     'Port of the service’s HTTP endpoints: /health/live, /health/ready, /metrics (and the API on api).',
   ),
-  HTTP_HOST: variable(z.string().default('0.0.0.0'), '0.0.0.0', 'all services', 'Interface the HTTP endpoints bind to.'),
+  HTTP_HOST: variable(
+    z.string().default('0.0.0.0'),
+    '0.0.0.0',
+    'all services',
+    'Interface the HTTP endpoints bind to.',
+  ),
   LOG_LEVEL: variable(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     'info',
@@ -219,13 +226,13 @@ export const Variables = {
     int(2, 10_000).default(40),
     '40',
     'compactor',
-    "Most messages a leaf summary covers; a conversation with this many unsummarised messages gets a leaf (its oldest ones).",
+    'Most messages a leaf summary covers; a conversation with this many unsummarised messages gets a leaf (its oldest ones).',
   ),
   COMPACTOR_LEAF_TOKENS: variable(
     int(100, 1_000_000).default(4000),
     '4000',
     'compactor',
-    "Most tokens of messages a leaf covers; unsummarised messages holding this many also make a leaf.",
+    'Most tokens of messages a leaf covers; unsummarised messages holding this many also make a leaf.',
   ),
   COMPACTOR_FAN_OUT: variable(
     int(2, 64).default(8),

@@ -55,5 +55,9 @@ export function encodeMessage<S extends DescMessage>(
 }
 
 function isMessage<S extends DescMessage>(schema: S, value: unknown): value is MessageShape<S> {
-  return typeof value === 'object' && value !== null && (value as { $typeName?: string }).$typeName === schema.typeName;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { $typeName?: string }).$typeName === schema.typeName
+  );
 }

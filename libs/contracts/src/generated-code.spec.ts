@@ -11,7 +11,9 @@ describe('generated contracts', () => {
     try {
       const template = JSON.stringify({
         version: 'v2',
-        plugins: [{ local: 'protoc-gen-es', out, opt: ['target=ts', 'import_extension=none', 'json_types=true'] }],
+        plugins: [
+          { local: 'protoc-gen-es', out, opt: ['target=ts', 'import_extension=none', 'json_types=true'] },
+        ],
       });
       execFileSync(resolve(root, 'node_modules/.bin/buf'), ['generate', '--template', template], {
         cwd: resolve(root, 'proto'),
@@ -21,7 +23,9 @@ describe('generated contracts', () => {
       const files = readdirSync(join(out, 'memory/v1')).sort();
       expect(readdirSync(committed).sort()).toEqual(files);
       for (const file of files) {
-        expect(readFileSync(join(committed, file), 'utf8')).toBe(readFileSync(join(out, 'memory/v1', file), 'utf8'));
+        expect(readFileSync(join(committed, file), 'utf8')).toBe(
+          readFileSync(join(out, 'memory/v1', file), 'utf8'),
+        );
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

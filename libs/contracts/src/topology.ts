@@ -43,7 +43,8 @@ export const Streams = {
   },
   events: {
     name: 'MEMORY_EVENTS',
-    description: 'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written.',
+    description:
+      'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written.',
     subjects: [
       Subjects.messageStoredWildcard,
       Subjects.summaryCreatedWildcard,
@@ -146,7 +147,7 @@ export const Consumers = {
   extractFacts: {
     stream: Streams.events,
     durable: 'compactor-facts',
-    description: "compactor: facts from the last messages after each assistant turn",
+    description: 'compactor: facts from the last messages after each assistant turn',
     filterSubject: Subjects.messageStoredWildcard,
     schema: MessageStoredSchema,
     strictDecoding: false,
@@ -158,7 +159,8 @@ export const Consumers = {
   compactSessions: {
     stream: Streams.events,
     durable: 'compactor-sessions',
-    description: "compactor: a conversation past 75 % of its model's window has its oldest messages compacted",
+    description:
+      "compactor: a conversation past 75 % of its model's window has its oldest messages compacted",
     filterSubject: Subjects.messageStoredWildcard,
     schema: MessageStoredSchema,
     strictDecoding: false,

@@ -112,7 +112,8 @@ describe('JetStreamServer (real nats-server)', () => {
     script = app.get(Script);
   }
 
-  const turn = (turnId: string) => JSON.stringify({ turnId, sessionKey: 's', messages: [{ role: 'user', content: turnId }] });
+  const turn = (turnId: string) =>
+    JSON.stringify({ turnId, sessionKey: 's', messages: [{ role: 'user', content: turnId }] });
 
   async function deadLetters(consumer: string) {
     const letters = [];
@@ -175,7 +176,12 @@ describe('JetStreamServer (real nats-server)', () => {
     await js.publish('mem.turn.singles.a', turn('poison'));
     await waitFor('dead letter', async () => (await deadLetters('test-singles')).length === 1, 10_000);
     const [letter] = await deadLetters('test-singles');
-    expect(letter).toMatchObject({ cause: 'exhausted', deliveries: 3, originalSubject: 'mem.turn.singles.a', stream: 'TURNS' });
+    expect(letter).toMatchObject({
+      cause: 'exhausted',
+      deliveries: 3,
+      originalSubject: 'mem.turn.singles.a',
+      stream: 'TURNS',
+    });
     expect(letter!.reason).toContain('constraint violated on row 7');
     expect(new TextDecoder().decode(letter!.originalData)).toBe(turn('poison'));
   });
@@ -201,7 +207,9 @@ describe('JetStreamServer (real nats-server)', () => {
     expect(letters.every((l) => l.cause === 'invalid' && l.deliveries === 1)).toBe(true);
     expect(letters.map((l) => l.reason).join('\n')).toMatch(/does not decode as memory\.v1\.TurnEvent/);
     expect(letters.map((l) => l.reason).join('\n')).toMatch(/unknownField/);
-    expect(letters.find((l) => l.reason === 'turn refused by the test')?.details).toEqual({ field: 'turnId' });
+    expect(letters.find((l) => l.reason === 'turn refused by the test')?.details).toEqual({
+      field: 'turnId',
+    });
   });
 
   it('dead-letters a message whose handler never settles it (the process died every time), from the advisory', async () => {
@@ -217,7 +225,12 @@ describe('JetStreamServer (real nats-server)', () => {
     const js = jetstream(nc);
     await jsm.consumers.update(Streams.turns.name, 'test-singles', { ack_wait: 500_000_000 });
     await js.publish('mem.turn.singles.a', turn('hangs'));
-    await waitFor('advisory dead letter', async () => (await deadLetters('test-singles')).length === 1, 20_000, 200);
+    await waitFor(
+      'advisory dead letter',
+      async () => (await deadLetters('test-singles')).length === 1,
+      20_000,
+      200,
+    );
     const [letter] = await deadLetters('test-singles');
     expect(letter).toMatchObject({ cause: 'exhausted', originalSubject: 'mem.turn.singles.a' });
     expect(letter!.reason).toMatch(/stopped or timed out/);
@@ -237,7 +250,8 @@ describe('JetStreamServer (real nats-server)', () => {
     });
     const handled: number[] = [];
     script.onSingle = async (d) => {
-      if (!databaseUp) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      if (!databaseUp)
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       handled.push(d.deliveryCount);
     };
     await jetstream(nc).publish('mem.turn.singles.a', turn('outage'));
@@ -291,21 +305,33 @@ describe('JetStreamServer (real nats-server)', () => {
       traceIds.push(trace.getSpanContext(context.active())?.traceId ?? 'none');
       await app
         .get(EventPublisher)
-        .publish(Events.embeddingWritten, 'acme', { tenantId: 'acme', kind: 'message', ids: ['1'] }, { msgId: `e-${d.message.turnId}` });
+        .publish(
+          Events.embeddingWritten,
+          'acme',
+          { tenantId: 'acme', kind: 'message', ids: ['1'] },
+          { msgId: `e-${d.message.turnId}` },
+        );
     };
     const h = headers();
     h.set('traceparent', '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01');
     await jetstream(nc).publish('mem.turn.singles.a', turn('traced'), { headers: h });
     await waitFor('handled', async () => traceIds.length === 1, 5000);
     expect(traceIds[0]).toBe('0af7651916cd43dd8448eb211c80319c');
-    const event = await jsm.streams.getMessage(Streams.events.name, { last_by_subj: 'mem.embedding.written.acme' });
+    const event = await jsm.streams.getMessage(Streams.events.name, {
+      last_by_subj: 'mem.embedding.written.acme',
+    });
     expect(event?.header?.get('traceparent')).toMatch(/^00-0af7651916cd43dd8448eb211c80319c-/);
   });
 
   it('publishes an event once per msg id, however often a retried handler publishes it', async () => {
     const publisher = app.get(EventPublisher);
     for (let i = 0; i < 3; i++) {
-      await publisher.publish(Events.embeddingWritten, 'acme', { tenantId: 'acme', kind: 'fact', ids: ['9'] }, { msgId: 'same-id' });
+      await publisher.publish(
+        Events.embeddingWritten,
+        'acme',
+        { tenantId: 'acme', kind: 'fact', ids: ['9'] },
+        { msgId: 'same-id' },
+      );
     }
     const info = await jsm.streams.info(Streams.events.name);
     expect(info.state.messages).toBe(1);
@@ -321,9 +347,16 @@ describe('JetStreamServer (real nats-server)', () => {
       script.onRpc = async (tenantId) => {
         throw RpcError.notFound(`tenant ${tenantId} is unknown`, { tenantId });
       };
-      const failure = await app.get(RpcClient).call(Rpcs.tenantSettingsGet, {}, { tenantId: 'ghost' }).catch((e: unknown) => e);
+      const failure = await app
+        .get(RpcClient)
+        .call(Rpcs.tenantSettingsGet, {}, { tenantId: 'ghost' })
+        .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(RpcError);
-      expect(failure).toMatchObject({ code: 'NOT_FOUND', message: 'tenant ghost is unknown', details: { tenantId: 'ghost' } });
+      expect(failure).toMatchObject({
+        code: 'NOT_FOUND',
+        message: 'tenant ghost is unknown',
+        details: { tenantId: 'ghost' },
+      });
     });
 
     it('hides unexpected errors behind INTERNAL and says invalid requests are INVALID_ARGUMENT', async () => {
@@ -351,7 +384,11 @@ describe('JetStreamServer (real nats-server)', () => {
         return { tenantId, memoryEnabled: true };
       };
       const client = app.get(RpcClient);
-      const calls = [1, 2, 3].map(() => client.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'acme', timeoutMs: 5000 }).catch((e: unknown) => e));
+      const calls = [1, 2, 3].map(() =>
+        client
+          .call(Rpcs.tenantSettingsGet, {}, { tenantId: 'acme', timeoutMs: 5000 })
+          .catch((e: unknown) => e),
+      );
       const third = await calls[2];
       expect(third).toMatchObject({ code: 'RESOURCE_EXHAUSTED' });
       release();
@@ -372,7 +409,9 @@ describe('JetStreamServer (real nats-server)', () => {
   });
 
   it('keeps the request schemas strict: a request with an unknown field is rejected', () => {
-    expect(() => decodeMessage(GetTenantSettingsRequestSchema, new TextEncoder().encode('{"x":1}'), { strict: true })).toThrow();
+    expect(() =>
+      decodeMessage(GetTenantSettingsRequestSchema, new TextEncoder().encode('{"x":1}'), { strict: true }),
+    ).toThrow();
     expect(TenantSettingsSchema.typeName).toBe('memory.v1.TenantSettings');
   });
 });

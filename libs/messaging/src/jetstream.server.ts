@@ -75,14 +75,20 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   ): Promise<void> {
     await this.topology.ensureConsumer(handles.jsm, spec);
     const runtime = { ...DEFAULT_CONSUMER_RUNTIME, ...this.options.consumers?.[spec.durable] };
-    const runner = new ConsumerRunner(spec, batched, runtime, async (payload) => {
-      await this.call(handler, payload);
-    }, {
-      js: handles.js,
-      deadLetters: this.deadLetters,
-      retry: this.options.retry,
-      dependenciesReady: () => this.readiness.allReady(),
-    });
+    const runner = new ConsumerRunner(
+      spec,
+      batched,
+      runtime,
+      async (payload) => {
+        await this.call(handler, payload);
+      },
+      {
+        js: handles.js,
+        deadLetters: this.deadLetters,
+        retry: this.options.retry,
+        dependenciesReady: () => this.readiness.allReady(),
+      },
+    );
     await runner.start();
     this.runners.push(runner);
     this.watchMaxDeliveries(handles, spec);
@@ -96,35 +102,40 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
    * own dead-letter path; JetStream announces it instead, and one replica dead-letters it.
    */
   private watchMaxDeliveries(handles: NatsHandles, spec: ConsumerSpec): void {
-    const subscription = handles.connection.subscribe(Subjects.maxDeliveriesAdvisory(spec.stream.name, spec.durable), {
-      queue: `engram.advisory.${spec.durable}`,
-      callback: (error, msg) => {
-        if (error) return;
-        void (async () => {
-          try {
-            const advisory = msg.json<{ stream_seq: number; deliveries: number }>();
-            const stored = await handles.jsm.streams.getMessage(spec.stream.name, { seq: advisory.stream_seq });
-            if (!stored) return;
-            await this.deadLetters.publish(
-              handles.js,
-              {
-                stream: spec.stream.name,
-                consumer: spec.durable,
-                subject: stored.subject,
-                sequence: stored.seq,
-                data: stored.data,
-                headers: stored.header,
-                deliveries: advisory.deliveries,
-              },
-              'exhausted',
-              `no delivery of ${advisory.deliveries} was settled: the worker stopped or timed out every time`,
-            );
-          } catch (e) {
-            this.log.error(`max-deliveries advisory for ${spec.durable} not handled: ${errorMessage(e)}`);
-          }
-        })();
+    const subscription = handles.connection.subscribe(
+      Subjects.maxDeliveriesAdvisory(spec.stream.name, spec.durable),
+      {
+        queue: `engram.advisory.${spec.durable}`,
+        callback: (error, msg) => {
+          if (error) return;
+          void (async () => {
+            try {
+              const advisory = msg.json<{ stream_seq: number; deliveries: number }>();
+              const stored = await handles.jsm.streams.getMessage(spec.stream.name, {
+                seq: advisory.stream_seq,
+              });
+              if (!stored) return;
+              await this.deadLetters.publish(
+                handles.js,
+                {
+                  stream: spec.stream.name,
+                  consumer: spec.durable,
+                  subject: stored.subject,
+                  sequence: stored.seq,
+                  data: stored.data,
+                  headers: stored.header,
+                  deliveries: advisory.deliveries,
+                },
+                'exhausted',
+                `no delivery of ${advisory.deliveries} was settled: the worker stopped or timed out every time`,
+              );
+            } catch (e) {
+              this.log.error(`max-deliveries advisory for ${spec.durable} not handled: ${errorMessage(e)}`);
+            }
+          })();
+        },
       },
-    });
+    );
     this.advisories.push(subscription);
   }
 
@@ -136,7 +147,10 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
 
   async close(): Promise<void> {
     const grace = this.options.shutdownGraceMs;
-    await Promise.all([...this.runners.map((r) => r.stop(grace)), ...this.endpoints.map((e) => e.stop(grace))]);
+    await Promise.all([
+      ...this.runners.map((r) => r.stop(grace)),
+      ...this.endpoints.map((e) => e.stop(grace)),
+    ]);
     for (const subscription of this.advisories) subscription.unsubscribe();
     this.runners.length = 0;
     this.endpoints.length = 0;

@@ -4,7 +4,15 @@ import type { ConsumerRuntimeOptions, MessagingOptions } from './messaging.optio
 type ServiceMessagingConfig = ConfigOf<
   'NATS_URL' | 'NATS_STREAM_REPLICAS' | 'RPC_CONCURRENCY' | 'RPC_MAX_QUEUED' | 'SHUTDOWN_GRACE_MS'
 > &
-  Partial<ConfigOf<'RETRY_BASE_DELAY_MS' | 'RETRY_MAX_DELAY_MS' | 'CONSUMER_CONCURRENCY' | 'CONSUMER_BATCH_SIZE' | 'CONSUMER_LINGER_MS'>>;
+  Partial<
+    ConfigOf<
+      | 'RETRY_BASE_DELAY_MS'
+      | 'RETRY_MAX_DELAY_MS'
+      | 'CONSUMER_CONCURRENCY'
+      | 'CONSUMER_BATCH_SIZE'
+      | 'CONSUMER_LINGER_MS'
+    >
+  >;
 
 /**
  * Messaging options from a service's validated config. `consumers` holds each
@@ -24,8 +32,13 @@ export function messagingOptionsFrom(
     service,
     natsUrl: config.NATS_URL,
     streamReplicas: config.NATS_STREAM_REPLICAS,
-    consumers: Object.fromEntries(Object.entries(consumers).map(([name, defaults]) => [name, { ...defaults, ...overrides }])),
-    retry: { baseDelayMs: config.RETRY_BASE_DELAY_MS ?? 1000, maxDelayMs: config.RETRY_MAX_DELAY_MS ?? 60_000 },
+    consumers: Object.fromEntries(
+      Object.entries(consumers).map(([name, defaults]) => [name, { ...defaults, ...overrides }]),
+    ),
+    retry: {
+      baseDelayMs: config.RETRY_BASE_DELAY_MS ?? 1000,
+      maxDelayMs: config.RETRY_MAX_DELAY_MS ?? 60_000,
+    },
     rpc: { concurrency: config.RPC_CONCURRENCY, maxQueued: config.RPC_MAX_QUEUED },
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   };

@@ -21,7 +21,10 @@ export class PlatformModule implements OnApplicationShutdown {
     startDefaultMetrics(options.service);
     return {
       module: PlatformModule,
-      imports: [LoggerModule.forRoot(loggerOptions(options.service, options.logLevel)), TerminusModule.forRoot({ logger: false })],
+      imports: [
+        LoggerModule.forRoot(loggerOptions(options.service, options.logLevel)),
+        TerminusModule.forRoot({ logger: false }),
+      ],
       controllers: [HealthController, MetricsController],
       providers: [ReadinessRegistry],
       exports: [ReadinessRegistry],

@@ -1,6 +1,18 @@
-export { findQueryTime, TIME_WINDOW_SLACK_DAYS, type QueryWithTime, type TimeWindow } from './query/query-time';
+export {
+  findQueryTime,
+  TIME_WINDOW_SLACK_DAYS,
+  type QueryWithTime,
+  type TimeWindow,
+} from './query/query-time';
 export { checkPattern, MAX_PATTERN_LENGTH, type PatternCheck } from './query/regex-pattern';
-export { BM25_B, BM25_K1, inverseDocumentFrequency, NEIGHBOUR_WEIGHTS, windowScore, type WindowPart } from './ranking/bm25';
+export {
+  BM25_B,
+  BM25_K1,
+  inverseDocumentFrequency,
+  NEIGHBOUR_WEIGHTS,
+  windowScore,
+  type WindowPart,
+} from './ranking/bm25';
 export { candidateKey, ITEM_KINDS, type Candidate, type ItemKind } from './ranking/candidate';
 export {
   importanceScore,

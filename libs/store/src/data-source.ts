@@ -5,7 +5,10 @@ import { MIGRATIONS } from './migrations';
 export const MIGRATIONS_TABLE = 'engram_migrations';
 
 /** The one way a DataSource is configured: migrations only, never synchronize. */
-export function dataSourceOptions(url: string, options: { poolSize: number; applicationName: string }): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  options: { poolSize: number; applicationName: string },
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -19,6 +22,9 @@ export function dataSourceOptions(url: string, options: { poolSize: number; appl
   };
 }
 
-export function createDataSource(url: string, options: { poolSize: number; applicationName: string }): DataSource {
+export function createDataSource(
+  url: string,
+  options: { poolSize: number; applicationName: string },
+): DataSource {
   return new DataSource(dataSourceOptions(url, options));
 }

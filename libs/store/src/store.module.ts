@@ -38,7 +38,10 @@ export class StoreModule implements OnModuleInit {
       global: true,
       imports: [
         TypeOrmModule.forRoot({
-          ...dataSourceOptions(options.url, { poolSize: options.poolSize, applicationName: `engram-${options.service}` }),
+          ...dataSourceOptions(options.url, {
+            poolSize: options.poolSize,
+            applicationName: `engram-${options.service}`,
+          }),
           manualInitialization: true,
         }),
       ],
@@ -54,7 +57,8 @@ export class StoreModule implements OnModuleInit {
       check: async () => {
         if (!this.connected) throw new Error('connecting to Postgres');
         const pending = await pendingMigrations((sql) => this.dataSource.query(sql), known);
-        if (pending.length > 0) throw new Error(`migrations pending (${pending.join(', ')}): run engram db migrate`);
+        if (pending.length > 0)
+          throw new Error(`migrations pending (${pending.join(', ')}): run engram db migrate`);
         return { database: this.dataSource.driver.database ?? '', role: this.role };
       },
     });

@@ -1,2 +1,11 @@
 export * from './start-telemetry';
-export { context, propagation, trace, SpanKind, SpanStatusCode, ROOT_CONTEXT, type Context, type Span } from '@opentelemetry/api';
+export {
+  context,
+  propagation,
+  trace,
+  SpanKind,
+  SpanStatusCode,
+  ROOT_CONTEXT,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';

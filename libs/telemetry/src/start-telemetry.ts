@@ -29,7 +29,9 @@ export function startTelemetry(serviceName: string, version = '0.1.0'): void {
       [ATTR_SERVICE_NAME]: `engram-${serviceName}`,
       [ATTR_SERVICE_VERSION]: version,
     }),
-    spanProcessors: [exporting ? new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }) : new NoopSpanProcessor()],
+    spanProcessors: [
+      exporting ? new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }) : new NoopSpanProcessor(),
+    ],
     instrumentations: [
       new HttpInstrumentation({
         // Probes and scrapes every few seconds would drown the real traces.

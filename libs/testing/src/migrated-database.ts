@@ -29,7 +29,10 @@ export interface MigratedDatabaseOptions {
  * extensions, schema) rather than copied from jest's template: for benchmarks and
  * tools that run outside jest. The caller drops it (or keeps it, with `fixedName`).
  */
-export async function createMigratedDatabase(label: string, options: MigratedDatabaseOptions = {}): Promise<ScratchDatabase> {
+export async function createMigratedDatabase(
+  label: string,
+  options: MigratedDatabaseOptions = {},
+): Promise<ScratchDatabase> {
   const config = loadConfig(['ENGRAM_PG_ADMIN_URL', 'DATABASE_OWNER_URL', 'DATABASE_URL']);
   const base = fixedDatabaseName(label);
   const name = options.fixedName ? base : `${base}_${randomBytes(3).toString('hex')}`;
@@ -49,7 +52,11 @@ export async function createMigratedDatabase(label: string, options: MigratedDat
   };
   try {
     await setupDatabase(
-      { adminUrl: config.ENGRAM_PG_ADMIN_URL, ownerUrl: config.DATABASE_OWNER_URL, appUrl: config.DATABASE_URL },
+      {
+        adminUrl: config.ENGRAM_PG_ADMIN_URL,
+        ownerUrl: config.DATABASE_OWNER_URL,
+        appUrl: config.DATABASE_URL,
+      },
       name,
     );
     await migrateDatabase(on(config.DATABASE_OWNER_URL));

@@ -11,7 +11,12 @@ export interface NatsServerHandle {
   stop(): Promise<void>;
 }
 
-const CANDIDATES = [process.env['NATS_SERVER_BIN'], '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'];
+const CANDIDATES = [
+  process.env['NATS_SERVER_BIN'],
+  '/usr/sbin/nats-server',
+  '/usr/bin/nats-server',
+  '/usr/local/bin/nats-server',
+];
 
 export function natsServerBinary(): string {
   for (const candidate of CANDIDATES) {
@@ -27,9 +32,13 @@ export function natsServerBinary(): string {
 export async function startNatsServer(): Promise<NatsServerHandle> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
-  const child: ChildProcess = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    natsServerBinary(),
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+    {
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
   return {

@@ -13,7 +13,10 @@ const SCRATCH_PREFIX = 'engram_t_';
 
 function runId(): string {
   const id = process.env[RUN_ENV];
-  if (!id) throw new Error(`${RUN_ENV} is not set: scratch databases are made by jest's integration project (its global setup)`);
+  if (!id)
+    throw new Error(
+      `${RUN_ENV} is not set: scratch databases are made by jest's integration project (its global setup)`,
+    );
   return id;
 }
 
@@ -73,14 +76,21 @@ export async function prepareTemplateDatabase(): Promise<void> {
   process.env[RUN_ENV] ??= String(process.pid);
   const config = urls();
   await admin(async (client) => {
-    const all = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${SCRATCH_PREFIX}%`]);
+    const all = await client.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+      [`${SCRATCH_PREFIX}%`],
+    );
     for (const { datname } of all.rows) {
       const owner = /^engram_t_(\d+)_/.exec(datname)?.[1];
       if (!owner || owner === runId() || !isRunning(Number(owner))) await dropDatabase(client, datname);
     }
   });
   await setupDatabase(
-    { adminUrl: config.ENGRAM_PG_ADMIN_URL, ownerUrl: config.DATABASE_OWNER_URL, appUrl: config.DATABASE_URL },
+    {
+      adminUrl: config.ENGRAM_PG_ADMIN_URL,
+      ownerUrl: config.DATABASE_OWNER_URL,
+      appUrl: config.DATABASE_URL,
+    },
     templateDatabase(),
   );
   await migrateDatabase(onDatabase(config.DATABASE_OWNER_URL, templateDatabase()));
@@ -94,9 +104,14 @@ export async function dropTemplateDatabase(): Promise<void> {
 /** A private, migrated database for one suite or benchmark. */
 export async function createScratchDatabase(label: string): Promise<ScratchDatabase> {
   const config = urls();
-  const name = `${SCRATCH_PREFIX}${runId()}_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 20)}_${randomBytes(3).toString('hex')}`;
+  const name = `${SCRATCH_PREFIX}${runId()}_${label
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(3).toString('hex')}`;
   const owner = decodeURIComponent(new URL(config.DATABASE_OWNER_URL).username);
-  await admin((client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}" OWNER "${owner}"`));
+  await admin((client) =>
+    client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}" OWNER "${owner}"`),
+  );
   return {
     name,
     appUrl: onDatabase(config.DATABASE_URL, name),

@@ -19,10 +19,14 @@ export interface ServiceProcess {
 /** Runs a built service (services/<name>/dist/main.js) as its own process, as in production. */
 export async function startService(name: string, env: Record<string, string>): Promise<ServiceProcess> {
   const httpPort = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [resolve(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, HTTP_PORT: String(httpPort), HTTP_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [resolve(REPO_ROOT, 'services', name, 'dist', 'main.js')],
+    {
+      env: { ...process.env, LOG_LEVEL: 'info', ...env, HTTP_PORT: String(httpPort), HTTP_HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -42,7 +46,9 @@ export async function startService(name: string, env: Record<string, string>): P
         async () => (await fetch(`http://127.0.0.1:${httpPort}/health/ready`)).status === 200,
         timeoutMs,
       );
-      const died = exited.then((how) => Promise.reject(new Error(`${name} exited (${how}) before it was ready`)));
+      const died = exited.then((how) =>
+        Promise.reject(new Error(`${name} exited (${how}) before it was ready`)),
+      );
       await Promise.race([ready, died]).catch((error: Error) => {
         throw new Error(`${error.message}\n--- ${name} output ---\n${output.slice(-4000)}`);
       });

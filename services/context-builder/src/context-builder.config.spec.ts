@@ -12,7 +12,11 @@ describe('context-builder config', () => {
   });
 
   it('refuses to start on a share it cannot read, naming the variable', () => {
-    expect(() => loadContextBuilderConfig({ ...base, CONTEXT_LAYER_SHARES: 'memroy=10' })).toThrow(ConfigError);
-    expect(() => loadContextBuilderConfig({ ...base, CONTEXT_LAYER_SHARES: 'memroy=10' })).toThrow(/CONTEXT_LAYER_SHARES: "memroy=10"/);
+    expect(() => loadContextBuilderConfig({ ...base, CONTEXT_LAYER_SHARES: 'memroy=10' })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadContextBuilderConfig({ ...base, CONTEXT_LAYER_SHARES: 'memroy=10' })).toThrow(
+      /CONTEXT_LAYER_SHARES: "memroy=10"/,
+    );
   });
 });

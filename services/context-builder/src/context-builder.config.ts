@@ -9,7 +9,9 @@ const CONTEXT_BUILDER_VARIABLES = [
   'CONTEXT_SEARCH_TIMEOUT_MS',
 ] as const;
 
-export type ContextBuilderConfig = ConfigOf<(typeof CONTEXT_BUILDER_VARIABLES)[number]> & { readonly layerShares: LayerShares };
+export type ContextBuilderConfig = ConfigOf<(typeof CONTEXT_BUILDER_VARIABLES)[number]> & {
+  readonly layerShares: LayerShares;
+};
 
 export const CONTEXT_BUILDER_CONFIG = Symbol('CONTEXT_BUILDER_CONFIG');
 

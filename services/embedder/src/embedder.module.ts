@@ -18,7 +18,11 @@ import { VectorSweepService } from './vectors/vector-sweep.service';
 @Module({})
 export class EmbedderModule {
   static register(config: EmbedderConfig): DynamicModule {
-    const batches = { batchSize: config.EMBEDDER_BATCH_SIZE, lingerMs: config.EMBEDDER_LINGER_MS, concurrency: config.EMBEDDER_CONCURRENCY };
+    const batches = {
+      batchSize: config.EMBEDDER_BATCH_SIZE,
+      lingerMs: config.EMBEDDER_LINGER_MS,
+      concurrency: config.EMBEDDER_CONCURRENCY,
+    };
     return {
       module: EmbedderModule,
       imports: [
@@ -28,10 +32,17 @@ export class EmbedderModule {
             [Consumers.embedMessages.durable]: batches,
             [Consumers.embedSummaries.durable]: batches,
             [Consumers.embedFacts.durable]: batches,
-            [Consumers.toolSynthesis.durable]: { ...batches, batchSize: Math.min(64, config.EMBEDDER_BATCH_SIZE) },
+            [Consumers.toolSynthesis.durable]: {
+              ...batches,
+              batchSize: Math.min(64, config.EMBEDDER_BATCH_SIZE),
+            },
           }),
         ),
-        StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'embedder' }),
+        StoreModule.forRoot({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          service: 'embedder',
+        }),
       ],
       controllers: [StoredMessagesHandler, SummariesAndFactsHandler, ToolSynthesisHandler],
       providers: [

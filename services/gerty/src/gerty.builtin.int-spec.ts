@@ -5,7 +5,12 @@ import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs, type CompleteResponse } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
 import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  type NatsServerHandle,
+  type ScratchDatabase,
+} from '@engram/testing';
 import { loadGertyConfig } from './gerty.config';
 import { GertyModule } from './gerty.module';
 import { BUILTIN_COMPLETION_MODEL_ID } from './providers/builtin/builtin.provider';
@@ -85,8 +90,13 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
     });
 
     it('answers an empty batch with no vectors, and refuses an unknown model with NOT_FOUND', async () => {
-      expect(await rpc.call(Rpcs.gertyEmbed, { texts: [] })).toMatchObject({ vectors: [], model: LOCAL_EMBEDDING_MODEL_ID });
-      const error = await rpcFailure(rpc.call(Rpcs.gertyEmbed, { texts: ['x'], model: 'text-embedding-3-large' }));
+      expect(await rpc.call(Rpcs.gertyEmbed, { texts: [] })).toMatchObject({
+        vectors: [],
+        model: LOCAL_EMBEDDING_MODEL_ID,
+      });
+      const error = await rpcFailure(
+        rpc.call(Rpcs.gertyEmbed, { texts: ['x'], model: 'text-embedding-3-large' }),
+      );
       expect(error.code).toBe('NOT_FOUND');
       expect(error.message).toContain('text-embedding-3-large');
       expect(error.details).toMatchObject({ model: 'text-embedding-3-large', known: ['local'] });
@@ -97,10 +107,22 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
     it('summarize keeps the attribution, the timestamps and the identifiers', async () => {
       const lines = [
         ['ada', 'user', 'Hi!'],
-        ['ada', 'user', 'The deploy of v2.3.1 failed last night because the database migration timed out after 300 s.'],
-        ['opus', 'assistant', 'The migration 1760000000001-embedding-work.ts locks the messages table while it builds the HNSW index.'],
+        [
+          'ada',
+          'user',
+          'The deploy of v2.3.1 failed last night because the database migration timed out after 300 s.',
+        ],
+        [
+          'opus',
+          'assistant',
+          'The migration 1760000000001-embedding-work.ts locks the messages table while it builds the HNSW index.',
+        ],
         ['ada', 'user', 'Ok.'],
-        ['opus', 'assistant', 'Opened PR #482 (commit 9f3c2ab1) which builds the index CONCURRENTLY in a separate migration.'],
+        [
+          'opus',
+          'assistant',
+          'Opened PR #482 (commit 9f3c2ab1) which builds the index CONCURRENTLY in a separate migration.',
+        ],
         ['ada', 'user', 'Great. Staging uses pgvector 0.8.0 and max_connections is 200.'],
         ['ada', 'user', 'Thanks!'],
       ].map(([author, role, text], i) => ({
@@ -128,7 +150,9 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
       });
       expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
       const [header, ...body] = response.text.split('\n');
-      expect(header).toBe('Conversation c-42 · agent opus · channel telegram · "Deploy review" · 2026-04-18T12:00Z–2026-04-18T12:24Z · 7 messages');
+      expect(header).toBe(
+        'Conversation c-42 · agent opus · channel telegram · "Deploy review" · 2026-04-18T12:00Z–2026-04-18T12:24Z · 7 messages',
+      );
       expect(body.length).toBeGreaterThanOrEqual(2);
       for (const line of body) {
         const match = /^\[#(\d{2}) (\S+) (\w+)\/(\w+)\] /.exec(line);
@@ -146,9 +170,21 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
         task: 'extract_facts',
         taskInput: {
           messages: [
-            { id: 'm-1', role: 'user', author: 'ada', at: '2026-02-22T10:00:00Z', text: "I'm going to Paris tomorrow." },
+            {
+              id: 'm-1',
+              role: 'user',
+              author: 'ada',
+              at: '2026-02-22T10:00:00Z',
+              text: "I'm going to Paris tomorrow.",
+            },
             { id: 'm-2', role: 'assistant', at: '2026-02-22T10:00:05Z', text: 'Have a great trip!' },
-            { id: 'm-3', role: 'user', author: 'ada', at: '2026-02-22T10:01:00Z', text: 'I prefer tea over coffee.' },
+            {
+              id: 'm-3',
+              role: 'user',
+              author: 'ada',
+              at: '2026-02-22T10:01:00Z',
+              text: 'I prefer tea over coffee.',
+            },
           ],
         },
       });
@@ -156,8 +192,16 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
       const { facts } = jsonOf(response) as { facts: Array<Record<string, unknown>> };
       expect(facts).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ content: 'The user is going to Paris on 2026-02-23.', category: 'event', sourceMessageIds: ['m-1'] }),
-          expect.objectContaining({ content: 'The user prefers tea over coffee.', category: 'preference', sourceMessageIds: ['m-3'] }),
+          expect.objectContaining({
+            content: 'The user is going to Paris on 2026-02-23.',
+            category: 'event',
+            sourceMessageIds: ['m-1'],
+          }),
+          expect.objectContaining({
+            content: 'The user prefers tea over coffee.',
+            category: 'preference',
+            sourceMessageIds: ['m-3'],
+          }),
         ]),
       );
       expect(facts).toHaveLength(2);
@@ -176,15 +220,35 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
 
     it('answer_from_memory quotes the matching sentences with their ids, or says memory holds nothing', async () => {
       const hits = [
-        { id: 'message:12', kind: 'message', content: 'Quiet, close to the river. Two cats, Bailey and Oliver.', createdAt: '2026-06-01T10:04:00Z', author: 'Ada' },
-        { id: 'fact:3', kind: 'fact', content: 'Ada prefers tea over coffee', createdAt: '2026-05-03T08:00:00Z' },
+        {
+          id: 'message:12',
+          kind: 'message',
+          content: 'Quiet, close to the river. Two cats, Bailey and Oliver.',
+          createdAt: '2026-06-01T10:04:00Z',
+          author: 'Ada',
+        },
+        {
+          id: 'fact:3',
+          kind: 'fact',
+          content: 'Ada prefers tea over coffee',
+          createdAt: '2026-05-03T08:00:00Z',
+        },
       ];
-      const response = await complete({ task: 'answer_from_memory', taskInput: { question: 'What are the cats called?', hits } });
+      const response = await complete({
+        task: 'answer_from_memory',
+        taskInput: { question: 'What are the cats called?', hits },
+      });
       expect(response.model).toBe(BUILTIN_COMPLETION_MODEL_ID);
-      expect(jsonOf(response)).toEqual({ answer: 'Ada on 2026-06-01: Two cats, Bailey and Oliver. [message:12]', citedIds: ['message:12'] });
+      expect(jsonOf(response)).toEqual({
+        answer: 'Ada on 2026-06-01: Two cats, Bailey and Oliver. [message:12]',
+        citedIds: ['message:12'],
+      });
       expect(response.text).toBe('Ada on 2026-06-01: Two cats, Bailey and Oliver. [message:12]');
 
-      const none = await complete({ task: 'answer_from_memory', taskInput: { question: 'Where does Bob work?', hits } });
+      const none = await complete({
+        task: 'answer_from_memory',
+        taskInput: { question: 'Where does Bob work?', hits },
+      });
       expect(jsonOf(none)).toEqual({ answer: 'Memory holds nothing on this.', citedIds: [] });
     });
 
@@ -192,22 +256,33 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
       const unknown = await rpcFailure(complete({ task: 'translate', taskInput: { text: 'hola' } }));
       expect(unknown.code).toBe('INVALID_ARGUMENT');
       expect(unknown.message).toBe('unknown task "translate"');
-      expect(unknown.details).toEqual({ tasks: ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] });
+      expect(unknown.details).toEqual({
+        tasks: ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'],
+      });
 
       const invalid = await rpcFailure(
         complete({
           task: 'extract_facts',
-          taskInput: { messages: [{ id: 'm-1', role: 'narrator', text: 'I live in Lisbon.', at: 'yesterday' }] },
+          taskInput: {
+            messages: [{ id: 'm-1', role: 'narrator', text: 'I live in Lisbon.', at: 'yesterday' }],
+          },
         }),
       );
       expect(invalid.code).toBe('INVALID_ARGUMENT');
       expect(invalid.message).toBe('taskInput is not a valid extract_facts input');
       const problems = invalid.details.problems as string[];
-      expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^messages\[0\]\.at: /), expect.stringMatching(/^messages\[0\]\.role: /)]));
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^messages\[0\]\.at: /),
+          expect.stringMatching(/^messages\[0\]\.role: /),
+        ]),
+      );
 
       const empty = await rpcFailure(complete({ task: 'summarize' }));
       expect(empty.code).toBe('INVALID_ARGUMENT');
-      expect(empty.details.problems).toEqual(expect.arrayContaining([expect.stringMatching(/^preamble: /), expect.stringMatching(/^lines: /)]));
+      expect(empty.details.problems).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^preamble: /), expect.stringMatching(/^lines: /)]),
+      );
     });
 
     it('refuses free-form chat with FAILED_PRECONDITION: the built-in model only does Engram’s tasks', async () => {
@@ -217,14 +292,18 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
     });
 
     it('refuses an unknown model with NOT_FOUND', async () => {
-      const error = await rpcFailure(complete({ model: 'gpt-4o', task: 'describe_tool_call', taskInput: { toolName: 'x' } }));
+      const error = await rpcFailure(
+        complete({ model: 'gpt-4o', task: 'describe_tool_call', taskInput: { toolName: 'x' } }),
+      );
       expect(error.code).toBe('NOT_FOUND');
       expect(error.details).toMatchObject({ model: 'gpt-4o', known: ['local'] });
     });
   });
 
   it('refuses to store a key for the built-in model, which needs none', async () => {
-    const error = await rpcFailure(rpc.call(Rpcs.gertySetTenantKey, { model: 'local', apiKey: 'sk-x' }, { tenantId: 'acme' }));
+    const error = await rpcFailure(
+      rpc.call(Rpcs.gertySetTenantKey, { model: 'local', apiKey: 'sk-x' }, { tenantId: 'acme' }),
+    );
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toBe('model local needs no key');
   });

@@ -1,6 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { Rpcs, isValidToken, type CompleteRequest, type EmbedRequest, type SetTenantKeyRequest } from '@engram/contracts';
+import {
+  Rpcs,
+  isValidToken,
+  type CompleteRequest,
+  type EmbedRequest,
+  type SetTenantKeyRequest,
+} from '@engram/contracts';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { CompleteUseCase } from './completion/complete.use-case';
 import { EmbedTextsUseCase } from './embedding/embed-texts.use-case';

@@ -20,7 +20,11 @@ export class GertyModule {
         PlatformModule.forRoot({ service: 'gerty', logLevel: config.LOG_LEVEL }),
         MessagingModule.forRoot(messagingOptionsFrom('gerty', config)),
         // Tenants' own provider keys live in the store.
-        StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'gerty' }),
+        StoreModule.forRoot({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          service: 'gerty',
+        }),
       ],
       controllers: [GertyHandlers],
       providers: [

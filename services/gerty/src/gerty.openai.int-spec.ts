@@ -35,7 +35,11 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
   let rpc: RpcClient;
 
   beforeAll(async () => {
-    [nats, db, server] = await Promise.all([startNatsServer(), createScratchDatabase('gerty_openai'), startFakeOpenAiServer()]);
+    [nats, db, server] = await Promise.all([
+      startNatsServer(),
+      createScratchDatabase('gerty_openai'),
+      startFakeOpenAiServer(),
+    ]);
     server.dimensions = 8;
     const config = loadGertyConfig({
       NATS_URL: nats.url,
@@ -88,17 +92,34 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
     expect(models.defaultCompletionModel).toBe('openai-chat');
     const byName = Object.fromEntries(models.models.map((m) => [m.name, m]));
     expect(Object.keys(byName).sort()).toEqual(['local', 'openai-chat', 'openai-embedding']);
-    expect(byName['openai-chat']).toMatchObject({ provider: 'openai', modelId: 'openai:fake-chat', embeds: false, completes: true });
-    expect(byName['openai-embedding']).toMatchObject({ provider: 'openai', modelId: 'openai:fake-embed', embeds: true, dimensions: 8 });
+    expect(byName['openai-chat']).toMatchObject({
+      provider: 'openai',
+      modelId: 'openai:fake-chat',
+      embeds: false,
+      completes: true,
+    });
+    expect(byName['openai-embedding']).toMatchObject({
+      provider: 'openai',
+      modelId: 'openai:fake-embed',
+      embeds: true,
+      dimensions: 8,
+    });
     expect(byName['local']).toMatchObject({ modelId: LOCAL_EMBEDDING_MODEL_ID, dimensions: 100 });
   });
 
   describe('routing', () => {
     it('embeds with the endpoint’s model, in input order, named with the remote model', async () => {
-      const response = await rpc.call(Rpcs.gertyEmbed, { texts: ['alpha', 'be', 'gamma ray'], tenantId: 'acme' });
+      const response = await rpc.call(Rpcs.gertyEmbed, {
+        texts: ['alpha', 'be', 'gamma ray'],
+        tenantId: 'acme',
+      });
       expect(server.requests).toHaveLength(1);
       expect(server.requests[0]!.path).toBe('/v1/embeddings');
-      expect(server.requests[0]!.body).toEqual({ model: 'fake-embed', input: ['alpha', 'be', 'gamma ray'], encoding_format: 'float' });
+      expect(server.requests[0]!.body).toEqual({
+        model: 'fake-embed',
+        input: ['alpha', 'be', 'gamma ray'],
+        encoding_format: 'float',
+      });
       expect(server.requests[0]!.headers.authorization).toBeUndefined(); // no key configured, none sent
       expect(response.model).toBe('openai:fake-embed');
       expect(response.dimensions).toBe(8);
@@ -125,7 +146,14 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
     });
 
     it('extract_facts: asks with the facts JSON schema and the attributed lines with their ids; answers the checked facts', async () => {
-      const facts = [{ content: 'Ada is going to Paris on 2026-02-23.', category: 'event', importance: 6, sourceMessageIds: ['m-1'] }];
+      const facts = [
+        {
+          content: 'Ada is going to Paris on 2026-02-23.',
+          category: 'event',
+          importance: 6,
+          sourceMessageIds: ['m-1'],
+        },
+      ];
       server.script({ kind: 'content', content: JSON.stringify({ facts }) });
       const response = await complete({
         task: 'extract_facts',
@@ -166,7 +194,8 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       server.script({
         kind: 'content',
         content: JSON.stringify({
-          answer: 'The cats are Bailey and Oliver [message:12, message:99]. Ada lives in Oslo [fact:404]. She prefers tea [fact:3].',
+          answer:
+            'The cats are Bailey and Oliver [message:12, message:99]. Ada lives in Oslo [fact:404]. She prefers tea [fact:3].',
           citedIds: ['message:12', 'fact:404'],
         }),
       });
@@ -175,7 +204,13 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
         taskInput: {
           question: 'What are the cats called?',
           hits: [
-            { id: 'message:12', kind: 'message', content: 'Two cats, Bailey and Oliver.', createdAt: at(0), author: 'Ada' },
+            {
+              id: 'message:12',
+              kind: 'message',
+              content: 'Two cats, Bailey and Oliver.',
+              createdAt: at(0),
+              author: 'Ada',
+            },
             { id: 'fact:3', kind: 'fact', content: 'Ada prefers tea over coffee', createdAt: at(1) },
           ],
         },
@@ -195,20 +230,30 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
           '[fact:3] 2026-02-22T10:01Z fact: Ada prefers tea over coffee',
       );
 
-      const answer = 'The cats are Bailey and Oliver [message:12]. Ada lives in Oslo. She prefers tea [fact:3].';
+      const answer =
+        'The cats are Bailey and Oliver [message:12]. Ada lives in Oslo. She prefers tea [fact:3].';
       expect(toJson(ValueSchema, response.json!)).toEqual({ answer, citedIds: ['message:12', 'fact:3'] });
       expect(response.text).toBe(answer);
       expect(response.model).toBe('openai:fake-chat');
     });
 
     it('summarize: sends the preamble and the attributed lines, and answers the model’s summary', async () => {
-      server.script({ kind: 'content', content: '  [#01 2026-02-22T10:00Z ada/user] Ada asked for PR #482 to be merged.\n' });
+      server.script({
+        kind: 'content',
+        content: '  [#01 2026-02-22T10:00Z ada/user] Ada asked for PR #482 to be merged.\n',
+      });
       const response = await complete({
         task: 'summarize',
         taskInput: {
           preamble: { conversationId: 'c-7', agent: 'opus', from: at(0), to: at(3), messageCount: 2 },
           lines: [
-            { id: 'm-1', role: 'user', author: 'ada', at: at(0), text: 'Please merge PR #482 (commit 9f3c2ab1).' },
+            {
+              id: 'm-1',
+              role: 'user',
+              author: 'ada',
+              at: at(0),
+              text: 'Please merge PR #482 (commit 9f3c2ab1).',
+            },
             { id: 'm-2', role: 'assistant', author: 'opus', at: at(3), text: 'Merged.' },
           ],
           maxChars: 300,
@@ -233,7 +278,10 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
 
     it('describe_tool_call: sends the tool and its arguments, answers the sentence', async () => {
       server.script({ kind: 'content', content: 'Searched the web for "pgvector hnsw".' });
-      const response = await complete({ task: 'describe_tool_call', taskInput: { toolName: 'search_web', toolArgs: { query: 'pgvector hnsw' } } });
+      const response = await complete({
+        task: 'describe_tool_call',
+        taskInput: { toolName: 'search_web', toolArgs: { query: 'pgvector hnsw' } },
+      });
       const messages = server.requests[0]!.body.messages as Array<{ role: string; content: string }>;
       expect(messages[0]!.content).toContain('one sentence');
       expect(messages[1]!.content).toBe('Tool: search_web\nArguments: {"query":"pgvector hnsw"}');
@@ -246,13 +294,26 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
         { role: 'user', content: 'Say hello.' },
       ];
       const response = await complete({ messages: chat, temperature: 0 });
-      expect(server.requests[0]!.body).toEqual({ model: 'fake-chat', messages: chat, stream: false, temperature: 0 });
+      expect(server.requests[0]!.body).toEqual({
+        model: 'fake-chat',
+        messages: chat,
+        stream: false,
+        temperature: 0,
+      });
       expect(response).toMatchObject({ text: 'Hello from the fake server.', model: 'openai:fake-chat' });
     });
 
     it('answers INTERNAL with the problems when the model’s facts stay invalid after one repair', async () => {
-      server.script({ kind: 'content', content: 'Sure! Here are the facts.' }, { kind: 'content', content: '{"facts": [{"content": "x"}]}' });
-      const error = await rpcFailure(complete({ task: 'extract_facts', taskInput: { messages: [{ id: 'm', role: 'user', at: at(0), text: 'hi' }] } }));
+      server.script(
+        { kind: 'content', content: 'Sure! Here are the facts.' },
+        { kind: 'content', content: '{"facts": [{"content": "x"}]}' },
+      );
+      const error = await rpcFailure(
+        complete({
+          task: 'extract_facts',
+          taskInput: { messages: [{ id: 'm', role: 'user', at: at(0), text: 'hi' }] },
+        }),
+      );
       expect(error.code).toBe('INTERNAL');
       expect(error.message).toMatch(/^model openai-chat did not produce valid output: /);
       expect(error.details.model).toBe('openai-chat');
@@ -263,16 +324,30 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
 
   describe('failures', () => {
     it('answers UNAVAILABLE once the endpoint’s 5xx outlast the retries', async () => {
-      server.script(...Array.from({ length: 4 }, () => ({ kind: 'status' as const, status: 503, message: 'model is loading' })));
-      const error = await rpcFailure(complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' } }));
+      server.script(
+        ...Array.from({ length: 4 }, () => ({
+          kind: 'status' as const,
+          status: 503,
+          message: 'model is loading',
+        })),
+      );
+      const error = await rpcFailure(
+        complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' } }),
+      );
       expect(error.code).toBe('UNAVAILABLE');
-      expect(error.message).toMatch(/^model openai-chat is unavailable: .*answered 503: model is loading; gave up after 4 attempts$/);
+      expect(error.message).toMatch(
+        /^model openai-chat is unavailable: .*answered 503: model is loading; gave up after 4 attempts$/,
+      );
       expect(error.details).toMatchObject({ model: 'openai-chat', status: 503, retryable: true });
       expect(server.requests).toHaveLength(4); // the first attempt and three retries
     });
 
     it('answers FAILED_PRECONDITION when the endpoint refuses the request (4xx), without retrying', async () => {
-      server.script({ kind: 'status', status: 404, message: 'model "fake-chat" not found, try pulling it first' });
+      server.script({
+        kind: 'status',
+        status: 404,
+        message: 'model "fake-chat" not found, try pulling it first',
+      });
       const error = await rpcFailure(complete({ messages: [{ role: 'user', content: 'hi' }] }));
       expect(error.code).toBe('FAILED_PRECONDITION');
       expect(error.message).toContain('try pulling it first');
@@ -283,11 +358,18 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
     it('stops waiting on a stalled endpoint when the caller’s deadline passes, and hangs up on it', async () => {
       server.script({ kind: 'stall' });
       const started = performance.now();
-      const error = await rpcFailure(complete({ messages: [{ role: 'user', content: 'hi' }] }, { timeoutMs: 800 }));
+      const error = await rpcFailure(
+        complete({ messages: [{ role: 'user', content: 'hi' }] }, { timeoutMs: 800 }),
+      );
       expect(error.code).toBe('DEADLINE_EXCEEDED');
       expect(server.requests).toHaveLength(1);
       // Gerty aborts its request to the endpoint at the deadline (Engram-Deadline), not later.
-      await waitFor('the endpoint to see the request aborted', async () => server.requests[0]!.closedAt !== undefined, 2_000, 10);
+      await waitFor(
+        'the endpoint to see the request aborted',
+        async () => server.requests[0]!.closedAt !== undefined,
+        2_000,
+        10,
+      );
       const closedAfter = server.requests[0]!.closedAt! - started;
       expect(closedAfter).toBeGreaterThanOrEqual(750);
       expect(closedAfter).toBeLessThan(800 + 400);
@@ -299,10 +381,14 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
     it('answers RESOURCE_EXHAUSTED at once to a request that finds the model busy, naming the model', async () => {
       server.script({ kind: 'delay', ms: 700 });
       let firstDone = false;
-      const first = complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' } }).finally(() => (firstDone = true));
+      const first = complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' } }).finally(
+        () => (firstDone = true),
+      );
       await server.waitForRequests(1);
       const asked = performance.now();
-      const error = await rpcFailure(complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_weather' } }));
+      const error = await rpcFailure(
+        complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_weather' } }),
+      );
       expect(performance.now() - asked).toBeLessThan(300);
       expect(firstDone).toBe(false);
       expect(error.code).toBe('RESOURCE_EXHAUSTED');

@@ -25,7 +25,9 @@ const REQUEST_KEY = 'sk-request-SECRET-77e1c0ffee42';
 class CapturingLogger implements LoggerService {
   readonly lines: string[] = [];
   private record(level: string, message: unknown, rest: unknown[]) {
-    const text = [message, ...rest].map((part) => (typeof part === 'string' ? part : inspect(part, { depth: Infinity }))).join(' ');
+    const text = [message, ...rest]
+      .map((part) => (typeof part === 'string' ? part : inspect(part, { depth: Infinity })))
+      .join(' ');
     this.lines.push(`${level} ${format(text)}`);
   }
   log(message: unknown, ...rest: unknown[]) {
@@ -60,7 +62,11 @@ interface Gerty {
 
 /** Gerty on one fake OpenAI-compatible endpoint (with the operator's key), logging into `logs`. */
 async function startGerty(env: Record<string, string>): Promise<Gerty> {
-  const [nats, db, server] = await Promise.all([startNatsServer(), createScratchDatabase('gerty_keys'), startFakeOpenAiServer()]);
+  const [nats, db, server] = await Promise.all([
+    startNatsServer(),
+    createScratchDatabase('gerty_keys'),
+    startFakeOpenAiServer(),
+  ]);
   const config = loadGertyConfig({
     NATS_URL: nats.url,
     DATABASE_URL: db.appUrl,
@@ -125,13 +131,17 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
     gerty.server.requests.length = 0;
   });
 
-  const setKey = (tenantId: string, model: string, apiKey: string) => gerty.rpc.call(Rpcs.gertySetTenantKey, { model, apiKey }, { tenantId });
+  const setKey = (tenantId: string, model: string, apiKey: string) =>
+    gerty.rpc.call(Rpcs.gertySetTenantKey, { model, apiKey }, { tenantId });
   const complete = (request: Parameters<RpcClient['call']>[1]) => gerty.rpc.call(Rpcs.gertyComplete, request);
   /** The Authorization header of each request the endpoint received, in order. */
   const authorizations = () => gerty.server.requests.map((r) => r.headers.authorization);
 
   it('sends a tenant’s stored key for its requests, the operator’s for everyone else’s, and a per-request key above both', async () => {
-    expect(await setKey('acme', 'openai-chat', ACME_KEY)).toMatchObject({ model: 'openai-chat', stored: true });
+    expect(await setKey('acme', 'openai-chat', ACME_KEY)).toMatchObject({
+      model: 'openai-chat',
+      stored: true,
+    });
 
     await complete({ messages: chat(), tenantId: 'acme' });
     await complete({ task: 'describe_tool_call', taskInput: { toolName: 'get_time' }, tenantId: 'acme' });
@@ -157,7 +167,10 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
     await setKey('initech', 'openai-embedding', 'sk-initech-first');
     await setKey('initech', 'openai-embedding', 'sk-initech-second');
     await gerty.rpc.call(Rpcs.gertyEmbed, { texts: ['x'], tenantId: 'initech' });
-    expect(await setKey('initech', 'openai-embedding', '')).toMatchObject({ model: 'openai-embedding', stored: false });
+    expect(await setKey('initech', 'openai-embedding', '')).toMatchObject({
+      model: 'openai-embedding',
+      stored: false,
+    });
     await gerty.rpc.call(Rpcs.gertyEmbed, { texts: ['x'], tenantId: 'initech' });
     expect(authorizations()).toEqual(['Bearer sk-initech-second', `Bearer ${OPERATOR_KEY}`]);
   });
@@ -185,18 +198,29 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
     const stored = await rpcFailure(complete({ messages: chat(), tenantId: 'acme' }));
     expect(stored.code).toBe('UNAVAILABLE');
     gerty.server.script({ kind: 'echo-auth', status: 401 });
-    const perRequest = await rpcFailure(complete({ messages: chat(), tenantId: 'acme', apiKey: REQUEST_KEY }));
+    const perRequest = await rpcFailure(
+      complete({ messages: chat(), tenantId: 'acme', apiKey: REQUEST_KEY }),
+    );
     expect(perRequest.code).toBe('FAILED_PRECONDITION');
     expect(perRequest.message).toContain('Incorrect API key provided: [redacted]');
     const models = await gerty.rpc.call(Rpcs.gertyModels, {});
 
     // The endpoint did get the keys, and Gerty did log (its start, each retry).
-    expect(authorizations()).toEqual([...Array.from({ length: 4 }, () => `Bearer ${ACME_KEY}`), `Bearer ${REQUEST_KEY}`]);
+    expect(authorizations()).toEqual([
+      ...Array.from({ length: 4 }, () => `Bearer ${ACME_KEY}`),
+      `Bearer ${REQUEST_KEY}`,
+    ]);
     const logs = gerty.logs.lines.join('\n');
     expect(logs).toMatch(/models: local .*openai-chat \(openai:fake-chat\)/);
-    expect(gerty.logs.lines.filter((l) => /^warn .*answered 503: Incorrect API key provided: \[redacted\].*retrying/.test(l))).toHaveLength(3);
+    expect(
+      gerty.logs.lines.filter((l) =>
+        /^warn .*answered 503: Incorrect API key provided: \[redacted\].*retrying/.test(l),
+      ),
+    ).toHaveLength(3);
 
-    const returned = [stored, perRequest].map((e) => `${e.message} ${JSON.stringify(e.details)}`).join('\n') + JSON.stringify(models);
+    const returned =
+      [stored, perRequest].map((e) => `${e.message} ${JSON.stringify(e.details)}`).join('\n') +
+      JSON.stringify(models);
     for (const secret of [ACME_KEY, REQUEST_KEY, OPERATOR_KEY, 'SECRET-5f2c', 'SECRET-77e1']) {
       expect(logs).not.toContain(secret);
       expect(returned).not.toContain(secret);
@@ -221,14 +245,23 @@ describe('tenants’ keys without ENGRAM_SECRET_KEY', () => {
   });
 
   it('refuses to store a key with FAILED_PRECONDITION, and still takes a key per request', async () => {
-    const error = await rpcFailure(gerty.rpc.call(Rpcs.gertySetTenantKey, { model: 'openai-chat', apiKey: ACME_KEY }, { tenantId: 'acme' }));
+    const error = await rpcFailure(
+      gerty.rpc.call(
+        Rpcs.gertySetTenantKey,
+        { model: 'openai-chat', apiKey: ACME_KEY },
+        { tenantId: 'acme' },
+      ),
+    );
     expect(error.code).toBe('FAILED_PRECONDITION');
     expect(error.message).toBe('this Engram cannot store keys: ENGRAM_SECRET_KEY is not set');
     expect(error.message).not.toContain(ACME_KEY);
 
     await gerty.rpc.call(Rpcs.gertyComplete, { messages: chat(), tenantId: 'acme' });
     await gerty.rpc.call(Rpcs.gertyComplete, { messages: chat(), tenantId: 'acme', apiKey: REQUEST_KEY });
-    expect(gerty.server.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${OPERATOR_KEY}`, `Bearer ${REQUEST_KEY}`]);
+    expect(gerty.server.requests.map((r) => r.headers.authorization)).toEqual([
+      `Bearer ${OPERATOR_KEY}`,
+      `Bearer ${REQUEST_KEY}`,
+    ]);
     expect(gerty.logs.lines.join('\n')).not.toContain(ACME_KEY);
   });
 });

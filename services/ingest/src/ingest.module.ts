@@ -24,7 +24,11 @@ export class IngestModule {
             [Consumers.ingestTurns.durable]: { concurrency: 4, batchSize: 256, lingerMs: 20 },
           }),
         ),
-        StoreModule.forRoot({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, service: 'ingest' }),
+        StoreModule.forRoot({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          service: 'ingest',
+        }),
       ],
       controllers: [TurnBatchHandler, TenantSettingsHandler],
       providers: [

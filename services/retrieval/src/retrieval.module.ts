@@ -45,7 +45,14 @@ export class RetrievalModule {
           service: 'retrieval',
         }),
       ],
-      controllers: [BrowseHandler, SearchHandler, RecordAccessHandler, SaveHandler, ForgetHandler, StatsHandler],
+      controllers: [
+        BrowseHandler,
+        SearchHandler,
+        RecordAccessHandler,
+        SaveHandler,
+        ForgetHandler,
+        StatsHandler,
+      ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
         QueryVectorGateway,

@@ -18,13 +18,29 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Consumers, decodeMessage, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
 import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
-import { compactHeadline, leafLatencies, leavesPerSecond, renderCompactReport, type CompactBenchResult, type LeafAnnouncement } from './compact/compact-report';
+import {
+  compactHeadline,
+  leafLatencies,
+  leavesPerSecond,
+  renderCompactReport,
+  type CompactBenchResult,
+  type LeafAnnouncement,
+} from './compact/compact-report';
 import { DEFAULT_CORPUS, generateTurnCorpus } from './corpus/turn-corpus';
 import { PublishWindow } from './publish/publish-window';
 import { publishTurns } from './publish/turn-publisher';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, consumerSettings, decimal, dumpServiceOutput, integer, progressFor, runBench, startReadyService } from './run/lifecycle';
+import {
+  Cleanups,
+  consumerSettings,
+  decimal,
+  dumpServiceOutput,
+  integer,
+  progressFor,
+  runBench,
+  startReadyService,
+} from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 const BACKLOG_TENANT = 'backlog';
@@ -49,10 +65,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(flags: Flags): Promise<void> {
   const corpus = (tenant: string, turns: number, conversations: number, seed: number) =>
-    generateTurnCorpus({ ...DEFAULT_CORPUS, turns, conversations, tenants: 1, agentsPerTenant: 2, seed, tenantNames: [tenant] });
+    generateTurnCorpus({
+      ...DEFAULT_CORPUS,
+      turns,
+      conversations,
+      tenants: 1,
+      agentsPerTenant: 2,
+      seed,
+      tenantNames: [tenant],
+    });
   const backlog = corpus(BACKLOG_TENANT, flags.backlogTurns, flags.backlogConversations, flags.seed);
-  const steady = corpus(STEADY_TENANT, Math.ceil(flags.steadyRate * flags.steadySeconds), flags.steadyConversations, flags.seed + 1);
-  progress(`backlog: ${backlog.turns.length} turns, ${backlog.messages} messages; steady: ${steady.turns.length} turns, ${steady.messages} messages`);
+  const steady = corpus(
+    STEADY_TENANT,
+    Math.ceil(flags.steadyRate * flags.steadySeconds),
+    flags.steadyConversations,
+    flags.seed + 1,
+  );
+  progress(
+    `backlog: ${backlog.turns.length} turns, ${backlog.messages} messages; steady: ${steady.turns.length} turns, ${steady.messages} messages`,
+  );
 
   const services: ServiceProcess[] = [];
   let nc: NatsConnection | undefined;
@@ -66,12 +97,18 @@ async function main(flags: Flags): Promise<void> {
     await admin.connect();
     cleanups.add(() => admin.end());
     const machine = await describeMachine(admin);
-    const count = async (text: string, params: unknown[] = []) => Number((await admin.query<{ n: string }>(text, params)).rows[0]!.n);
+    const count = async (text: string, params: unknown[] = []) =>
+      Number((await admin.query<{ n: string }>(text, params)).rows[0]!.n);
 
     const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
-    for (const name of ['gerty', 'ingest'] as const) services.push(await startReadyService(cleanups, name, env));
+    for (const name of ['gerty', 'ingest'] as const)
+      services.push(await startReadyService(cleanups, name, env));
     const ingest = services[1]!;
-    await waitFor('ingest consuming', async () => !!consumerSettings(ingest, Consumers.ingestTurns.durable), 30_000);
+    await waitFor(
+      'ingest consuming',
+      async () => !!consumerSettings(ingest, Consumers.ingestTurns.durable),
+      30_000,
+    );
 
     nc = await connect({ servers: nats.url, name: 'engram-bench-compact' });
     const connection = nc;
@@ -82,13 +119,27 @@ async function main(flags: Flags): Promise<void> {
     // 1. The backlog, stored before any compactor runs.
     progress(`ingesting the backlog (${flags.backlogConversations} conversations)`);
     await publishTurns(js, backlog.turns, 512);
-    await waitFor('the backlog stored', async () => (await count(`SELECT count(*) AS n FROM messages WHERE tenant_id = $1`, [BACKLOG_TENANT])) === backlog.messages, flags.timeout * 1000, 200);
+    await waitFor(
+      'the backlog stored',
+      async () =>
+        (await count(`SELECT count(*) AS n FROM messages WHERE tenant_id = $1`, [BACKLOG_TENANT])) ===
+        backlog.messages,
+      flags.timeout * 1000,
+      200,
+    );
 
     const compactor = await startReadyService(cleanups, 'compactor', env);
     services.push(compactor);
-    await waitFor('the compactor consuming', async () => !!consumerSettings(compactor, Consumers.summarizeMessages.durable), 30_000, 10);
+    await waitFor(
+      'the compactor consuming',
+      async () => !!consumerSettings(compactor, Consumers.summarizeMessages.durable),
+      30_000,
+      10,
+    );
     const startedAtMs = Date.now();
-    progress(`compactor consuming (${consumerSettings(compactor, Consumers.summarizeMessages.durable)}); working off the backlog`);
+    progress(
+      `compactor consuming (${consumerSettings(compactor, Consumers.summarizeMessages.durable)}); working off the backlog`,
+    );
     let lastLine = 0;
     await waitFor(
       'the backlog compacted',
@@ -96,7 +147,9 @@ async function main(flags: Flags): Promise<void> {
         const idle = (await pending(jsm, Consumers.summarizeMessages.durable)) === 0;
         if (Date.now() - lastLine > 5000) {
           lastLine = Date.now();
-          progress(`  ${((Date.now() - startedAtMs) / 1000).toFixed(0)} s: ${await count(`SELECT count(*) AS n FROM summaries WHERE depth = 0`)} leaves`);
+          progress(
+            `  ${((Date.now() - startedAtMs) / 1000).toFixed(0)} s: ${await count(`SELECT count(*) AS n FROM summaries WHERE depth = 0`)} leaves`,
+          );
         }
         return idle;
       },
@@ -128,7 +181,9 @@ async function main(flags: Flags): Promise<void> {
         if (event.depth === 0) announcements.push({ summaryId: event.summaryId, receivedAtMs });
       }
     })();
-    progress(`feeding ${flags.steadyConversations} conversations at ${flags.steadyRate} turns/s for ${flags.steadySeconds} s`);
+    progress(
+      `feeding ${flags.steadyConversations} conversations at ${flags.steadyRate} turns/s for ${flags.steadySeconds} s`,
+    );
     const window = new PublishWindow(js, 256);
     const steadyStart = performance.now();
     for (let i = 0; i < steady.turns.length; i++) {
@@ -140,8 +195,20 @@ async function main(flags: Flags): Promise<void> {
     }
     await window.drain();
     const steadySeconds = (performance.now() - steadyStart) / 1000;
-    await waitFor('the steady turns stored', async () => (await count(`SELECT count(*) AS n FROM messages WHERE tenant_id = $1`, [STEADY_TENANT])) === steady.messages, 120_000, 200);
-    await waitFor('the steady turns compacted', async () => (await pending(jsm, Consumers.summarizeMessages.durable)) === 0, 120_000, 100);
+    await waitFor(
+      'the steady turns stored',
+      async () =>
+        (await count(`SELECT count(*) AS n FROM messages WHERE tenant_id = $1`, [STEADY_TENANT])) ===
+        steady.messages,
+      120_000,
+      200,
+    );
+    await waitFor(
+      'the steady turns compacted',
+      async () => (await pending(jsm, Consumers.summarizeMessages.durable)) === 0,
+      120_000,
+      100,
+    );
     await sleep(1000); // announcements in flight
     sub.unsubscribe();
     const stored = await admin.query<{ id: string; crossed_ms: string; created_ms: string }>(
@@ -155,7 +222,11 @@ async function main(flags: Flags): Promise<void> {
     );
     const latency = leafLatencies(
       announcements,
-      stored.rows.map((r) => ({ summaryId: r.id, crossedAtMs: Number(r.crossed_ms), createdAtMs: Number(r.created_ms) })),
+      stored.rows.map((r) => ({
+        summaryId: r.id,
+        crossedAtMs: Number(r.crossed_ms),
+        createdAtMs: Number(r.created_ms),
+      })),
     );
 
     const deadLetters = (await jsm.streams.info(Streams.deadLetters.name)).state.messages;
@@ -200,8 +271,16 @@ async function main(flags: Flags): Promise<void> {
         duplicatePublishes: window.duplicates,
       },
     };
-    if (leaves === 0 || latency.announced.count === 0 || deadLetters !== 0 || latency.unmatched !== 0 || latency.announced.count !== stored.rows.length) {
-      throw new Error(`the compactor did not summarise as expected: ${JSON.stringify(result.checks)} (backlog leaves ${leaves})`);
+    if (
+      leaves === 0 ||
+      latency.announced.count === 0 ||
+      deadLetters !== 0 ||
+      latency.unmatched !== 0 ||
+      latency.announced.count !== stored.rows.length
+    ) {
+      throw new Error(
+        `the compactor did not summarise as expected: ${JSON.stringify(result.checks)} (backlog leaves ${leaves})`,
+      );
     }
     const out = resolve(REPO_ROOT, flags.out);
     writeResult(out, result);
@@ -223,16 +302,27 @@ async function pending(jsm: JetStreamManager, durable: string): Promise<number> 
 }
 
 const program = new Command('bench:compact')
-  .description('Compactor: leaf summaries per second on a backlog, and threshold crossed → summary.created at a steady pace (built-in model).')
+  .description(
+    'Compactor: leaf summaries per second on a backlog, and threshold crossed → summary.created at a steady pace (built-in model).',
+  )
   .option('--backlog-turns <n>', 'turns ingested before the compactor starts', integer(1), 4000)
   .option('--backlog-conversations <n>', 'conversations the backlog is spread over', integer(1), 40)
   .option('--steady-conversations <n>', 'conversations fed at a steady pace', integer(1), 20)
   .option('--steady-rate <n>', 'turns per second fed (over all steady conversations)', decimal(0.1), 20)
   .option('--steady-seconds <n>', 'how long the steady feeding lasts', integer(1), 60)
   .option('--seed <n>', 'corpus seed', integer(0), DEFAULT_CORPUS.seed)
-  .option('--timeout <s>', 'seconds to wait for the backlog to be stored, and to be compacted', integer(1), 600)
+  .option(
+    '--timeout <s>',
+    'seconds to wait for the backlog to be stored, and to be compacted',
+    integer(1),
+    600,
+  )
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
   .option('--json', 'print {"leavesPerSecond","leafLatencyP95Ms"} as the last line of stdout', false)
-  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/compact.json');
+  .option(
+    '--out <file>',
+    'where to write the full result (relative to the repository)',
+    'bench-results/compact.json',
+  );
 
 runBench(program, main);

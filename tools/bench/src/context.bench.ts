@@ -13,15 +13,35 @@ import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type ServiceProcess } from '@engram/testing';
 import { agentWorkspace } from './context/agent-workspace';
 import { agentsAsked, generateContextRequests } from './context/context-requests';
-import { contextHeadline, contextTargets, renderContextTable, type ContextBenchResult } from './context/context-report';
+import {
+  contextHeadline,
+  contextTargets,
+  renderContextTable,
+  type ContextBenchResult,
+} from './context/context-report';
 import { measureBuilds, measureRetrieval, seedWorkspaces } from './context/measure-context';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, dumpServiceOutput, integer, progressFor, runBench, startReadyService, stopService } from './run/lifecycle';
+import {
+  Cleanups,
+  dumpServiceOutput,
+  integer,
+  progressFor,
+  runBench,
+  startReadyService,
+  stopService,
+} from './run/lifecycle';
 import { ensureCorpusDatabase } from './search/corpus-database';
 import { CorpusGenerator } from './search/corpus-generator';
 import { loadCorpus } from './search/corpus-load';
-import { CORPUS_LEXICON, CORPUS_VERSION, corpusSizeLabel, FULL_CORPUS, planCorpus, scaleCorpus } from './search/corpus-shape';
+import {
+  CORPUS_LEXICON,
+  CORPUS_VERSION,
+  corpusSizeLabel,
+  FULL_CORPUS,
+  planCorpus,
+  scaleCorpus,
+} from './search/corpus-shape';
 import { DEFAULT_QUERY_MIX } from './search/query-generator';
 import { lexiconOf, ZipfText } from './search/zipf-text';
 
@@ -44,7 +64,10 @@ const progress = progressFor('bench:context');
 const cleanups = new Cleanups(progress).installSignalHandlers();
 
 async function main(flags: Flags): Promise<void> {
-  const admin = new Client({ connectionString: loadConfig(['ENGRAM_PG_ADMIN_URL']).ENGRAM_PG_ADMIN_URL, application_name: 'engram-bench-context' });
+  const admin = new Client({
+    connectionString: loadConfig(['ENGRAM_PG_ADMIN_URL']).ENGRAM_PG_ADMIN_URL,
+    application_name: 'engram-bench-context',
+  });
   await admin.connect();
   const machine = await describeMachine(admin).finally(() => admin.end());
 
@@ -56,10 +79,15 @@ async function main(flags: Flags): Promise<void> {
   const db = await ensureCorpusDatabase(label, spec, {
     fresh: false,
     progress: (t) => progress(`${label}: ${t}`),
-    load: (target) => loadCorpus(target.adminUrl, tenants, new CorpusGenerator(text), embedder, (t) => progress(`${label}: ${t}`)),
+    load: (target) =>
+      loadCorpus(target.adminUrl, tenants, new CorpusGenerator(text), embedder, (t) =>
+        progress(`${label}: ${t}`),
+      ),
   });
   const rows = db.marker.load.rows;
-  progress(`${label}: corpus ${db.name}${db.reused ? ' (loaded by an earlier run)' : ''}: ${JSON.stringify(rows)}`);
+  progress(
+    `${label}: corpus ${db.name}${db.reused ? ' (loaded by an earlier run)' : ''}: ${JSON.stringify(rows)}`,
+  );
 
   // The corpus's last day: the daily notes are seeded for it and every prompt is built for it.
   const now = new Date(spec.toMs);
@@ -67,14 +95,27 @@ async function main(flags: Flags): Promise<void> {
   const isContentWord = (word: string) => word.length >= 3 && contentTerms(word).length > 0;
   const requests = generateContextRequests(
     flags.warmup + flags.queries,
-    { word: (random) => text.word(random), isContentWord, tenants, period: { fromMs: spec.fromMs, toMs: spec.toMs } },
+    {
+      word: (random) => text.word(random),
+      isContentWord,
+      tenants,
+      period: { fromMs: spec.fromMs, toMs: spec.toMs },
+    },
     now,
     flags.seed,
   );
   const warmup = requests.slice(0, flags.warmup);
   const measured = requests.slice(flags.warmup);
   const tenantOf = new Map(tenants.map((t) => [t.id, t]));
-  const workspaces = agentsAsked(requests).map(({ tenantId, agent }) => agentWorkspace(tenantOf.get(tenantId)!, agent, day, { word: (random) => text.word(random), isContentWord }, flags.seed));
+  const workspaces = agentsAsked(requests).map(({ tenantId, agent }) =>
+    agentWorkspace(
+      tenantOf.get(tenantId)!,
+      agent,
+      day,
+      { word: (random) => text.word(random), isContentWord },
+      flags.seed,
+    ),
+  );
 
   const stickyFacts = await countStickyFacts(db.adminUrl, workspaces);
   const memoryHits = loadConfig(['CONTEXT_MEMORY_HITS']).CONTEXT_MEMORY_HITS;
@@ -83,25 +124,41 @@ async function main(flags: Flags): Promise<void> {
   const env: Record<string, Record<string, string>> = { gerty: {}, retrieval: {}, 'context-builder': {} };
   const base = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
   const services: ServiceProcess[] = [];
-  for (const name of SERVICES) services.push(await startReadyService(cleanups, name, { ...base, ...env[name] }));
+  for (const name of SERVICES)
+    services.push(await startReadyService(cleanups, name, { ...base, ...env[name] }));
   progress(`${label}: ${services.map((s) => `${s.name} (pid ${s.pid})`).join(', ')} ready`);
 
   const nc = await connect({ servers: nats.url, name: 'engram-bench-context', noAsyncTraces: true });
   cleanups.add(() => nc.close());
   const seeded = await seedWorkspaces(nc, workspaces, flags.clients);
-  progress(`${label}: seeded ${workspaces.length} agents (${seeded.documents} documents, ${seeded.skills} skills) in ${seeded.seconds.toFixed(1)} s; they have ${stickyFacts} sticky facts`);
-  if (stickyFacts === 0) throw new Error('the agents asked for have no sticky facts in the corpus: the prompts would lack that layer');
+  progress(
+    `${label}: seeded ${workspaces.length} agents (${seeded.documents} documents, ${seeded.skills} skills) in ${seeded.seconds.toFixed(1)} s; they have ${stickyFacts} sticky facts`,
+  );
+  if (stickyFacts === 0)
+    throw new Error(
+      'the agents asked for have no sticky facts in the corpus: the prompts would lack that layer',
+    );
 
-  progress(`${label}: ${flags.warmup} + ${flags.queries} context builds, ${flags.clients} clients, then the ${flags.queries} one at a time`);
+  progress(
+    `${label}: ${flags.warmup} + ${flags.queries} context builds, ${flags.clients} clients, then the ${flags.queries} one at a time`,
+  );
   const builds = await measureBuilds(nc, warmup, measured, flags.clients, (t) => progress(`${label}: ${t}`));
   let retrieval: ContextBenchResult['retrieval'] = null;
   if (flags.searchQueries > 0) {
     retrieval = await measureRetrieval(nc, measured.slice(0, flags.searchQueries), flags.clients, memoryHits);
-    progress(`${label}: retrieval alone p95 ${retrieval.concurrent.latency.p95Ms} ms (${flags.clients} clients), ${retrieval.serial.latency.p95Ms} ms (serial)`);
+    progress(
+      `${label}: retrieval alone p95 ${retrieval.concurrent.latency.p95Ms} ms (${flags.clients} clients), ${retrieval.serial.latency.p95Ms} ms (serial)`,
+    );
   }
   const loadAverageAtEnd = Math.round(loadavg()[0]! * 100) / 100;
-  if (builds.concurrent.latency.count < builds.concurrent.calls || builds.serial.latency.count < builds.serial.calls) {
-    dumpServiceOutput(services.filter((s) => s.name === 'context-builder'), 3000);
+  if (
+    builds.concurrent.latency.count < builds.concurrent.calls ||
+    builds.serial.latency.count < builds.serial.calls
+  ) {
+    dumpServiceOutput(
+      services.filter((s) => s.name === 'context-builder'),
+      3000,
+    );
   }
   await nc.close();
   for (const service of [...services].reverse()) await stopService(service);
@@ -137,7 +194,13 @@ async function main(flags: Flags): Promise<void> {
       facts: rows['facts'] ?? 0,
       vectors: rows['embeddings'] ?? 0,
     },
-    seeded: { agents: workspaces.length, documents: seeded.documents, skills: seeded.skills, stickyFacts, seconds: seeded.seconds },
+    seeded: {
+      agents: workspaces.length,
+      documents: seeded.documents,
+      skills: seeded.skills,
+      stickyFacts,
+      seconds: seeded.seconds,
+    },
     builds,
     retrieval,
     targets: contextTargets(headline),
@@ -148,11 +211,15 @@ async function main(flags: Flags): Promise<void> {
   console.log(`\nwritten to ${out}`);
   if (flags.json) console.log(JSON.stringify({ p50Ms: headline.p50Ms, p95Ms: headline.p95Ms }));
   const failed = [builds.concurrent, builds.serial].filter((r) => r.latency.count < r.calls);
-  if (failed.length) throw new Error(`context builds failed: ${failed.map((r) => JSON.stringify(r.errors)).join(', ')}`);
+  if (failed.length)
+    throw new Error(`context builds failed: ${failed.map((r) => JSON.stringify(r.errors)).join(', ')}`);
 }
 
 /** The sticky facts (open ones) of the agents asked for, as the corpus holds them. */
-async function countStickyFacts(adminUrl: string, agents: ReadonlyArray<{ tenantId: string; agent: string }>): Promise<number> {
+async function countStickyFacts(
+  adminUrl: string,
+  agents: ReadonlyArray<{ tenantId: string; agent: string }>,
+): Promise<number> {
   const client = new Client({ connectionString: adminUrl, application_name: 'engram-bench-context' });
   await client.connect();
   try {
@@ -168,15 +235,31 @@ async function countStickyFacts(adminUrl: string, agents: ReadonlyArray<{ tenant
 }
 
 const program = new Command('bench:context')
-  .description('mem.rpc.context.build latency at 1 M messages over NATS, retrieval included (8 concurrent clients, and serial).')
+  .description(
+    'mem.rpc.context.build latency at 1 M messages over NATS, retrieval included (8 concurrent clients, and serial).',
+  )
   .option('--small', "run on bench:search's 100 k corpus instead (a quick run)", false)
-  .option('--queries <n>', 'measured context builds (at --clients, then again one at a time)', integer(1), 2000)
+  .option(
+    '--queries <n>',
+    'measured context builds (at --clients, then again one at a time)',
+    integer(1),
+    2000,
+  )
   .option('--warmup <n>', 'builds sent first, not measured', integer(0), 200)
-  .option('--search-queries <n>', 'mem.rpc.search calls of the same messages, to show retrieval alone (0: skip)', integer(0), 400)
+  .option(
+    '--search-queries <n>',
+    'mem.rpc.search calls of the same messages, to show retrieval alone (0: skip)',
+    integer(0),
+    400,
+  )
   .option('--clients <n>', 'concurrent clients', integer(1), 8)
   .option('--seed <n>', 'request and workspace seed', integer(0), 42)
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
   .option('--json', 'print {"p50Ms","p95Ms"} (8 clients) as the last line of stdout', false)
-  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/context.json');
+  .option(
+    '--out <file>',
+    'where to write the full result (relative to the repository)',
+    'bench-results/context.json',
+  );
 
 runBench<Flags>(program, (flags) => main(flags).finally(() => cleanups.run()));

@@ -10,12 +10,32 @@ import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Consumers, Rpcs, Streams } from '@engram/contracts';
-import { createMigratedDatabase, startNatsServer, waitFor, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
-import { DEFAULT_CORPUS, generateTurnCorpus, type CorpusOptions, type CorpusTurn, type TurnCorpus } from './corpus/turn-corpus';
+import {
+  createMigratedDatabase,
+  startNatsServer,
+  waitFor,
+  type NatsServerHandle,
+  type ServiceProcess,
+} from '@engram/testing';
+import {
+  DEFAULT_CORPUS,
+  generateTurnCorpus,
+  type CorpusOptions,
+  type CorpusTurn,
+  type TurnCorpus,
+} from './corpus/turn-corpus';
 import { measureLocalThroughput, type LocalThroughput } from './embed/local-throughput';
 import { ActivityByService } from './measure/activity-by-service';
 import { latencyTimeline, latencyTrend, summarizeLatencies } from './measure/latency-stats';
-import { cpuBetween, parentOf, processAndChildren, processesMatching, snapshotCpu, type CpuSnapshot, type ProcessGroup } from './measure/process-cpu';
+import {
+  cpuBetween,
+  parentOf,
+  processAndChildren,
+  processesMatching,
+  snapshotCpu,
+  type CpuSnapshot,
+  type ProcessGroup,
+} from './measure/process-cpu';
 import { waitForEmbeddedRows } from './measure/embedded-rows';
 import { scrapeMetricSums } from './measure/prometheus-text';
 import { scrapeConsumerMetrics, type ConsumerMetrics } from './measure/service-metrics';
@@ -23,7 +43,16 @@ import { publishPaced } from './publish/paced-publisher';
 import { writeResult } from './report/bench-report';
 import { EMBED_TARGETS, embedHeadline, renderEmbedTable, type EmbedBenchResult } from './report/embed-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, consumerSettings, decimal, dumpServiceOutput, integer, progressFor, runBench, startReadyService } from './run/lifecycle';
+import {
+  Cleanups,
+  consumerSettings,
+  decimal,
+  dumpServiceOutput,
+  integer,
+  progressFor,
+  runBench,
+  startReadyService,
+} from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 /** A lag growing by less than this (ms per second of publishing; 1.5 s over a minute) counts as kept up. */
@@ -77,7 +106,9 @@ function contentless(turns: readonly CorpusTurn[]): number {
   const decoder = new TextDecoder();
   let n = 0;
   for (const turn of turns) {
-    const event = JSON.parse(decoder.decode(turn.payload)) as { messages: Array<{ content: string; toolName?: string }> };
+    const event = JSON.parse(decoder.decode(turn.payload)) as {
+      messages: Array<{ content: string; toolName?: string }>;
+    };
     for (const m of event.messages) if (!m.content && m.toolName) n++;
   }
   return n;
@@ -133,7 +164,8 @@ async function main(flags: Flags): Promise<void> {
     cleanups.add(() => admin.end());
     const machine = await describeMachine(admin);
     const messageIndex = await applyMessageIndex(admin, flags.messageIndex);
-    if (messageIndex !== 'as migrated') progress(`EXPERIMENT: vector index ${messageIndex} (not what the migrations create)`);
+    if (messageIndex !== 'as migrated')
+      progress(`EXPERIMENT: vector index ${messageIndex} (not what the migrations create)`);
     const sampler = new Client({ connectionString: db.adminUrl, application_name: 'engram-bench-activity' });
     await sampler.connect();
     cleanups.add(() => sampler.end());
@@ -142,13 +174,20 @@ async function main(flags: Flags): Promise<void> {
     // 2. The pipeline: gerty (the embedder asks it for its model when it starts), ingest, embedder.
     const base = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
     const env: Record<string, Record<string, string>> = { gerty: {}, ingest: {}, embedder: {} };
-    if (flags.gertyConcurrency !== undefined) env['gerty']!['GERTY_MODEL_CONCURRENCY'] = String(flags.gertyConcurrency);
-    if (flags.ingestBatchSize !== undefined) env['ingest']!['CONSUMER_BATCH_SIZE'] = String(flags.ingestBatchSize);
-    if (flags.ingestConcurrency !== undefined) env['ingest']!['CONSUMER_CONCURRENCY'] = String(flags.ingestConcurrency);
-    if (flags.ingestLingerMs !== undefined) env['ingest']!['CONSUMER_LINGER_MS'] = String(flags.ingestLingerMs);
-    if (flags.embedderBatchSize !== undefined) env['embedder']!['EMBEDDER_BATCH_SIZE'] = String(flags.embedderBatchSize);
-    if (flags.embedderLingerMs !== undefined) env['embedder']!['EMBEDDER_LINGER_MS'] = String(flags.embedderLingerMs);
-    if (flags.embedderConcurrency !== undefined) env['embedder']!['EMBEDDER_CONCURRENCY'] = String(flags.embedderConcurrency);
+    if (flags.gertyConcurrency !== undefined)
+      env['gerty']!['GERTY_MODEL_CONCURRENCY'] = String(flags.gertyConcurrency);
+    if (flags.ingestBatchSize !== undefined)
+      env['ingest']!['CONSUMER_BATCH_SIZE'] = String(flags.ingestBatchSize);
+    if (flags.ingestConcurrency !== undefined)
+      env['ingest']!['CONSUMER_CONCURRENCY'] = String(flags.ingestConcurrency);
+    if (flags.ingestLingerMs !== undefined)
+      env['ingest']!['CONSUMER_LINGER_MS'] = String(flags.ingestLingerMs);
+    if (flags.embedderBatchSize !== undefined)
+      env['embedder']!['EMBEDDER_BATCH_SIZE'] = String(flags.embedderBatchSize);
+    if (flags.embedderLingerMs !== undefined)
+      env['embedder']!['EMBEDDER_LINGER_MS'] = String(flags.embedderLingerMs);
+    if (flags.embedderConcurrency !== undefined)
+      env['embedder']!['EMBEDDER_CONCURRENCY'] = String(flags.embedderConcurrency);
     const start = async (name: string) => {
       const service = await startReadyService(cleanups, name, { ...base, ...env[name] });
       services.push(service);
@@ -157,19 +196,33 @@ async function main(flags: Flags): Promise<void> {
     const gerty = await start('gerty');
     const ingest = await start('ingest');
     const embedder = await start('embedder');
-    await waitFor('ingest and embedder consuming', async () => !!consumerSettings(ingest, Consumers.ingestTurns.durable) && !!consumerSettings(embedder, Consumers.embedMessages.durable), 30_000);
+    await waitFor(
+      'ingest and embedder consuming',
+      async () =>
+        !!consumerSettings(ingest, Consumers.ingestTurns.durable) &&
+        !!consumerSettings(embedder, Consumers.embedMessages.durable),
+      30_000,
+    );
     const consumers = {
       [Consumers.ingestTurns.durable]: consumerSettings(ingest, Consumers.ingestTurns.durable)!,
-      [Consumers.embedMessages.durable]: `${consumerSettings(embedder, Consumers.embedMessages.durable)!}, linger ${flags.embedderLingerMs ?? 'default'} ms`.replace('default ms', 'default'),
+      [Consumers.embedMessages.durable]:
+        `${consumerSettings(embedder, Consumers.embedMessages.durable)!}, linger ${flags.embedderLingerMs ?? 'default'} ms`.replace(
+          'default ms',
+          'default',
+        ),
       gerty: `model concurrency ${flags.gertyConcurrency ?? 'default'}`,
     };
-    progress(`gerty (pid ${gerty.pid}), ingest (pid ${ingest.pid}), embedder (pid ${embedder.pid}) ready; ${JSON.stringify(consumers)}`);
+    progress(
+      `gerty (pid ${gerty.pid}), ingest (pid ${ingest.pid}), embedder (pid ${embedder.pid}) ready; ${JSON.stringify(consumers)}`,
+    );
 
     nc = await connect({ servers: nats.url, name: 'engram-bench-embed' });
     const js = jetstream(nc);
     const jsm = await jetstreamManager(nc);
 
-    const backendPid = Number((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
+    const backendPid = Number(
+      (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid,
+    );
     const postmaster = parentOf(backendPid) ?? backendPid;
     const natsPort = String(nats.port);
     const groups: ProcessGroup[] = [
@@ -207,10 +260,16 @@ async function main(flags: Flags): Promise<void> {
           jsm.consumers.info(Streams.turns.name, Consumers.ingestTurns.durable),
           jsm.consumers.info(Streams.events.name, Consumers.embedMessages.durable),
         ]);
-        backlog.push({ atS: backlog.length + 1, ingest: turns.num_pending + turns.num_ack_pending, embedder: events.num_pending + events.num_ack_pending });
+        backlog.push({
+          atS: backlog.length + 1,
+          ingest: turns.num_pending + turns.num_ack_pending,
+          embedder: events.num_pending + events.num_ack_pending,
+        });
       }
     })();
-    progress(`publishing ${flags.rate} messages/s: ${flags.warmup} s warm-up, then ${flags.seconds} s measured`);
+    progress(
+      `publishing ${flags.rate} messages/s: ${flags.warmup} s warm-up, then ${flags.seconds} s measured`,
+    );
     const paced = await publishPaced(
       js,
       [
@@ -235,7 +294,8 @@ async function main(flags: Flags): Promise<void> {
     const metricsAfter = await scrapeAll();
     await sampleBacklog;
     const measuredPhase = paced.phases.find((p) => p.name === 'measured');
-    if (!measuredPhase || !cpuBefore || !metricsBefore) throw new Error(`the schedule ended before the measured window: ${JSON.stringify(paced.phases)}`);
+    if (!measuredPhase || !cpuBefore || !metricsBefore)
+      throw new Error(`the schedule ended before the measured window: ${JSON.stringify(paced.phases)}`);
     if (measuredPhase.ranOut) throw new Error('the corpus ran out before the window ended');
     const published = corpus.turns.slice(0, measuredPhase.turns);
     const expectedRows = measuredPhase.messages;
@@ -246,12 +306,26 @@ async function main(flags: Flags): Promise<void> {
 
     // 4. Every message of the window stored and embedded (polling only now, so as not to load Postgres during the window).
     const tenants = corpus.turns.length ? [...new Set(corpus.turns.map((t) => t.tenantId))] : [];
-    const drained = await waitForEmbeddedRows(admin, { tenants, expectedRows, timeoutMs: flags.drainTimeout * 1000, stallMs: 30_000 });
-    if (drained.gaveUp) progress(`gave up waiting (${drained.gaveUp}): ${drained.rows}/${expectedRows} rows, ${drained.missing} without a vector`);
+    const drained = await waitForEmbeddedRows(admin, {
+      tenants,
+      expectedRows,
+      timeoutMs: flags.drainTimeout * 1000,
+      stallMs: 30_000,
+    });
+    if (drained.gaveUp)
+      progress(
+        `gave up waiting (${drained.gaveUp}): ${drained.rows}/${expectedRows} rows, ${drained.missing} without a vector`,
+      );
 
     // 5. The lags, from the rows' own timestamps and the publish times.
     const rows = (
-      await admin.query<{ tenant_id: string; turn_id: string; synth: boolean; ingested_ms: number; embedded_ms: number | null }>(
+      await admin.query<{
+        tenant_id: string;
+        turn_id: string;
+        synth: boolean;
+        ingested_ms: number;
+        embedded_ms: number | null;
+      }>(
         `SELECT m.tenant_id, m.turn_id, m.content_synthesised AS synth,
                 extract(epoch FROM m.ingested_at)::float8 * 1000 AS ingested_ms,
                 extract(epoch FROM e.embedded_at)::float8 * 1000 AS embedded_ms
@@ -301,13 +375,19 @@ async function main(flags: Flags): Promise<void> {
     const ingestM = delta(metricsAfter.ingest, before.ingest);
     const embedM = delta(metricsAfter.embedder, before.embedder);
     const toolM = delta(metricsAfter.toolsynth, before.toolsynth);
-    const gertyD = Object.fromEntries(Object.entries(metricsAfter.gerty).map(([k, v]) => [k, v - (before.gerty[k] ?? 0)])) as Record<string, number>;
+    const gertyD = Object.fromEntries(
+      Object.entries(metricsAfter.gerty).map(([k, v]) => [k, v - (before.gerty[k] ?? 0)]),
+    ) as Record<string, number>;
     const wallSeconds = (measuredPhase.endedAtMs - measuredPhase.startedAtMs) / 1000;
     const cpuSeconds = cpuBetween(cpuBefore, cpuAfter);
     const deadLetters = (await jsm.streams.info(Streams.deadLetters.name)).state.messages;
-    const sweepEmbedded = [...embedder.output().matchAll(/sweep embedded (\d+) rows/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const sweepEmbedded = [...embedder.output().matchAll(/sweep embedded (\d+) rows/g)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
     const withoutVector = rows.length - withVector;
-    const checksPassed = rows.length === expectedRows && withoutVector === 0 && deadLetters === 0 && paced.duplicates === 0;
+    const checksPassed =
+      rows.length === expectedRows && withoutVector === 0 && deadLetters === 0 && paced.duplicates === 0;
     const storedToVectorSummary = summarizeLatencies(storedToVector.map((x) => x.latencyMs));
     const timeline = latencyTimeline(storedToVector, measuredPhase.startedAtMs, 10);
     // Kept up: the lag does not grow over the window (a backlog that builds up shows as a rising lag).
@@ -367,8 +447,10 @@ async function main(flags: Flags): Promise<void> {
       },
       throughput: {
         publishedPerSecond: measuredPhase.messagesPerSecond,
-        storedPerSecond: Number(stages.stored) / ((measuredPhase.endedAtMs - measuredPhase.startedAtMs) / 1000),
-        embeddedPerSecond: Number(stages.embedded) / ((measuredPhase.endedAtMs - measuredPhase.startedAtMs) / 1000),
+        storedPerSecond:
+          Number(stages.stored) / ((measuredPhase.endedAtMs - measuredPhase.startedAtMs) / 1000),
+        embeddedPerSecond:
+          Number(stages.embedded) / ((measuredPhase.endedAtMs - measuredPhase.startedAtMs) / 1000),
       },
       pipeline: {
         ingest: {
@@ -389,7 +471,9 @@ async function main(flags: Flags): Promise<void> {
           textsEmbedded: gertyD['texts']!,
           meanTextsPerCall: gertyD['embedCalls'] ? gertyD['texts']! / gertyD['embedCalls'] : 0,
           completeCalls: gertyD['completeCalls']!,
-          meanCompleteMs: gertyD['completeCalls'] ? (gertyD['completeSeconds']! / gertyD['completeCalls']) * 1000 : 0,
+          meanCompleteMs: gertyD['completeCalls']
+            ? (gertyD['completeSeconds']! / gertyD['completeCalls']) * 1000
+            : 0,
         },
         postgres: postgresActivity,
         backlog: {
@@ -400,7 +484,9 @@ async function main(flags: Flags): Promise<void> {
       },
       cpu: {
         seconds: cpuSeconds,
-        cores: Object.fromEntries(Object.entries(cpuSeconds).map(([k, v]) => [k, Math.round((v / wallSeconds) * 100) / 100])),
+        cores: Object.fromEntries(
+          Object.entries(cpuSeconds).map(([k, v]) => [k, Math.round((v / wallSeconds) * 100) / 100]),
+        ),
         wallSeconds,
       },
       targets: {
@@ -423,7 +509,8 @@ async function main(flags: Flags): Promise<void> {
     writeResult(out, result);
     console.log(renderEmbedTable(result));
     console.log(`\nwritten to ${out}`);
-    if (!checksPassed) throw new Error(`the pipeline did not embed the window exactly: ${JSON.stringify(result.checks)}`);
+    if (!checksPassed)
+      throw new Error(`the pipeline did not embed the window exactly: ${JSON.stringify(result.checks)}`);
     if (flags.json) console.log(JSON.stringify(embedHeadline(result)));
   } catch (error) {
     dumpServiceOutput(services);
@@ -446,23 +533,38 @@ async function applyMessageIndex(admin: Client, spec: string): Promise<string> {
     return 'dropped';
   }
   const params = spec.split(',').map((p) => p.trim());
-  if (!params.every((p) => /^(m|ef_construction)=\d+$/.test(p))) throw new Error(`--message-index: "${spec}" is not default, none or m=…,ef_construction=…`);
+  if (!params.every((p) => /^(m|ef_construction)=\d+$/.test(p)))
+    throw new Error(`--message-index: "${spec}" is not default, none or m=…,ef_construction=…`);
   await admin.query('DROP INDEX embeddings_vector');
-  await admin.query(`CREATE INDEX embeddings_vector ON embeddings USING hnsw (embedding halfvec_cosine_ops) WITH (${params.map((p) => p.replace('=', ' = ')).join(', ')})`);
+  await admin.query(
+    `CREATE INDEX embeddings_vector ON embeddings USING hnsw (embedding halfvec_cosine_ops) WITH (${params.map((p) => p.replace('=', ' = ')).join(', ')})`,
+  );
   return `HNSW WITH (${params.join(', ')})`;
 }
 
 const program = new Command('bench:embed')
-  .description('The built-in model’s texts/s on one core, and the lag from "message stored" to "vector written" at a steady rate.')
+  .description(
+    'The built-in model’s texts/s on one core, and the lag from "message stored" to "vector written" at a steady rate.',
+  )
   .option('--rate <n>', 'messages published per second', integer(1), 1000)
   .option('--seconds <n>', 'length of the measured window', integer(1), 60)
-  .option('--warmup <n>', 'seconds published (other tenants) before the window, at the same rate', integer(0), 5)
+  .option(
+    '--warmup <n>',
+    'seconds published (other tenants) before the window, at the same rate',
+    integer(0),
+    5,
+  )
   .option('--tick-ms <n>', 'the publisher sends a slice every … ms', integer(1), 10)
   .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 1024)
   .option('--tenants <n>', 'tenants', integer(1), DEFAULT_CORPUS.tenants)
   .option('--conversations <n>', 'conversations', integer(1), DEFAULT_CORPUS.conversations)
   .option('--seed <n>', 'corpus seed', integer(0), DEFAULT_CORPUS.seed)
-  .option('--tool-share <x>', 'share of turns that call a tool (0 leaves them out)', decimal(0), DEFAULT_CORPUS.toolTurnShare)
+  .option(
+    '--tool-share <x>',
+    'share of turns that call a tool (0 leaves them out)',
+    decimal(0),
+    DEFAULT_CORPUS.toolTurnShare,
+  )
   .option('--no-local', 'skip the local model measurement')
   .option('--local-count <n>', 'short texts the local model embeds (timed)', integer(1000), 100_000)
   .option('--local-batch <n>', 'texts per embed() call in the local measurement', integer(1), 64)
@@ -474,10 +576,23 @@ const program = new Command('bench:embed')
   .option('--ingest-batch-size <n>', 'CONSUMER_BATCH_SIZE for ingest', integer(1))
   .option('--ingest-concurrency <n>', 'CONSUMER_CONCURRENCY for ingest', integer(1))
   .option('--ingest-linger-ms <n>', 'CONSUMER_LINGER_MS for ingest', integer(0))
-  .option('--drain-timeout <n>', 'seconds to wait after the window for every vector (it also stops after 30 s without progress)', integer(1), 600)
-  .option('--message-index <spec>', 'EXPERIMENT: the vector index (embeddings_vector): default (as migrated), none, or m=…,ef_construction=…', 'default')
+  .option(
+    '--drain-timeout <n>',
+    'seconds to wait after the window for every vector (it also stops after 30 s without progress)',
+    integer(1),
+    600,
+  )
+  .option(
+    '--message-index <spec>',
+    'EXPERIMENT: the vector index (embeddings_vector): default (as migrated), none, or m=…,ef_construction=…',
+    'default',
+  )
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
   .option('--json', 'print {"localTextsPerSecondPerCore","lagP95Ms"} as the last line of stdout', false)
-  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/embed.json');
+  .option(
+    '--out <file>',
+    'where to write the full result (relative to the repository)',
+    'bench-results/embed.json',
+  );
 
 runBench(program, main);

@@ -9,7 +9,13 @@ import { dirname, join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
 import { Consumers, Streams } from '@engram/contracts';
 import {
   createMigratedDatabase,
@@ -19,11 +25,23 @@ import {
   type NatsServerHandle,
   type ServiceProcess,
 } from '@engram/testing';
-import { DEFAULT_CORPUS, generateTurnCorpus, type CorpusOptions, type TurnCorpus } from './corpus/turn-corpus';
+import {
+  DEFAULT_CORPUS,
+  generateTurnCorpus,
+  type CorpusOptions,
+  type TurnCorpus,
+} from './corpus/turn-corpus';
 import { measureCopyCeiling } from './copy/copy-ceiling';
 import { normalizeCorpus } from './copy/message-rows';
 import { steadyRate, waitForDurableRows } from './measure/durable-rows';
-import { cpuBetween, parentOf, processAndChildren, processesMatching, snapshotCpu, type ProcessGroup } from './measure/process-cpu';
+import {
+  cpuBetween,
+  parentOf,
+  processAndChildren,
+  processesMatching,
+  snapshotCpu,
+  type ProcessGroup,
+} from './measure/process-cpu';
 import { scrapeConsumerMetrics } from './measure/service-metrics';
 import { WaitEventSampler } from './measure/wait-event-sampler';
 import { summarizeCpuProfile, type ProfileSummary } from './profile/cpu-profile-summary';
@@ -68,9 +86,17 @@ async function main(flags: Flags): Promise<void> {
     seed: flags.seed,
   };
   const corpus = generateTurnCorpus(corpusOptions);
-  const warmup = generateTurnCorpus({ ...corpusOptions, turns: flags.warmup, seed: flags.seed + 1, conversations: 4, tenantNames: ['warmup'] });
+  const warmup = generateTurnCorpus({
+    ...corpusOptions,
+    turns: flags.warmup,
+    seed: flags.seed + 1,
+    conversations: 4,
+    tenantNames: ['warmup'],
+  });
   const normalized = normalizeCorpus(corpus.turns);
-  progress(`corpus: ${corpus.turns.length} turns, ${corpus.messages} messages (+ ${warmup.turns.length} warm-up turns)`);
+  progress(
+    `corpus: ${corpus.turns.length} turns, ${corpus.messages} messages (+ ${warmup.turns.length} warm-up turns)`,
+  );
 
   let nats: NatsServerHandle | undefined;
   let service: ServiceProcess | undefined;
@@ -88,27 +114,44 @@ async function main(flags: Flags): Promise<void> {
     await admin.connect();
     cleanups.add(() => admin.end());
     const machine = await describeMachine(admin);
-    const sampler = new Client({ connectionString: ingestDb.adminUrl, application_name: 'engram-bench-activity' });
+    const sampler = new Client({
+      connectionString: ingestDb.adminUrl,
+      application_name: 'engram-bench-activity',
+    });
     await sampler.connect();
     cleanups.add(() => sampler.end());
 
     // Profiles are large and machine-specific: outside the repository (open them in Chrome DevTools or speedscope).
-    const profileFile = join(tmpdir(), 'engram-bench', `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
-    const env: Record<string, string> = { NATS_URL: nats.url, DATABASE_URL: ingestDb.appUrl, LOG_LEVEL: flags.logLevel };
+    const profileFile = join(
+      tmpdir(),
+      'engram-bench',
+      `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
+    );
+    const env: Record<string, string> = {
+      NATS_URL: nats.url,
+      DATABASE_URL: ingestDb.appUrl,
+      LOG_LEVEL: flags.logLevel,
+    };
     if (flags.batchSize !== undefined) env['CONSUMER_BATCH_SIZE'] = String(flags.batchSize);
     if (flags.concurrency !== undefined) env['CONSUMER_CONCURRENCY'] = String(flags.concurrency);
     if (flags.lingerMs !== undefined) env['CONSUMER_LINGER_MS'] = String(flags.lingerMs);
     if (flags.poolSize !== undefined) env['DATABASE_POOL_SIZE'] = String(flags.poolSize);
     if (flags.cpuProf) {
       mkdirSync(dirname(profileFile), { recursive: true });
-      env['NODE_OPTIONS'] = `${process.env['NODE_OPTIONS'] ?? ''} --require ${join(__dirname, 'profile', 'cpu-profiler.preload.js')}`.trim();
+      env['NODE_OPTIONS'] =
+        `${process.env['NODE_OPTIONS'] ?? ''} --require ${join(__dirname, 'profile', 'cpu-profiler.preload.js')}`.trim();
       env['ENGRAM_BENCH_CPU_PROFILE'] = profileFile;
     }
     service = await startService('ingest', env);
     const ingest = service;
     cleanups.add(() => stopService(ingest));
     await service.waitUntilReady();
-    await waitFor('the ingest-turns consumer', async () => ingest.output().includes(`consuming ${Streams.turns.name}/${Consumers.ingestTurns.durable}`), 30_000);
+    await waitFor(
+      'the ingest-turns consumer',
+      async () =>
+        ingest.output().includes(`consuming ${Streams.turns.name}/${Consumers.ingestTurns.durable}`),
+      30_000,
+    );
     const consuming = /batches of (\d+), concurrency (\d+)/.exec(service.output());
     progress(`ingest running (pid ${service.pid}, ${consuming?.[0] ?? 'defaults'})`);
 
@@ -130,7 +173,9 @@ async function main(flags: Flags): Promise<void> {
     progress(`warm-up done (${warmupRows} rows); publishing ${corpus.turns.length} turns`);
 
     // The measurement: first publish → every message row committed.
-    const backendPid = Number((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
+    const backendPid = Number(
+      (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid,
+    );
     const postmaster = parentOf(backendPid) ?? backendPid;
     const natsPort = String(nats.port);
     const groups: ProcessGroup[] = [
@@ -173,21 +218,32 @@ async function main(flags: Flags): Promise<void> {
           )
         ).rows[0]!.n,
       );
-    const factCount = async () => Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM facts')).rows[0]!.n);
+    const factCount = async () =>
+      Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM facts')).rows[0]!.n);
     const factsBefore = await factCount();
     const storedBefore = await storedEvents(jsm);
 
     // Redelivery (untimed): the same turns again under new Nats-Msg-Ids, so that JetStream
     // stores them and ingest sees them a second time, must add nothing.
-    const again = corpus.turns.slice(0, Math.min(2000, corpus.turns.length)).map((t) => ({ ...t, msgId: `${t.msgId}:again` }));
+    const again = corpus.turns
+      .slice(0, Math.min(2000, corpus.turns.length))
+      .map((t) => ({ ...t, msgId: `${t.msgId}:again` }));
     await publishTurns(js, again, flags.window);
     await waitForAcked(jsm);
-    const rowsAfterRedelivery = Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM messages')).rows[0]!.n);
+    const rowsAfterRedelivery = Number(
+      (await admin.query<{ n: string }>('SELECT count(*) AS n FROM messages')).rows[0]!.n,
+    );
 
     const checks = {
       messageRows: durable.rows - warmupRows,
       expectedRows: corpus.messages,
-      conversations: Number((await admin.query<{ n: string }>(`SELECT count(*) AS n FROM conversations WHERE tenant_id <> 'warmup'`)).rows[0]!.n),
+      conversations: Number(
+        (
+          await admin.query<{ n: string }>(
+            `SELECT count(*) AS n FROM conversations WHERE tenant_id <> 'warmup'`,
+          )
+        ).rows[0]!.n,
+      ),
       deadLetters: (await jsm.streams.info(Streams.deadLetters.name)).state.messages,
       storedEvents: storedBefore - warmup.turns.length,
       facts: factsBefore,
@@ -239,7 +295,10 @@ async function main(flags: Flags): Promise<void> {
         publishWindow: flags.window,
         batchSize: consuming?.[1] ?? 'service default',
         concurrency: consuming?.[2] ?? 'service default',
-        lingerMs: `${flags.lingerMs ?? process.env['CONSUMER_LINGER_MS'] ?? 'default'} ms`.replace('default ms', 'service default'),
+        lingerMs: `${flags.lingerMs ?? process.env['CONSUMER_LINGER_MS'] ?? 'default'} ms`.replace(
+          'default ms',
+          'service default',
+        ),
         poolSize: String(flags.poolSize ?? process.env['DATABASE_POOL_SIZE'] ?? 'service default'),
         logLevel: flags.logLevel,
       },
@@ -254,12 +313,18 @@ async function main(flags: Flags): Promise<void> {
         meanBatchTurns: metrics.batches ? (metrics.outcomes['ack'] ?? 0) / metrics.batches : 0,
         meanBatchMs: metrics.batches ? (metrics.handlerSeconds / metrics.batches) * 1000 : 0,
         cpuSeconds,
-        coresBusy: Object.entries(cpuSeconds).reduce((sum, [k, v]) => (k === 'other' ? sum : sum + v), 0) / wall,
+        coresBusy:
+          Object.entries(cpuSeconds).reduce((sum, [k, v]) => (k === 'other' ? sum : sum + v), 0) / wall,
         postgresActivity,
         probeSeconds: durable.probeSeconds,
       },
       publishOnly,
-      copy: { rows: copy.rows, seconds: copy.seconds, rowsPerSecond: copy.rowsPerSecond, megabytes: copy.bytes / 1e6 },
+      copy: {
+        rows: copy.rows,
+        seconds: copy.seconds,
+        rowsPerSecond: copy.rowsPerSecond,
+        megabytes: copy.bytes / 1e6,
+      },
       ratio,
       targets: { ...TARGETS, met: messagesPerSecond >= TARGETS.messagesPerSecond && ratio >= TARGETS.ratio },
       checks,
@@ -282,7 +347,8 @@ async function main(flags: Flags): Promise<void> {
     console.log(`\nwritten to ${out}`);
     if (flags.json) console.log(JSON.stringify(headline(result)));
   } catch (error) {
-    if (service) process.stderr.write(`--- ingest output (last 3000 chars) ---\n${service.output().slice(-3000)}\n`);
+    if (service)
+      process.stderr.write(`--- ingest output (last 3000 chars) ---\n${service.output().slice(-3000)}\n`);
     throw error;
   } finally {
     await nc?.close().catch(() => undefined);
@@ -318,7 +384,12 @@ async function storedEvents(jsm: JetStreamManager): Promise<number> {
   return Object.values(info.state.subjects ?? {}).reduce((a, b) => a + b, 0);
 }
 
-async function measurePublishOnly(jsm: JetStreamManager, corpus: TurnCorpus, window: number, nc: NatsConnection) {
+async function measurePublishOnly(
+  jsm: JetStreamManager,
+  corpus: TurnCorpus,
+  window: number,
+  nc: NatsConnection,
+) {
   const name = 'BENCH_PUBLISH_ONLY';
   await jsm.streams.add({
     name,
@@ -356,8 +427,20 @@ const program = new Command('bench:ingest')
   .option('--linger-ms <n>', 'CONSUMER_LINGER_MS for ingest', integer(0))
   .option('--pool-size <n>', 'DATABASE_POOL_SIZE for ingest', integer(1))
   .option('--log-level <level>', 'LOG_LEVEL of the ingest process', 'info')
-  .option('--cpu-prof', 'sample the CPU of ingest during the measurement (V8 profiler) and print where its time went', false)
-  .option('--json', 'print {"messagesPerSecond","copyRowsPerSecond","ratio"} as the last line of stdout', false)
-  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/ingest.json');
+  .option(
+    '--cpu-prof',
+    'sample the CPU of ingest during the measurement (V8 profiler) and print where its time went',
+    false,
+  )
+  .option(
+    '--json',
+    'print {"messagesPerSecond","copyRowsPerSecond","ratio"} as the last line of stdout',
+    false,
+  )
+  .option(
+    '--out <file>',
+    'where to write the full result (relative to the repository)',
+    'bench-results/ingest.json',
+  );
 
 runBench(program, main);

@@ -36,7 +36,15 @@ import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess }
 import { askQuestions, SearchUnavailableError, type Question } from './locomo/ask-questions';
 import { loadLocomo, LocomoFileError } from './locomo/dataset';
 import { resolveEvidence } from './locomo/evidence';
-import { LOCOMO_REFERENCES, LOCOMO_TARGETS, locomoHeadline, renderLocomoReport, targetsMet, type LocomoBenchResult, type ScoredQuestionDetail } from './locomo/locomo-report';
+import {
+  LOCOMO_REFERENCES,
+  LOCOMO_TARGETS,
+  locomoHeadline,
+  renderLocomoReport,
+  targetsMet,
+  type LocomoBenchResult,
+  type ScoredQuestionDetail,
+} from './locomo/locomo-report';
 import { evidenceRanks, summariseRecall } from './locomo/recall';
 import { locomoTurnEvents, sessionsOutOfOrder } from './locomo/turn-events';
 import { TurnIndex } from './locomo/turn-index';
@@ -45,7 +53,15 @@ import { summarizeLatencies } from './measure/latency-stats';
 import { publishTurns } from './publish/turn-publisher';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, consumerSettings, dumpServiceOutput, integer, progressFor, runBench, startReadyService } from './run/lifecycle';
+import {
+  Cleanups,
+  consumerSettings,
+  dumpServiceOutput,
+  integer,
+  progressFor,
+  runBench,
+  startReadyService,
+} from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 const SERVICES = ['gerty', 'ingest', 'embedder', 'retrieval'] as const;
@@ -86,7 +102,9 @@ async function main(flags: Flags): Promise<void> {
   const turns = locomoTurnEvents(conversations, flags.tenant);
   const sessions = conversations.reduce((n, c) => n + c.sessions.length, 0);
   const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
-  progress(`${file}: ${conversations.length} conversations, ${sessions} sessions, ${turns.length} turns, ${questionCount} questions`);
+  progress(
+    `${file}: ${conversations.length} conversations, ${sessions} sessions, ${turns.length} turns, ${questionCount} questions`,
+  );
 
   const services: ServiceProcess[] = [];
   let nc: NatsConnection | undefined;
@@ -107,7 +125,9 @@ async function main(flags: Flags): Promise<void> {
     const [, ingest, embedder] = services;
     await waitFor(
       'ingest and embedder consuming',
-      async () => !!consumerSettings(ingest!, Consumers.ingestTurns.durable) && !!consumerSettings(embedder!, Consumers.embedMessages.durable),
+      async () =>
+        !!consumerSettings(ingest!, Consumers.ingestTurns.durable) &&
+        !!consumerSettings(embedder!, Consumers.embedMessages.durable),
       30_000,
     );
     progress(`${services.map((s) => `${s.name} (pid ${s.pid})`).join(', ')} ready`);
@@ -119,7 +139,9 @@ async function main(flags: Flags): Promise<void> {
     const jsm = await jetstreamManager(nc);
 
     // 1. Every turn through ingest and the embedder.
-    progress(`publishing ${turns.length} turns to tenant "${flags.tenant}", then waiting for every message and its vector`);
+    progress(
+      `publishing ${turns.length} turns to tenant "${flags.tenant}", then waiting for every message and its vector`,
+    );
     const startedAt = performance.now();
     const ingestLine = throttled(2000);
     const [published, drained] = await Promise.all([
@@ -130,7 +152,10 @@ async function main(flags: Flags): Promise<void> {
         timeoutMs: flags.ingestTimeout * 1000,
         stallMs: 60_000,
         onPoll: (now) =>
-          ingestLine(() => `  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${now.rows}/${turns.length} stored, ${now.rows - now.missing} with a vector`),
+          ingestLine(
+            () =>
+              `  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${now.rows}/${turns.length} stored, ${now.rows - now.missing} with a vector`,
+          ),
       }),
     ]);
     const deadLetters = (await jsm.streams.info(Streams.deadLetters.name)).state.messages;
@@ -148,10 +173,15 @@ async function main(flags: Flags): Promise<void> {
       duplicatePublishes: published.duplicates,
       publishRetries: published.retries,
     };
-    progress(`stored after ${ingestFigures.storedSeconds.toFixed(1)} s, every vector after ${ingestFigures.embeddedSeconds.toFixed(1)} s`);
+    progress(
+      `stored after ${ingestFigures.storedSeconds.toFixed(1)} s, every vector after ${ingestFigures.embeddedSeconds.toFixed(1)} s`,
+    );
 
     // 2. What was stored: message → turn, and the transcript's order per session.
-    const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(`SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`, [flags.tenant]);
+    const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(
+      `SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`,
+      [flags.tenant],
+    );
     const index = new TurnIndex(stored.rows.map((r) => ({ id: r.id, agent: r.agent, turnId: r.turn_id })));
     const order = await admin.query<{ agent: string; session_key: string; turn_ids: string[] }>(
       `SELECT c.agent, c.session_key, array_agg(m.turn_id ORDER BY m.created_at, m.stream_seq, m.position) AS turn_ids
@@ -163,23 +193,43 @@ async function main(flags: Flags): Promise<void> {
       conversations,
       order.rows.map((r) => ({ agent: r.agent, sessionKey: r.session_key, turnIds: r.turn_ids })),
     );
-    if (outOfOrder.length) progress(`WARNING: ${outOfOrder.length} sessions stored out of the dataset's order: ${outOfOrder.slice(0, 5).join(', ')}`);
+    if (outOfOrder.length)
+      progress(
+        `WARNING: ${outOfOrder.length} sessions stored out of the dataset's order: ${outOfOrder.slice(0, 5).join(', ')}`,
+      );
 
     // 3. The questions whose evidence resolves.
-    const scored: Array<{ sampleId: string; index: number; category: number; question: string; evidence: readonly string[] }> = [];
+    const scored: Array<{
+      sampleId: string;
+      index: number;
+      category: number;
+      question: string;
+      evidence: readonly string[];
+    }> = [];
     const unresolvedEvidence: string[] = [];
     let withoutEvidence = 0;
     for (const conversation of conversations) {
       conversation.questions.forEach((q, i) => {
         const evidence = resolveEvidence(q.evidence, index.turnsOf(conversation.sampleId));
-        unresolvedEvidence.push(...evidence.unresolved.map((piece) => `${conversation.sampleId} q${i}: ${piece}`));
+        unresolvedEvidence.push(
+          ...evidence.unresolved.map((piece) => `${conversation.sampleId} q${i}: ${piece}`),
+        );
         if (evidence.turns.length === 0) withoutEvidence++;
-        else scored.push({ sampleId: conversation.sampleId, index: i, category: q.category, question: q.question, evidence: evidence.turns });
+        else
+          scored.push({
+            sampleId: conversation.sampleId,
+            index: i,
+            category: q.category,
+            question: q.question,
+            evidence: evidence.turns,
+          });
       });
     }
 
     // 4. memory_search for each.
-    progress(`asking ${scored.length} questions (memory_search, topK ${TOP_K}, ${flags.concurrency} at once); ${withoutEvidence} left out (no resolvable evidence)`);
+    progress(
+      `asking ${scored.length} questions (memory_search, topK ${TOP_K}, ${flags.concurrency} at once); ${withoutEvidence} left out (no resolvable evidence)`,
+    );
     const askLine = throttled(5000);
     const questions: Question[] = scored.map((q) => ({ agent: q.sampleId, query: q.question }));
     const answers = await askQuestions(nc, questions, {
@@ -196,7 +246,11 @@ async function main(flags: Flags): Promise<void> {
       return {
         ...q,
         ranks: evidenceRanks(q.evidence, answer.hits, (id) => index.turnOf(id, q.sampleId)),
-        top: answer.hits.slice(0, 10).map((h) => (h.kind === 'message' ? index.turnOf(h.id, q.sampleId) : undefined) ?? `${h.kind}:${h.id}`),
+        top: answer.hits
+          .slice(0, 10)
+          .map(
+            (h) => (h.kind === 'message' ? index.turnOf(h.id, q.sampleId) : undefined) ?? `${h.kind}:${h.id}`,
+          ),
         hits: answer.hits.length,
         degraded: answer.degraded,
       };
@@ -206,7 +260,9 @@ async function main(flags: Flags): Promise<void> {
     const degradedReasons: Record<string, number> = {};
     for (const answer of answers) {
       for (const hit of answer.hits) hitsByKind[hit.kind] = (hitsByKind[hit.kind] ?? 0) + 1;
-      if (answer.degraded) degradedReasons[answer.degradedReason || '(no reason given)'] = (degradedReasons[answer.degradedReason || '(no reason given)'] ?? 0) + 1;
+      if (answer.degraded)
+        degradedReasons[answer.degradedReason || '(no reason given)'] =
+          (degradedReasons[answer.degradedReason || '(no reason given)'] ?? 0) + 1;
     }
     const result: LocomoBenchResult = {
       benchmark: 'locomo',
@@ -218,12 +274,21 @@ async function main(flags: Flags): Promise<void> {
         conversations: conversations.length,
         sessions,
         turns: turns.length,
-        imageTurns: conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.filter((t) => t.blipCaption).length, 0), 0),
+        imageTurns: conversations.reduce(
+          (n, c) => n + c.sessions.reduce((m, s) => m + s.turns.filter((t) => t.blipCaption).length, 0),
+          0,
+        ),
         questions: questionCount,
         questionsWithoutEvidence: withoutEvidence,
         unresolvedEvidence,
       },
-      settings: { tenant: flags.tenant, topK: TOP_K, concurrency: flags.concurrency, services: [...SERVICES], publishWindow: flags.window },
+      settings: {
+        tenant: flags.tenant,
+        topK: TOP_K,
+        concurrency: flags.concurrency,
+        services: [...SERVICES],
+        publishWindow: flags.window,
+      },
       ingest: ingestFigures,
       search: {
         requests: answers.length,
@@ -255,7 +320,11 @@ async function main(flags: Flags): Promise<void> {
   } catch (error) {
     // No handler at all needs no logs; a handler that failed is explained by retrieval's.
     if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(services);
-    else if (error.code !== 'UNAVAILABLE') dumpServiceOutput(services.filter((s) => s.name === 'retrieval'), 4000);
+    else if (error.code !== 'UNAVAILABLE')
+      dumpServiceOutput(
+        services.filter((s) => s.name === 'retrieval'),
+        4000,
+      );
     throw error;
   } finally {
     await cleanups.run();
@@ -273,11 +342,24 @@ const program = new Command('bench:locomo')
   .option('--tenant <id>', 'the scratch tenant the conversations are ingested into', tenantId, 'locomo')
   .option('--concurrency <n>', 'memory_search requests at once', integer(1), 4)
   .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 256)
-  .option('--ingest-timeout <s>', 'seconds to wait for every message and its vector (it also stops after 60 s without progress)', integer(1), 900)
+  .option(
+    '--ingest-timeout <s>',
+    'seconds to wait for every message and its vector (it also stops after 60 s without progress)',
+    integer(1),
+    900,
+  )
   .option('--search-timeout-ms <ms>', 'how long one memory_search may take', integer(1), 30_000)
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
-  .option('--keep-database', 'keep the scratch database afterwards, to look into what was ranked and why', false)
+  .option(
+    '--keep-database',
+    'keep the scratch database afterwards, to look into what was ranked and why',
+    false,
+  )
   .option('--json', 'print {"questions","recall","byCategory"} as the last line of stdout', false)
-  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/locomo.json');
+  .option(
+    '--out <file>',
+    'where to write the full result (relative to the repository)',
+    'bench-results/locomo.json',
+  );
 
 runBench(program, main, [LocomoFileError, SearchUnavailableError]);

@@ -12,14 +12,43 @@ import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, dumpServiceOutput, integer, progressFor, runBench, startReadyService, stopService } from './run/lifecycle';
+import {
+  Cleanups,
+  dumpServiceOutput,
+  integer,
+  progressFor,
+  runBench,
+  startReadyService,
+  stopService,
+} from './run/lifecycle';
 import { CorpusGenerator } from './search/corpus-generator';
 import { ensureCorpusDatabase } from './search/corpus-database';
 import { loadCorpus } from './search/corpus-load';
-import { CORPUS_LEXICON, CORPUS_VERSION, corpusSizeLabel, FULL_CORPUS, planCorpus, scaleCorpus, type CorpusSpec } from './search/corpus-shape';
-import { explainFloor, measureFloor, measureRpc, measureShell, SHELL_TENANT, type VectorQuery } from './search/measure-search';
+import {
+  CORPUS_LEXICON,
+  CORPUS_VERSION,
+  corpusSizeLabel,
+  FULL_CORPUS,
+  planCorpus,
+  scaleCorpus,
+  type CorpusSpec,
+} from './search/corpus-shape';
+import {
+  explainFloor,
+  measureFloor,
+  measureRpc,
+  measureShell,
+  SHELL_TENANT,
+  type VectorQuery,
+} from './search/measure-search';
 import { DEFAULT_QUERY_MIX, generateQueries } from './search/query-generator';
-import { renderSearchTable, searchHeadline, searchTargets, type ScaleResult, type SearchBenchResult } from './search/search-report';
+import {
+  renderSearchTable,
+  searchHeadline,
+  searchTargets,
+  type ScaleResult,
+  type SearchBenchResult,
+} from './search/search-report';
 import { lexiconOf, ZipfText } from './search/zipf-text';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
@@ -47,17 +76,27 @@ const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.flo
 async function measureScale(
   spec: CorpusSpec,
   flags: Flags,
-  context: { embedder: LocalEmbedder; text: ZipfText; nats: NatsServerHandle; env: Record<string, Record<string, string>> },
+  context: {
+    embedder: LocalEmbedder;
+    text: ZipfText;
+    nats: NatsServerHandle;
+    env: Record<string, Record<string, string>>;
+  },
 ): Promise<ScaleResult> {
   const label = corpusSizeLabel(spec.messages);
   const tenants = planCorpus(spec);
   const db = await ensureCorpusDatabase(label, spec, {
     fresh: flags.fresh,
     progress: (t) => progress(`${label}: ${t}`),
-    load: (target) => loadCorpus(target.adminUrl, tenants, new CorpusGenerator(context.text), context.embedder, (t) => progress(`${label}: ${t}`)),
+    load: (target) =>
+      loadCorpus(target.adminUrl, tenants, new CorpusGenerator(context.text), context.embedder, (t) =>
+        progress(`${label}: ${t}`),
+      ),
   });
   const load = db.marker.load;
-  progress(`${label}: loaded in ${load.seconds.total.toFixed(0)} s${db.reused ? ' (by an earlier run)' : ''}: ${JSON.stringify(load.rows)}`);
+  progress(
+    `${label}: loaded in ${load.seconds.total.toFixed(0)} s${db.reused ? ' (by an earlier run)' : ''}: ${JSON.stringify(load.rows)}`,
+  );
 
   // The same queries at every size: the tenants and agents do not depend on it.
   const queries = generateQueries(
@@ -80,26 +119,45 @@ async function measureScale(
   if (flags.rpc) {
     const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
     const services: ServiceProcess[] = [];
-    for (const name of ['gerty', 'retrieval']) services.push(await startReadyService(cleanups, name, { ...base, ...context.env[name] }));
-    progress(`${label}: gerty (pid ${services[0]!.pid}) and retrieval (pid ${services[1]!.pid}) ready; ${flags.warmup} + ${flags.queries} queries over RPC, ${flags.clients} clients`);
+    for (const name of ['gerty', 'retrieval'])
+      services.push(await startReadyService(cleanups, name, { ...base, ...context.env[name] }));
+    progress(
+      `${label}: gerty (pid ${services[0]!.pid}) and retrieval (pid ${services[1]!.pid}) ready; ${flags.warmup} + ${flags.queries} queries over RPC, ${flags.clients} clients`,
+    );
     const nc = await connect({ servers: context.nats.url, name: 'engram-bench-search', noAsyncTraces: true });
     try {
       rpc = await measureRpc(nc, warmup, measured, flags.clients);
-      progress(`${label}: RPC p95 ${rpc.latency.p95Ms} ms (${rpc.latency.count}/${rpc.calls} answered${Object.keys(rpc.errors).length ? `; errors ${JSON.stringify(rpc.errors)}` : ''})`);
-      if (rpc.latency.count < rpc.calls) dumpServiceOutput(services.filter((s) => s.name === 'retrieval'), 3000);
+      progress(
+        `${label}: RPC p95 ${rpc.latency.p95Ms} ms (${rpc.latency.count}/${rpc.calls} answered${Object.keys(rpc.errors).length ? `; errors ${JSON.stringify(rpc.errors)}` : ''})`,
+      );
+      if (rpc.latency.count < rpc.calls)
+        dumpServiceOutput(
+          services.filter((s) => s.name === 'retrieval'),
+          3000,
+        );
       shell = await measureShell(nc, warmup, measured, flags.clients);
-      progress(`${label}: shell (the same requests for ${SHELL_TENANT}) p95 ${shell.latency.p95Ms} ms (${shell.latency.count}/${shell.calls} NOT_FOUND)`);
+      progress(
+        `${label}: shell (the same requests for ${SHELL_TENANT}) p95 ${shell.latency.p95Ms} ms (${shell.latency.count}/${shell.calls} NOT_FOUND)`,
+      );
     } finally {
       await nc.close();
       for (const service of services.reverse()) await stopService(service);
     }
   }
 
-  progress(`${label}: ${flags.warmup} + ${flags.queries} queries as bare SQL (the floor), ${flags.clients} connections`);
-  const pool = new Pool({ connectionString: db.appUrl, max: flags.clients, application_name: 'engram-bench-search-floor' });
+  progress(
+    `${label}: ${flags.warmup} + ${flags.queries} queries as bare SQL (the floor), ${flags.clients} connections`,
+  );
+  const pool = new Pool({
+    connectionString: db.appUrl,
+    max: flags.clients,
+    application_name: 'engram-bench-search-floor',
+  });
   try {
     const floor = await measureFloor(pool, warmup, measured, flags.clients);
-    progress(`${label}: floor p95 ${floor.run.latency.p95Ms} ms; EXPLAIN ANALYZE of ${flags.explain} slow queries and one of each kind`);
+    progress(
+      `${label}: floor p95 ${floor.run.latency.p95Ms} ms; EXPLAIN ANALYZE of ${flags.explain} slow queries and one of each kind`,
+    );
     const explained = await explainFloor(pool, measured, floor.latencies, flags.explain);
     const sizes = tenants.map((t) => t.messages);
     return {
@@ -130,7 +188,10 @@ async function measureScale(
 }
 
 async function main(flags: Flags): Promise<void> {
-  const admin = new Client({ connectionString: loadConfig(['ENGRAM_PG_ADMIN_URL']).ENGRAM_PG_ADMIN_URL, application_name: 'engram-bench-search' });
+  const admin = new Client({
+    connectionString: loadConfig(['ENGRAM_PG_ADMIN_URL']).ENGRAM_PG_ADMIN_URL,
+    application_name: 'engram-bench-search',
+  });
   await admin.connect();
   const machine = await describeMachine(admin).finally(() => admin.end());
 
@@ -170,12 +231,22 @@ async function main(flags: Flags): Promise<void> {
   console.log(`\nwritten to ${out}`);
   if (flags.json) console.log(JSON.stringify(headline));
   const failed = scales.filter((s) => s.rpc && s.rpc.latency.count < s.rpc.calls);
-  if (failed.length) throw new Error(`memory_search failed at ${failed.map((s) => `${s.label} (${JSON.stringify(s.rpc!.errors)})`).join(', ')}`);
+  if (failed.length)
+    throw new Error(
+      `memory_search failed at ${failed.map((s) => `${s.label} (${JSON.stringify(s.rpc!.errors)})`).join(', ')}`,
+    );
 }
 
 const program = new Command('bench:search')
-  .description('memory_search latency at 1 M and 100 k messages (8 concurrent clients) against the bare SQL of the same plan.')
-  .option('--messages <n>', 'messages in the large corpus (the small one has a tenth)', integer(1000), FULL_CORPUS.messages)
+  .description(
+    'memory_search latency at 1 M and 100 k messages (8 concurrent clients) against the bare SQL of the same plan.',
+  )
+  .option(
+    '--messages <n>',
+    'messages in the large corpus (the small one has a tenth)',
+    integer(1000),
+    FULL_CORPUS.messages,
+  )
   .option('--no-small', 'skip the corpus of a tenth the size')
   .option('--no-rpc', 'measure the floor only (no services)')
   .option('--fresh', 'generate and load the corpora again even if a cached database exists', false)
@@ -185,7 +256,15 @@ const program = new Command('bench:search')
   .option('--seed <n>', 'query seed', integer(0), 42)
   .option('--explain <n>', 'slowest floor queries to EXPLAIN ANALYZE (plus one of each kind)', integer(0), 3)
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
-  .option('--json', 'print {"messages","p50Ms","p95Ms","p99Ms","floorP95Ms","p95Ms100k"} as the last line of stdout', false)
-  .option('--out <file>', 'where to write the full result (relative to the repository)', 'bench-results/search.json');
+  .option(
+    '--json',
+    'print {"messages","p50Ms","p95Ms","p99Ms","floorP95Ms","p95Ms100k"} as the last line of stdout',
+    false,
+  )
+  .option(
+    '--out <file>',
+    'where to write the full result (relative to the repository)',
+    'bench-results/search.json',
+  );
 
 runBench<Flags>(program, (flags) => main(flags).finally(() => cleanups.run()));

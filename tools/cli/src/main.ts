@@ -7,13 +7,19 @@ import { memoryCommand } from './commands/memory.command';
 import { agentCommand } from './commands/agent.command';
 import { workspaceCommand } from './commands/workspace.command';
 
-const program = new Command('engram').description('Engram: long-term memory for AI agents').addCommand(dbCommand())
+const program = new Command('engram')
+  .description('Engram: long-term memory for AI agents')
+  .addCommand(dbCommand())
   .addCommand(configCommand())
   .addCommand(memoryCommand())
   .addCommand(agentCommand())
   .addCommand(workspaceCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : `engram: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof ConfigError
+      ? error.message
+      : `engram: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

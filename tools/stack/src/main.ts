@@ -23,7 +23,11 @@ async function main(): Promise<void> {
   ]);
   const services = selectServices(config.ENGRAM_STACK_SERVICES);
 
-  await setupDatabase({ adminUrl: config.ENGRAM_PG_ADMIN_URL, ownerUrl: config.DATABASE_OWNER_URL, appUrl: config.DATABASE_URL });
+  await setupDatabase({
+    adminUrl: config.ENGRAM_PG_ADMIN_URL,
+    ownerUrl: config.DATABASE_OWNER_URL,
+    appUrl: config.DATABASE_URL,
+  });
   const applied = await migrateDatabase(config.DATABASE_OWNER_URL);
   console.log(`stack: database ready${applied.length ? ` (applied ${applied.join(', ')})` : ''}`);
 
@@ -34,17 +38,28 @@ async function main(): Promise<void> {
       cwd: REPO_ROOT,
       env: { HTTP_PORT: String(portOf(name, config.ENGRAM_STACK_PORT_OFFSET)) },
     })),
-    { prefix: 'name', prefixColors: ['cyan', 'green', 'yellow', 'blue', 'magenta', 'red', 'white', 'gray'], killOthersOn: ['failure'], killSignal: 'SIGTERM', handleInput: false },
+    {
+      prefix: 'name',
+      prefixColors: ['cyan', 'green', 'yellow', 'blue', 'magenta', 'red', 'white', 'gray'],
+      killOthersOn: ['failure'],
+      killSignal: 'SIGTERM',
+      handleInput: false,
+    },
   );
   let stopped = false;
   const finished = result.finally(() => (stopped = true));
 
   const readiness = await Promise.all(
-    services.map(async (name) => ({ name, port: portOf(name, config.ENGRAM_STACK_PORT_OFFSET), ready: await waitUntilReady(portOf(name, config.ENGRAM_STACK_PORT_OFFSET), 60_000, () => stopped) })),
+    services.map(async (name) => ({
+      name,
+      port: portOf(name, config.ENGRAM_STACK_PORT_OFFSET),
+      ready: await waitUntilReady(portOf(name, config.ENGRAM_STACK_PORT_OFFSET), 60_000, () => stopped),
+    })),
   );
   if (!stopped) {
     const lines = readiness.map(
-      ({ name, port, ready }) => `  ${name.padEnd(16)} http://127.0.0.1:${port}/health/ready  ${ready ? 'ready' : 'NOT READY (see its log lines)'}`,
+      ({ name, port, ready }) =>
+        `  ${name.padEnd(16)} http://127.0.0.1:${port}/health/ready  ${ready ? 'ready' : 'NOT READY (see its log lines)'}`,
     );
     console.log(
       [
@@ -71,11 +86,20 @@ function redact(url: string): string {
 main().catch((error: unknown) => {
   if (Array.isArray(error)) {
     // concurrently: the close events; a service that stopped with a failure stopped the stack.
-    const failed = error.filter((e: { exitCode?: number | string }) => e.exitCode !== 0 && e.exitCode !== 'SIGTERM' && e.exitCode !== 'SIGINT');
+    const failed = error.filter(
+      (e: { exitCode?: number | string }) =>
+        e.exitCode !== 0 && e.exitCode !== 'SIGTERM' && e.exitCode !== 'SIGINT',
+    );
     if (failed.length === 0) process.exit(0);
-    console.error(`stack: stopped because ${failed.map((e: { command: { name: string }; exitCode: unknown }) => `${e.command.name} exited with ${String(e.exitCode)}`).join(', ')}`);
+    console.error(
+      `stack: stopped because ${failed.map((e: { command: { name: string }; exitCode: unknown }) => `${e.command.name} exited with ${String(e.exitCode)}`).join(', ')}`,
+    );
   } else {
-    console.error(error instanceof ConfigError ? error.message : `stack: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      error instanceof ConfigError
+        ? error.message
+        : `stack: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   process.exit(1);
 });

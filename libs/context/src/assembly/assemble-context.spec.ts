@@ -5,21 +5,44 @@ import type { ContextInputs, RecentMessageInput, SceneInput } from './context-in
 
 const NOW = new Date('2026-11-22T09:30:00Z');
 const counter = tokenCounterFor('local-model');
-const options = (ceilingTokens = 6144, shares = DEFAULT_LAYER_SHARES): AssemblyOptions => ({ ceilingTokens, shares, counter });
+const options = (ceilingTokens = 6144, shares = DEFAULT_LAYER_SHARES): AssemblyOptions => ({
+  ceilingTokens,
+  shares,
+  counter,
+});
 
 function message(id: number, role: RecentMessageInput['role'], content: string): RecentMessageInput {
-  return { id: String(id), role, content, toolName: role === 'tool' ? 'web_search' : null, createdAt: new Date(NOW.getTime() - (100 - id) * 60_000) };
+  return {
+    id: String(id),
+    role,
+    content,
+    toolName: role === 'tool' ? 'web_search' : null,
+    createdAt: new Date(NOW.getTime() - (100 - id) * 60_000),
+  };
 }
 
 function inputs(overrides: Partial<ContextInputs> = {}): ContextInputs {
   return {
     now: NOW,
     currentMessage: 'Can you deploy the billing service today?',
-    agent: { agent: 'ops', name: 'Ada', personality: 'Calm and precise.', job: 'Run deployments for the platform team.', userName: 'Sam', tools: ['shell', 'calendar'], sceneMemory: false },
+    agent: {
+      agent: 'ops',
+      name: 'Ada',
+      personality: 'Calm and precise.',
+      job: 'Run deployments for the platform team.',
+      userName: 'Sam',
+      tools: ['shell', 'calendar'],
+      sceneMemory: false,
+    },
     workspace: [
       { name: 'USER.md', kind: 'user', day: null, content: 'Sam leads the platform team.' },
       { name: 'SOUL.md', kind: 'soul', day: null, content: 'Be candid. Prefer small steps.' },
-      { name: 'memory/2026-11-22.md', kind: 'daily', day: '2026-11-22', content: 'Billing freeze lifted at 09:00.' },
+      {
+        name: 'memory/2026-11-22.md',
+        kind: 'daily',
+        day: '2026-11-22',
+        content: 'Billing freeze lifted at 09:00.',
+      },
       { name: 'memory/2026-11-21.md', kind: 'daily', day: '2026-11-21', content: 'Billing freeze in place.' },
     ],
     stickyFacts: [
@@ -27,12 +50,22 @@ function inputs(overrides: Partial<ContextInputs> = {}): ContextInputs {
       { id: '3', content: 'Deploys need a change ticket.', importance: 9, validFrom: new Date('2026-02-01') },
     ],
     memory: [
-      { ref: 'message:10', content: 'Billing runs on the blue cluster.', createdAt: new Date('2026-10-01T10:00:00Z') },
+      {
+        ref: 'message:10',
+        content: 'Billing runs on the blue cluster.',
+        createdAt: new Date('2026-10-01T10:00:00Z'),
+      },
       { ref: 'message:99', content: 'Sure, what should I deploy?', createdAt: NOW },
       { ref: 'fact:3', content: 'Deploys need a change ticket.', createdAt: null },
     ],
     skills: [
-      { name: 'deploy', description: 'how we ship', keywords: ['deploy'], patterns: ['billing\\s+service'], body: 'Run `make ship`, then watch the dashboard.' },
+      {
+        name: 'deploy',
+        description: 'how we ship',
+        keywords: ['deploy'],
+        patterns: ['billing\\s+service'],
+        body: 'Run `make ship`, then watch the dashboard.',
+      },
       { name: 'cooking', description: null, keywords: ['recipe'], patterns: [], body: 'Use butter.' },
     ],
     recent: [message(98, 'user', 'hello'), message(99, 'assistant', 'Sure, what should I deploy?')],
@@ -46,22 +79,53 @@ const layersOf = (blocks: ReadonlyArray<{ layer: string }>) => [...new Set(block
 
 describe('assembleContext', () => {
   it('builds every layer in order, each with its sources', () => {
-    const result = assembleContext(inputs({ compaction: { id: '4', content: 'They set up the billing pipeline.', earliestAt: new Date('2026-11-01T08:00:00Z'), latestAt: new Date('2026-11-20T17:45:00Z') } }), options());
-    expect(layersOf(result.blocks)).toEqual(['identity', 'workspace', 'tools', 'sticky_facts', 'memory', 'skills', 'compaction', 'recent']);
-    const text = (layer: string) => result.blocks.filter((b) => b.layer === layer).map((b) => b.text).join('\n');
+    const result = assembleContext(
+      inputs({
+        compaction: {
+          id: '4',
+          content: 'They set up the billing pipeline.',
+          earliestAt: new Date('2026-11-01T08:00:00Z'),
+          latestAt: new Date('2026-11-20T17:45:00Z'),
+        },
+      }),
+      options(),
+    );
+    expect(layersOf(result.blocks)).toEqual([
+      'identity',
+      'workspace',
+      'tools',
+      'sticky_facts',
+      'memory',
+      'skills',
+      'compaction',
+      'recent',
+    ]);
+    const text = (layer: string) =>
+      result.blocks
+        .filter((b) => b.layer === layer)
+        .map((b) => b.text)
+        .join('\n');
     expect(text('identity')).toBe(
       "You are Ada. Calm and precise.\nYour job: Run deployments for the platform team.\nToday is Sunday, 22 November 2026 (2026-11-22).\nThe user's name is Sam.",
     );
     // SOUL before USER, and only today's daily note.
-    expect(text('workspace')).toMatch(/^## SOUL\.md\nBe candid[\s\S]*## USER\.md[\s\S]*## memory\/2026-11-22\.md\nBilling freeze lifted/);
+    expect(text('workspace')).toMatch(
+      /^## SOUL\.md\nBe candid[\s\S]*## USER\.md[\s\S]*## memory\/2026-11-22\.md\nBilling freeze lifted/,
+    );
     expect(text('workspace')).not.toContain('freeze in place');
     expect(text('tools')).toBe('Tools you can use:\n- calendar\n- shell');
     // Most important sticky fact first.
-    expect(text('sticky_facts')).toBe('Always keep in mind:\n- Deploys need a change ticket.\n- Sam is allergic to peanuts.');
-    expect(text('memory')).toBe('Relevant memory from earlier conversations:\n- [2026-10-01] Billing runs on the blue cluster.');
+    expect(text('sticky_facts')).toBe(
+      'Always keep in mind:\n- Deploys need a change ticket.\n- Sam is allergic to peanuts.',
+    );
+    expect(text('memory')).toBe(
+      'Relevant memory from earlier conversations:\n- [2026-10-01] Billing runs on the blue cluster.',
+    );
     expect(text('skills')).toContain('### Skill: deploy (how we ship)\nRun `make ship`');
     expect(text('skills')).not.toContain('cooking');
-    expect(text('compaction')).toBe('Previous conversation summary (2026-11-01T08:00Z – 2026-11-20T17:45Z):\nThey set up the billing pipeline.');
+    expect(text('compaction')).toBe(
+      'Previous conversation summary (2026-11-01T08:00Z – 2026-11-20T17:45Z):\nThey set up the billing pipeline.',
+    );
     expect(result.blocks.filter((b) => b.layer === 'recent').map((b) => [b.role, b.text])).toEqual([
       ['user', 'hello'],
       ['assistant', 'Sure, what should I deploy?'],
@@ -71,8 +135,16 @@ describe('assembleContext', () => {
     // A hit already in the prompt is not repeated, and the response says so.
     expect(result.cut).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ layer: 'memory', reason: 'already in the recent conversation', sourceIds: ['message:99'] }),
-        expect.objectContaining({ layer: 'memory', reason: 'already in the sticky facts', sourceIds: ['fact:3'] }),
+        expect.objectContaining({
+          layer: 'memory',
+          reason: 'already in the recent conversation',
+          sourceIds: ['message:99'],
+        }),
+        expect.objectContaining({
+          layer: 'memory',
+          reason: 'already in the sticky facts',
+          sourceIds: ['fact:3'],
+        }),
       ]),
     );
     expect(result.totalTokens).toBe(result.blocks.reduce((s, b) => s + counter.count(b.text), 0));
@@ -85,8 +157,17 @@ describe('assembleContext', () => {
   it('never exceeds the ceiling, counting the current message', () => {
     const long = (n: number) => `word${n} `.repeat(400);
     const big = inputs({
-      stickyFacts: Array.from({ length: 300 }, (_, i) => ({ id: String(i + 1), content: `Sticky fact number ${i} ${'detail '.repeat(20)}`, importance: (i % 10) + 1, validFrom: NOW })),
-      memory: Array.from({ length: 100 }, (_, i) => ({ ref: `message:${1000 + i}`, content: long(i), createdAt: NOW })),
+      stickyFacts: Array.from({ length: 300 }, (_, i) => ({
+        id: String(i + 1),
+        content: `Sticky fact number ${i} ${'detail '.repeat(20)}`,
+        importance: (i % 10) + 1,
+        validFrom: NOW,
+      })),
+      memory: Array.from({ length: 100 }, (_, i) => ({
+        ref: `message:${1000 + i}`,
+        content: long(i),
+        createdAt: NOW,
+      })),
       recent: Array.from({ length: 60 }, (_, i) => message(i + 1, i % 2 ? 'assistant' : 'user', long(i))),
       workspace: [{ name: 'MEMORY.md', kind: 'memory', day: null, content: long(1).repeat(20) }],
     });
@@ -98,7 +179,12 @@ describe('assembleContext', () => {
   });
 
   it('keeps the most important sticky facts when there are too many, and says what it cut', () => {
-    const many = Array.from({ length: 200 }, (_, i) => ({ id: String(i + 1), content: `Sticky fact ${i + 1}: ${'x'.repeat(80)}`, importance: i < 5 ? 10 : 2, validFrom: NOW }));
+    const many = Array.from({ length: 200 }, (_, i) => ({
+      id: String(i + 1),
+      content: `Sticky fact ${i + 1}: ${'x'.repeat(80)}`,
+      importance: i < 5 ? 10 : 2,
+      validFrom: NOW,
+    }));
     const result = assembleContext(inputs({ stickyFacts: many }), options());
     const sticky = result.blocks.find((b) => b.layer === 'sticky_facts')!;
     expect(sticky.tokens).toBeLessThanOrEqual(Math.floor(0.08 * 6144));
@@ -110,7 +196,22 @@ describe('assembleContext', () => {
 
   it('works with an empty memory: no profile text beyond the name, no documents, no history', () => {
     const result = assembleContext(
-      inputs({ agent: { agent: 'fresh', name: null, personality: null, job: null, userName: null, tools: [], sceneMemory: false }, workspace: [], stickyFacts: [], memory: [], skills: [], recent: [] }),
+      inputs({
+        agent: {
+          agent: 'fresh',
+          name: null,
+          personality: null,
+          job: null,
+          userName: null,
+          tools: [],
+          sceneMemory: false,
+        },
+        workspace: [],
+        stickyFacts: [],
+        memory: [],
+        skills: [],
+        recent: [],
+      }),
       options(),
     );
     expect(result.blocks.map((b) => b.layer)).toEqual(['identity']);
@@ -120,13 +221,20 @@ describe('assembleContext', () => {
 
   it('truncates one enormous newest message instead of dropping it, and stops the conversation there', () => {
     const huge = `START ${'lorem ipsum '.repeat(20_000)} END`;
-    const result = assembleContext(inputs({ recent: [message(1, 'user', 'older question'), message(2, 'assistant', huge)] }), options());
+    const result = assembleContext(
+      inputs({ recent: [message(1, 'user', 'older question'), message(2, 'assistant', huge)] }),
+      options(),
+    );
     const recent = result.blocks.filter((b) => b.layer === 'recent');
     expect(recent).toHaveLength(1);
     expect(recent[0]!.text).toMatch(/^START[\s\S]*truncated: \d+ of \d+ tokens kept[\s\S]*END$/);
     expect(result.cut).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ layer: 'recent', sourceIds: ['message:2'], reason: expect.stringMatching(/^truncated/) }),
+        expect.objectContaining({
+          layer: 'recent',
+          sourceIds: ['message:2'],
+          reason: expect.stringMatching(/^truncated/),
+        }),
         expect.objectContaining({ layer: 'recent', sourceIds: ['message:1'] }),
       ]),
     );
@@ -134,7 +242,15 @@ describe('assembleContext', () => {
   });
 
   it('does not repeat the current message when the runtime already stored it', () => {
-    const result = assembleContext(inputs({ recent: [message(1, 'assistant', 'hi'), message(2, 'user', 'Can you deploy the billing service today?')] }), options());
+    const result = assembleContext(
+      inputs({
+        recent: [
+          message(1, 'assistant', 'hi'),
+          message(2, 'user', 'Can you deploy the billing service today?'),
+        ],
+      }),
+      options(),
+    );
     expect(result.blocks.filter((b) => b.layer === 'recent').map((b) => b.text)).toEqual(['hi']);
   });
 
@@ -143,14 +259,23 @@ describe('assembleContext', () => {
     const required = full.blocks[0]!.tokens + full.currentMessageTokens;
     const identityOnly = assembleContext(inputs(), options(required));
     expect(identityOnly.blocks.map((b) => b.layer)).toEqual(['identity']);
-    expect(identityOnly.cut.map((c) => c.layer)).toEqual(expect.arrayContaining(['workspace', 'sticky_facts', 'recent']));
+    expect(identityOnly.cut.map((c) => c.layer)).toEqual(
+      expect.arrayContaining(['workspace', 'sticky_facts', 'recent']),
+    );
     expect(() => assembleContext(inputs(), options(required - 1))).toThrow(ContextBudgetError);
-    expect(() => assembleContext(inputs(), options(required - 1))).toThrow(`a budget of ${required - 1} tokens cannot hold the identity and the current message (${required} tokens)`);
+    expect(() => assembleContext(inputs(), options(required - 1))).toThrow(
+      `a budget of ${required - 1} tokens cannot hold the identity and the current message (${required} tokens)`,
+    );
   });
 
   it('gives what other layers leave to the recent conversation', () => {
-    const recent = Array.from({ length: 40 }, (_, i) => message(i + 1, i % 2 ? 'assistant' : 'user', `turn ${i + 1} ${'chat '.repeat(60)}`));
-    const result = assembleContext(inputs({ recent, memory: [] }), options(6144, parseLayerShares('recent=0.1')));
+    const recent = Array.from({ length: 40 }, (_, i) =>
+      message(i + 1, i % 2 ? 'assistant' : 'user', `turn ${i + 1} ${'chat '.repeat(60)}`),
+    );
+    const result = assembleContext(
+      inputs({ recent, memory: [] }),
+      options(6144, parseLayerShares('recent=0.1')),
+    );
     const recentTokens = result.blocks.filter((b) => b.layer === 'recent').reduce((s, b) => s + b.tokens, 0);
     // Its own share is 614 tokens; what the other layers did not use extends it.
     expect(recentTokens).toBeGreaterThan(614);
@@ -159,9 +284,19 @@ describe('assembleContext', () => {
 
   it('hashes the stable prefix: the same when only the conversation changes, not when the workspace does', () => {
     const a = assembleContext(inputs(), options());
-    const b = assembleContext(inputs({ recent: [message(50, 'user', 'another thread')], currentMessage: 'something else', memory: [] }), options());
+    const b = assembleContext(
+      inputs({
+        recent: [message(50, 'user', 'another thread')],
+        currentMessage: 'something else',
+        memory: [],
+      }),
+      options(),
+    );
     expect(b.prefixHash).toBe(a.prefixHash);
-    const c = assembleContext(inputs({ workspace: [{ name: 'SOUL.md', kind: 'soul', day: null, content: 'Be terse.' }] }), options());
+    const c = assembleContext(
+      inputs({ workspace: [{ name: 'SOUL.md', kind: 'soul', day: null, content: 'Be terse.' }] }),
+      options(),
+    );
     expect(c.prefixHash).not.toBe(a.prefixHash);
     expect(a.prefixHash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -179,16 +314,32 @@ describe('assembleContext', () => {
         { id: '7', content: 'Old entry.', day: '2026-11-01' },
         { id: '8', content: 'Shipped search.', day: '2026-11-20' },
       ],
-      nodes: Array.from({ length: 7 }, (_, i) => ({ id: String(20 + i), title: `Scene ${i}`, content: `what happened ${i}` })),
+      nodes: Array.from({ length: 7 }, (_, i) => ({
+        id: String(20 + i),
+        title: `Scene ${i}`,
+        content: `what happened ${i}`,
+      })),
     };
     const sceneAgent = (overrides: Partial<ContextInputs> = {}) =>
       inputs({ agent: { ...inputs().agent, sceneMemory: true }, scene, ...overrides });
 
     it('adds the persona prefix, the snapshot pair and the five latest scenes', () => {
       const result = assembleContext(sceneAgent(), options());
-      expect(layersOf(result.blocks)).toEqual(['identity', 'persona', 'workspace', 'sticky_facts', 'memory', 'skills', 'scenes', 'snapshot', 'recent']);
+      expect(layersOf(result.blocks)).toEqual([
+        'identity',
+        'persona',
+        'workspace',
+        'sticky_facts',
+        'memory',
+        'skills',
+        'scenes',
+        'snapshot',
+        'recent',
+      ]);
       const persona = result.blocks.find((b) => b.layer === 'persona')!;
-      expect(persona.text).toMatch(/^## Soul\nBe candid[\s\S]*## Think notes\n- Sam prefers[\s\S]*## Partner rules\n- Never deploy on Fridays[\s\S]*## Relationships[\s\S]*## Tools\n- calendar\n- shell\n\n## Map/);
+      expect(persona.text).toMatch(
+        /^## Soul\nBe candid[\s\S]*## Think notes\n- Sam prefers[\s\S]*## Partner rules\n- Never deploy on Fridays[\s\S]*## Relationships[\s\S]*## Tools\n- calendar\n- shell\n\n## Map/,
+      );
       // The soul lives in the persona block, not twice.
       expect(result.blocks.find((b) => b.layer === 'workspace')!.text).not.toContain('SOUL.md');
       const snapshot = result.blocks.filter((b) => b.layer === 'snapshot');
@@ -202,7 +353,14 @@ describe('assembleContext', () => {
 
     it('keeps the prefix hash when only the conversation and the snapshot change', () => {
       const a = assembleContext(sceneAgent(), options());
-      const b = assembleContext(sceneAgent({ recent: [], currentMessage: 'new topic', scene: { ...scene, unreadNotes: [], nodes: [] } }), options());
+      const b = assembleContext(
+        sceneAgent({
+          recent: [],
+          currentMessage: 'new topic',
+          scene: { ...scene, unreadNotes: [], nodes: [] },
+        }),
+        options(),
+      );
       expect(b.prefixHash).toBe(a.prefixHash);
       const c = assembleContext(sceneAgent({ scene: { ...scene, partnerRules: [] } }), options());
       expect(c.prefixHash).not.toBe(a.prefixHash);
@@ -211,7 +369,11 @@ describe('assembleContext', () => {
 
   it('counts exactly with a known tokenizer', () => {
     const exact = tokenCounterFor('gpt-4o');
-    const result = assembleContext(inputs(), { ceilingTokens: 96_000, shares: DEFAULT_LAYER_SHARES, counter: exact });
+    const result = assembleContext(inputs(), {
+      ceilingTokens: 96_000,
+      shares: DEFAULT_LAYER_SHARES,
+      counter: exact,
+    });
     for (const block of result.blocks) expect(block.tokens).toBe(exact.count(block.text));
   });
 });

@@ -8,7 +8,13 @@ import { recentLayer } from '../layers/recent.layer';
 import { workspaceDocumentsFor, workspaceLayer } from '../layers/workspace.layer';
 import type { TokenCounter } from '../tokens/token-counter';
 import type { ContextInputs } from './context-inputs';
-import { EMPTY_LAYER, type ContextBlock, type ContextCut, type LayerFill, type LayerResult } from './layer-fill';
+import {
+  EMPTY_LAYER,
+  type ContextBlock,
+  type ContextCut,
+  type LayerFill,
+  type LayerResult,
+} from './layer-fill';
 
 export interface AssemblyOptions {
   /** The most tokens the blocks and the current message may hold together. */
@@ -35,7 +41,9 @@ export class ContextBudgetError extends Error {
     readonly requiredTokens: number,
     readonly ceilingTokens: number,
   ) {
-    super(`a budget of ${ceilingTokens} tokens cannot hold the identity and the current message (${requiredTokens} tokens)`);
+    super(
+      `a budget of ${ceilingTokens} tokens cannot hold the identity and the current message (${requiredTokens} tokens)`,
+    );
   }
 }
 
@@ -50,7 +58,10 @@ function alreadyInPrompt(inputs: ContextInputs): Map<string, string> {
   return shown;
 }
 
-function layerFills(inputs: ContextInputs, counter: TokenCounter): Record<Exclude<LayerName, 'identity'>, LayerFill> {
+function layerFills(
+  inputs: ContextInputs,
+  counter: TokenCounter,
+): Record<Exclude<LayerName, 'identity'>, LayerFill> {
   const scene = inputs.agent.sceneMemory ? inputs.scene : null;
   // A scene-memory agent's soul and tools live in its persona block.
   const documents = workspaceDocumentsFor(inputs.workspace, inputs.now, scene ? ['soul'] : []);
@@ -85,7 +96,15 @@ export function assembleContext(inputs: ContextInputs, options: AssemblyOptions)
   }
   const results = new Map<LayerName, LayerResult>();
   results.set('identity', {
-    blocks: [{ role: 'system', layer: 'identity', text: identity, tokens: identityTokens, sourceIds: [`agent:${inputs.agent.agent}`] }],
+    blocks: [
+      {
+        role: 'system',
+        layer: 'identity',
+        text: identity,
+        tokens: identityTokens,
+        sourceIds: [`agent:${inputs.agent.agent}`],
+      },
+    ],
     cut: [],
     used: identityTokens,
   });

@@ -81,7 +81,12 @@ export function fillList(options: {
   const cut = items
     .map((item, i) => ({ item, i }))
     .filter(({ i }) => !keptSet.has(i))
-    .map(({ item, i }) => ({ layer, reason: shareFull(layer, cap), tokens: costs[i]! - separatorTokens, sourceIds: item.sourceIds }));
+    .map(({ item, i }) => ({
+      layer,
+      reason: shareFull(layer, cap),
+      tokens: costs[i]! - separatorTokens,
+      sourceIds: item.sourceIds,
+    }));
   if (!kept.length) return { blocks: [], cut, used: 0 };
   const sourceIds = kept.flatMap((i) => items[i]!.sourceIds);
   return { blocks: [{ role, layer, text, tokens, sourceIds }], cut, used: tokens };
@@ -102,10 +107,22 @@ export function fillDocument(options: {
   const { layer, role, text, sourceIds, counter, cap } = options;
   if (!text) return { blocks: [], cut: [], used: 0 };
   const fitted = fitText(text, cap, counter);
-  if (!fitted) return { blocks: [], cut: [{ layer, reason: shareFull(layer, cap), tokens: counter.count(text), sourceIds }], used: 0 };
+  if (!fitted)
+    return {
+      blocks: [],
+      cut: [{ layer, reason: shareFull(layer, cap), tokens: counter.count(text), sourceIds }],
+      used: 0,
+    };
   const block: ContextBlock = { role, layer, text: fitted.text, tokens: fitted.tokens, sourceIds };
   const cut: ContextCut[] = fitted.truncated
-    ? [{ layer, reason: `truncated to fit the ${layer} share of ${cap} tokens`, tokens: counter.count(text) - fitted.tokens, sourceIds }]
+    ? [
+        {
+          layer,
+          reason: `truncated to fit the ${layer} share of ${cap} tokens`,
+          tokens: counter.count(text) - fitted.tokens,
+          sourceIds,
+        },
+      ]
     : [];
   return { blocks: [block], cut, used: fitted.tokens };
 }

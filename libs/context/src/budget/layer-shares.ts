@@ -26,14 +26,21 @@ export class LayerSharesError extends Error {
 /** Parses `memory=6000,workspace=0.25` over the defaults; an unknown layer or a bad number is an error. */
 export function parseLayerShares(spec: string, base: LayerShares = DEFAULT_LAYER_SHARES): LayerShares {
   const shares: Record<string, number> = { ...base };
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, raw] = part.split('=').map((s) => s.trim());
     if (!name || raw === undefined || !isLayerName(name) || name === 'identity') {
-      throw new LayerSharesError(`"${part}": expected <layer>=<share> with a layer among ${Object.keys(base).join(', ')}`);
+      throw new LayerSharesError(
+        `"${part}": expected <layer>=<share> with a layer among ${Object.keys(base).join(', ')}`,
+      );
     }
     const value = Number(raw);
     if (!Number.isFinite(value) || value < 0 || (value > 1 && !Number.isInteger(value))) {
-      throw new LayerSharesError(`"${part}": a share is a fraction of the budget (0–1) or a whole number of tokens`);
+      throw new LayerSharesError(
+        `"${part}": a share is a fraction of the budget (0–1) or a whole number of tokens`,
+      );
     }
     shares[name] = value;
   }

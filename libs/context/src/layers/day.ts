@@ -5,5 +5,11 @@ export function isoDay(at: Date): string {
 
 /** "Saturday, 22 November 2026". */
 export function longDay(at: Date): string {
-  return at.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return at.toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }

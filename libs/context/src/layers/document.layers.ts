@@ -1,4 +1,10 @@
-import type { AgentProfileInput, CompactionInput, SceneInput, SceneNoteInput, WorkspaceDocumentInput } from '../assembly/context-inputs';
+import type {
+  AgentProfileInput,
+  CompactionInput,
+  SceneInput,
+  SceneNoteInput,
+  WorkspaceDocumentInput,
+} from '../assembly/context-inputs';
 import { fillDocument, shareFull, type LayerFill } from '../assembly/layer-fill';
 import type { TokenCounter } from '../tokens/token-counter';
 import { isoDay } from './day';
@@ -7,9 +13,20 @@ const minute = (at: Date) => `${at.toISOString().slice(0, 16)}Z`;
 
 export function compactionLayer(compaction: CompactionInput | null, counter: TokenCounter): LayerFill {
   if (!compaction) return () => ({ blocks: [], cut: [], used: 0 });
-  const span = compaction.earliestAt && compaction.latestAt ? ` (${minute(compaction.earliestAt)} – ${minute(compaction.latestAt)})` : '';
+  const span =
+    compaction.earliestAt && compaction.latestAt
+      ? ` (${minute(compaction.earliestAt)} – ${minute(compaction.latestAt)})`
+      : '';
   const text = `Previous conversation summary${span}:\n${compaction.content.trim()}`;
-  return (cap) => fillDocument({ layer: 'compaction', role: 'system', text, sourceIds: [`compaction:${compaction.id}`], counter, cap });
+  return (cap) =>
+    fillDocument({
+      layer: 'compaction',
+      role: 'system',
+      text,
+      sourceIds: [`compaction:${compaction.id}`],
+      counter,
+      cap,
+    });
 }
 
 function section(title: string, notes: readonly SceneNoteInput[], ids: string[]): string {
@@ -29,7 +46,12 @@ export function personaLayer(
   counter: TokenCounter,
 ): LayerFill {
   const sourceIds: string[] = soul ? [`workspace:${soul.name}`] : [];
-  const tools = agent.tools.length ? `## Tools\n${[...agent.tools].sort().map((t) => `- ${t}`).join('\n')}` : '';
+  const tools = agent.tools.length
+    ? `## Tools\n${[...agent.tools]
+        .sort()
+        .map((t) => `- ${t}`)
+        .join('\n')}`
+    : '';
   if (tools) sourceIds.push(...[...agent.tools].sort().map((t) => `tool:${t}`));
   const parts = [
     soul ? `## Soul\n${soul.content.trim()}` : '',
@@ -44,7 +66,8 @@ export function personaLayer(
   return (cap) => fillDocument({ layer: 'persona', role: 'system', text, sourceIds, counter, cap });
 }
 
-export const SNAPSHOT_ACKNOWLEDGEMENT = 'Understood. I have my unread notes, knowledge and recent diary in mind.';
+export const SNAPSHOT_ACKNOWLEDGEMENT =
+  'Understood. I have my unread notes, knowledge and recent diary in mind.';
 
 /** Block 1-B: the snapshot (unread notes, knowledge, the last 7 days of diary) as a user + assistant pair. */
 export function snapshotLayer(scene: SceneInput, now: Date, counter: TokenCounter): LayerFill {
@@ -60,12 +83,39 @@ export function snapshotLayer(scene: SceneInput, now: Date, counter: TokenCounte
   const text = `Snapshot of my memory:\n\n${parts.join('\n\n')}`;
   const ackTokens = counter.count(SNAPSHOT_ACKNOWLEDGEMENT);
   return (cap) => {
-    const user = fillDocument({ layer: 'snapshot', role: 'user', text, sourceIds, counter, cap: cap - ackTokens });
+    const user = fillDocument({
+      layer: 'snapshot',
+      role: 'user',
+      text,
+      sourceIds,
+      counter,
+      cap: cap - ackTokens,
+    });
     if (!user.blocks.length) {
-      return { blocks: [], cut: [{ layer: 'snapshot', reason: shareFull('snapshot', cap), tokens: counter.count(text) + ackTokens, sourceIds }], used: 0 };
+      return {
+        blocks: [],
+        cut: [
+          {
+            layer: 'snapshot',
+            reason: shareFull('snapshot', cap),
+            tokens: counter.count(text) + ackTokens,
+            sourceIds,
+          },
+        ],
+        used: 0,
+      };
     }
     return {
-      blocks: [...user.blocks, { role: 'assistant', layer: 'snapshot', text: SNAPSHOT_ACKNOWLEDGEMENT, tokens: ackTokens, sourceIds: [] }],
+      blocks: [
+        ...user.blocks,
+        {
+          role: 'assistant',
+          layer: 'snapshot',
+          text: SNAPSHOT_ACKNOWLEDGEMENT,
+          tokens: ackTokens,
+          sourceIds: [],
+        },
+      ],
       cut: user.cut,
       used: user.used + ackTokens,
     };

@@ -6,47 +6,87 @@ import { isoDay } from './day';
 
 export function toolsLayer(tools: readonly string[], counter: TokenCounter): LayerFill {
   const items = [...tools].sort().map((tool) => ({ text: `- ${tool}`, sourceIds: [`tool:${tool}`] }));
-  return (cap) => fillList({ layer: 'tools', role: 'system', header: 'Tools you can use:', items, counter, cap });
+  return (cap) =>
+    fillList({ layer: 'tools', role: 'system', header: 'Tools you can use:', items, counter, cap });
 }
 
 /** Most important first; among equals the newest, then by id, so the order never wavers. */
 export function stickyFactsLayer(facts: readonly StickyFactInput[], counter: TokenCounter): LayerFill {
   const items = [...facts]
-    .sort((a, b) => b.importance - a.importance || b.validFrom.getTime() - a.validFrom.getTime() || Number(a.id) - Number(b.id))
+    .sort(
+      (a, b) =>
+        b.importance - a.importance ||
+        b.validFrom.getTime() - a.validFrom.getTime() ||
+        Number(a.id) - Number(b.id),
+    )
     .map((f) => ({ text: `- ${f.content}`, sourceIds: [`fact:${f.id}`] }));
-  return (cap) => fillList({ layer: 'sticky_facts', role: 'system', header: 'Always keep in mind:', items, counter, cap });
+  return (cap) =>
+    fillList({ layer: 'sticky_facts', role: 'system', header: 'Always keep in mind:', items, counter, cap });
 }
 
 /**
  * Retrieval's hits in retrieval's order, filled greedily; a hit already in the prompt
  * (a message of the recent conversation, a sticky fact) is left out and said so.
  */
-export function memoryLayer(hits: readonly MemoryHitInput[], alreadyIn: ReadonlyMap<string, string>, counter: TokenCounter): LayerFill {
+export function memoryLayer(
+  hits: readonly MemoryHitInput[],
+  alreadyIn: ReadonlyMap<string, string>,
+  counter: TokenCounter,
+): LayerFill {
   const duplicates: ContextCut[] = [];
   const items = hits.flatMap((hit) => {
     const where = alreadyIn.get(hit.ref);
     if (where) {
-      duplicates.push({ layer: 'memory', reason: `already in the ${where}`, tokens: counter.count(hit.content), sourceIds: [hit.ref] });
+      duplicates.push({
+        layer: 'memory',
+        reason: `already in the ${where}`,
+        tokens: counter.count(hit.content),
+        sourceIds: [hit.ref],
+      });
       return [];
     }
     const date = hit.createdAt ? `[${isoDay(hit.createdAt)}] ` : '';
     return [{ text: `- ${date}${hit.content.trim()}`, sourceIds: [hit.ref] }];
   });
   return (cap) => {
-    const filled = fillList({ layer: 'memory', role: 'system', header: 'Relevant memory from earlier conversations:', items, counter, cap });
+    const filled = fillList({
+      layer: 'memory',
+      role: 'system',
+      header: 'Relevant memory from earlier conversations:',
+      items,
+      counter,
+      cap,
+    });
     return { ...filled, cut: [...filled.cut, ...duplicates] };
   };
 }
 
-export function skillsLayer(skills: readonly SkillInput[], message: string, counter: TokenCounter): LayerFill {
+export function skillsLayer(
+  skills: readonly SkillInput[],
+  message: string,
+  counter: TokenCounter,
+): LayerFill {
   const items = triggeredSkills(skills, message).map(({ skill }) => ({
     text: `### Skill: ${skill.name}${skill.description ? ` (${skill.description})` : ''}\n${skill.body.trim()}`,
     sourceIds: [`skill:${skill.name}`],
   }));
-  return (cap) => fillList({ layer: 'skills', role: 'system', header: 'Skills for this request:', items, counter, cap, separator: '\n\n' });
+  return (cap) =>
+    fillList({
+      layer: 'skills',
+      role: 'system',
+      header: 'Skills for this request:',
+      items,
+      counter,
+      cap,
+      separator: '\n\n',
+    });
 }
 
 export function scenesLayer(nodes: readonly SceneNodeInput[], counter: TokenCounter): LayerFill {
-  const items = nodes.map((n) => ({ text: `- ${n.title ? `${n.title}: ` : ''}${n.content.trim()}`, sourceIds: [`scene:${n.id}`] }));
-  return (cap) => fillList({ layer: 'scenes', role: 'system', header: 'Recently active scenes:', items, counter, cap });
+  const items = nodes.map((n) => ({
+    text: `- ${n.title ? `${n.title}: ` : ''}${n.content.trim()}`,
+    sourceIds: [`scene:${n.id}`],
+  }));
+  return (cap) =>
+    fillList({ layer: 'scenes', role: 'system', header: 'Recently active scenes:', items, counter, cap });
 }

@@ -1,5 +1,12 @@
 import type { RecentMessageInput } from '../assembly/context-inputs';
-import { fillDocument, shareFull, type BlockRole, type ContextBlock, type ContextCut, type LayerFill } from '../assembly/layer-fill';
+import {
+  fillDocument,
+  shareFull,
+  type BlockRole,
+  type ContextBlock,
+  type ContextCut,
+  type LayerFill,
+} from '../assembly/layer-fill';
 import type { TokenCounter } from '../tokens/token-counter';
 
 function roleOf(message: RecentMessageInput): BlockRole {
@@ -7,7 +14,9 @@ function roleOf(message: RecentMessageInput): BlockRole {
 }
 
 function textOf(message: RecentMessageInput): string {
-  return message.role === 'tool' ? `[tool ${message.toolName ?? ''}] ${message.content}`.replace('[tool ]', '[tool]') : message.content;
+  return message.role === 'tool'
+    ? `[tool ${message.toolName ?? ''}] ${message.content}`.replace('[tool ]', '[tool]')
+    : message.content;
 }
 
 /**
@@ -16,9 +25,16 @@ function textOf(message: RecentMessageInput): string {
  * dropped for its size: it is truncated instead. A stored copy of the current message
  * (the runtime published it before asking) is not repeated.
  */
-export function recentLayer(messages: readonly RecentMessageInput[], currentMessage: string, counter: TokenCounter): LayerFill {
+export function recentLayer(
+  messages: readonly RecentMessageInput[],
+  currentMessage: string,
+  counter: TokenCounter,
+): LayerFill {
   const newest = messages[messages.length - 1];
-  const shown = newest && newest.role === 'user' && newest.content.trim() === currentMessage.trim() ? messages.slice(0, -1) : messages;
+  const shown =
+    newest && newest.role === 'user' && newest.content.trim() === currentMessage.trim()
+      ? messages.slice(0, -1)
+      : messages;
   return (cap) => {
     const blocks: ContextBlock[] = [];
     const cut: ContextCut[] = [];
@@ -35,7 +51,14 @@ export function recentLayer(messages: readonly RecentMessageInput[], currentMess
         continue;
       }
       if (!full && blocks.length === 0) {
-        const fitted = fillDocument({ layer: 'recent', role: roleOf(message), text, sourceIds, counter, cap });
+        const fitted = fillDocument({
+          layer: 'recent',
+          role: roleOf(message),
+          text,
+          sourceIds,
+          counter,
+          cap,
+        });
         blocks.push(...fitted.blocks);
         cut.push(...fitted.cut);
         used += fitted.used;

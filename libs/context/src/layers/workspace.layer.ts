@@ -8,7 +8,11 @@ const ORDER: readonly WorkspaceKind[] = ['soul', 'identity', 'user', 'agents', '
 const MIN_TRUNCATED_TOKENS = 64;
 
 /** The documents a prompt of today shows, in their order: the fixed files, then today's notes. */
-export function workspaceDocumentsFor(documents: readonly WorkspaceDocumentInput[], now: Date, excluded: readonly WorkspaceKind[] = []) {
+export function workspaceDocumentsFor(
+  documents: readonly WorkspaceDocumentInput[],
+  now: Date,
+  excluded: readonly WorkspaceKind[] = [],
+) {
   const today = isoDay(now);
   return documents
     .filter((d) => !excluded.includes(d.kind) && (d.kind !== 'daily' || d.day === today) && d.content.trim())
@@ -16,7 +20,10 @@ export function workspaceDocumentsFor(documents: readonly WorkspaceDocumentInput
 }
 
 /** Workspace documents, whole in their order while they fit; the first that does not is truncated, the rest cut. */
-export function workspaceLayer(documents: readonly WorkspaceDocumentInput[], counter: TokenCounter): LayerFill {
+export function workspaceLayer(
+  documents: readonly WorkspaceDocumentInput[],
+  counter: TokenCounter,
+): LayerFill {
   return (cap) => {
     const blocks: LayerResult['blocks'][number][] = [];
     const cut: LayerResult['cut'][number][] = [];
@@ -27,7 +34,14 @@ export function workspaceLayer(documents: readonly WorkspaceDocumentInput[], cou
       const left = cap - used;
       const whole = counter.count(text);
       if (whole <= left || left >= MIN_TRUNCATED_TOKENS) {
-        const filled = fillDocument({ layer: 'workspace', role: 'system', text, sourceIds, counter, cap: left });
+        const filled = fillDocument({
+          layer: 'workspace',
+          role: 'system',
+          text,
+          sourceIds,
+          counter,
+          cap: left,
+        });
         blocks.push(...filled.blocks);
         cut.push(...filled.cut);
         used += filled.used;

@@ -13,7 +13,10 @@ function escapeRegExp(text: string): string {
 function keywordMatches(keyword: string, message: string): boolean {
   const phrase = keyword.trim();
   if (!phrase) return false;
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu').test(message);
+  return new RegExp(
+    `(?<![\\p{L}\\p{N}])${escapeRegExp(phrase).replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`,
+    'iu',
+  ).test(message);
 }
 
 function patternMatches(pattern: string, message: string): boolean {
@@ -34,7 +37,10 @@ export function skillScore(skill: TriggeredSkill, message: string): number {
 }
 
 /** The skills a message triggers, best first (ties by name, so the order is stable). */
-export function triggeredSkills<S extends TriggeredSkill>(skills: readonly S[], message: string): Array<{ skill: S; score: number }> {
+export function triggeredSkills<S extends TriggeredSkill>(
+  skills: readonly S[],
+  message: string,
+): Array<{ skill: S; score: number }> {
   return skills
     .map((skill) => ({ skill, score: skillScore(skill, message) }))
     .filter((s) => s.score > 0)

@@ -26,9 +26,19 @@ describe('workspaceDocumentKind', () => {
   });
 
   it('answers null for anything else, with a reason', () => {
-    for (const name of ['notes.txt', 'README.md', 'skills/deploy.md', 'memory/notes.md', 'other/2026-11-22.md', 'SOUL.md.bak', '']) {
+    for (const name of [
+      'notes.txt',
+      'README.md',
+      'skills/deploy.md',
+      'memory/notes.md',
+      'other/2026-11-22.md',
+      'SOUL.md.bak',
+      '',
+    ]) {
       expect(workspaceDocumentKind(name)).toBeNull();
-      expect(workspaceSkipReason(name)).toMatch(/^not a workspace file: expected SOUL\.md, .* or a daily note memory\/YYYY-MM-DD\.md$/);
+      expect(workspaceSkipReason(name)).toMatch(
+        /^not a workspace file: expected SOUL\.md, .* or a daily note memory\/YYYY-MM-DD\.md$/,
+      );
     }
     expect(workspaceDocumentKind('memory/2026-02-30.md')).toBeNull();
     expect(workspaceSkipReason('memory/2026-02-30.md')).toBe('2026-02-30 is not a calendar day');

@@ -1,5 +1,13 @@
 /** What a workspace document is to the prompt: one of the agent's fixed files, or a daily note. */
-export const WORKSPACE_DOCUMENT_KINDS = ['soul', 'identity', 'user', 'agents', 'tools', 'memory', 'daily'] as const;
+export const WORKSPACE_DOCUMENT_KINDS = [
+  'soul',
+  'identity',
+  'user',
+  'agents',
+  'tools',
+  'memory',
+  'daily',
+] as const;
 export type WorkspaceDocumentKind = (typeof WORKSPACE_DOCUMENT_KINDS)[number];
 
 /** The fixed files of an agent's workspace, by the name they are stored under. */
@@ -24,7 +32,11 @@ const DAILY_NOTE = /^(?:memory\/)?(\d{4})-(\d{2})-(\d{2})\.md$/i;
 const FIXED_BY_LOWER_NAME = new Map(Object.keys(WORKSPACE_FILES).map((name) => [name.toLowerCase(), name]));
 
 /** Backslashes as slashes, no leading `./`. */
-const normalise = (name: string) => name.trim().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
+const normalise = (name: string) =>
+  name
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(?:\.\/)+/, '');
 
 function isCalendarDay(year: number, month: number, day: number): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));

@@ -1,4 +1,10 @@
-import { chunksOf, compactionStepKey, DEFAULT_SESSION_COMPACTION_POLICY as policy, planSessionCompaction, summaryChunks } from './session-compaction';
+import {
+  chunksOf,
+  compactionStepKey,
+  DEFAULT_SESSION_COMPACTION_POLICY as policy,
+  planSessionCompaction,
+  summaryChunks,
+} from './session-compaction';
 
 const messages = (tokens: number[]) => tokens.map((t, i) => ({ id: String(i + 1), tokens: t }));
 
@@ -28,7 +34,11 @@ describe('planSessionCompaction', () => {
   });
 
   it('takes the share and the kept count from the policy', () => {
-    const step = planSessionCompaction(messages(Array(10).fill(100)), 1000, { triggerShare: 0.5, keepShare: 0.2, keepMessages: 2 })!;
+    const step = planSessionCompaction(messages(Array(10).fill(100)), 1000, {
+      triggerShare: 0.5,
+      keepShare: 0.2,
+      keepMessages: 2,
+    })!;
     expect(step.messages).toHaveLength(8);
     expect(step.remainingTokens).toBe(200);
   });

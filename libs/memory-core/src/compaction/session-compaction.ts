@@ -10,7 +10,11 @@ export interface SessionCompactionPolicy {
   readonly keepMessages: number;
 }
 
-export const DEFAULT_SESSION_COMPACTION_POLICY: SessionCompactionPolicy = { triggerShare: 0.75, keepShare: 0.4, keepMessages: 10 };
+export const DEFAULT_SESSION_COMPACTION_POLICY: SessionCompactionPolicy = {
+  triggerShare: 0.75,
+  keepShare: 0.4,
+  keepMessages: 10,
+};
 
 /** An uncompacted message, in the transcript's order, as the policy sees it. */
 export interface UncompactedMessage {
@@ -33,7 +37,11 @@ export function tokensOf(messages: readonly UncompactedMessage[]): number {
 }
 
 /** True when uncompacted messages of this many tokens pass the trigger for a window of this size. */
-export function compactionDue(uncompactedTokens: number, windowTokens: number, policy: SessionCompactionPolicy): boolean {
+export function compactionDue(
+  uncompactedTokens: number,
+  windowTokens: number,
+  policy: SessionCompactionPolicy,
+): boolean {
   return uncompactedTokens > windowTokens * policy.triggerShare;
 }
 
@@ -56,7 +64,11 @@ export function planSessionCompaction<T extends UncompactedMessage>(
   let take = 0;
   while (take < compactable && remaining > target) remaining -= uncompacted[take++]!.tokens;
   if (take === 0) return null;
-  return { messages: uncompacted.slice(0, take), compactedTokens: total - remaining, remainingTokens: remaining };
+  return {
+    messages: uncompacted.slice(0, take),
+    compactedTokens: total - remaining,
+    remainingTokens: remaining,
+  };
 }
 
 /**
@@ -65,7 +77,11 @@ export function planSessionCompaction<T extends UncompactedMessage>(
  * summarise call fits the summarising model's window. A message larger than a chunk
  * gets a chunk of its own, whole (never cut).
  */
-export function summaryChunks<T extends UncompactedMessage>(messages: readonly T[], inputTokens: number, carryTokens: number): T[][] {
+export function summaryChunks<T extends UncompactedMessage>(
+  messages: readonly T[],
+  inputTokens: number,
+  carryTokens: number,
+): T[][] {
   const limit = Math.max(LINE_OVERHEAD_TOKENS + 1, inputTokens - carryTokens - LINE_OVERHEAD_TOKENS);
   const chunks: T[][] = [];
   let chunk: T[] = [];

@@ -2,7 +2,9 @@ import { extractedFactKey, normalizeFactContent } from './extracted-fact-key';
 
 describe('extractedFactKey', () => {
   it('is the same for the same content however it is spaced or cased', () => {
-    expect(extractedFactKey('helper', '12', 'Ada  loves hiking.')).toBe(extractedFactKey('helper', '12', ' ada loves HIKING. '));
+    expect(extractedFactKey('helper', '12', 'Ada  loves hiking.')).toBe(
+      extractedFactKey('helper', '12', ' ada loves HIKING. '),
+    );
   });
 
   it('differs by turn and by agent', () => {

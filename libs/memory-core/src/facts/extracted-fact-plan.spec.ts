@@ -11,8 +11,14 @@ describe('planExtractedFact', () => {
   });
 
   it('updates in place at 0.90 and above', () => {
-    expect(planExtractedFact(fact, { id: '7', similarity: SAME_FACT_SIMILARITY })).toEqual({ kind: 'update', factId: '7' });
-    expect(planExtractedFact(correction, { id: '7', similarity: 0.99 })).toEqual({ kind: 'update', factId: '7' });
+    expect(planExtractedFact(fact, { id: '7', similarity: SAME_FACT_SIMILARITY })).toEqual({
+      kind: 'update',
+      factId: '7',
+    });
+    expect(planExtractedFact(correction, { id: '7', similarity: 0.99 })).toEqual({
+      kind: 'update',
+      factId: '7',
+    });
   });
 
   it('inserts a merely similar fact beside the older one', () => {
@@ -20,7 +26,10 @@ describe('planExtractedFact', () => {
   });
 
   it('lets a correction close to an older fact supersede it', () => {
-    expect(planExtractedFact(correction, { id: '7', similarity: SUPERSEDED_SIMILARITY })).toEqual({ kind: 'supersede', factId: '7' });
+    expect(planExtractedFact(correction, { id: '7', similarity: SUPERSEDED_SIMILARITY })).toEqual({
+      kind: 'supersede',
+      factId: '7',
+    });
   });
 
   it('inserts a correction about something else', () => {
@@ -39,6 +48,9 @@ describe('planExtractedFact', () => {
 
   it('prefers the open fact to update over a closed one', () => {
     const closed = { id: '5', similarity: 0.99, validTo: new Date('2026-02-22T11:00:00Z') };
-    expect(planExtractedFact(fact, { id: '7', similarity: 0.95 }, closed)).toEqual({ kind: 'update', factId: '7' });
+    expect(planExtractedFact(fact, { id: '7', similarity: 0.95 }, closed)).toEqual({
+      kind: 'update',
+      factId: '7',
+    });
   });
 });

@@ -43,9 +43,14 @@ export function planExtractedFact(
   const category = fact.category;
   if (nearest && nearest.similarity >= SAME_FACT_SIMILARITY) return { kind: 'update', factId: nearest.id };
   // Windows overlap: a statement older than the closing of the fact it repeats must not reopen it.
-  if (nearestClosed && nearestClosed.similarity >= SAME_FACT_SIMILARITY && fact.statedAt.getTime() <= nearestClosed.validTo.getTime()) {
+  if (
+    nearestClosed &&
+    nearestClosed.similarity >= SAME_FACT_SIMILARITY &&
+    fact.statedAt.getTime() <= nearestClosed.validTo.getTime()
+  ) {
     return { kind: 'skip', factId: nearestClosed.id };
   }
-  if (nearest && category === 'correction' && nearest.similarity >= SUPERSEDED_SIMILARITY) return { kind: 'supersede', factId: nearest.id };
+  if (nearest && category === 'correction' && nearest.similarity >= SUPERSEDED_SIMILARITY)
+    return { kind: 'supersede', factId: nearest.id };
   return { kind: 'insert' };
 }

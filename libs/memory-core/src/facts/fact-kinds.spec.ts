@@ -24,9 +24,15 @@ describe('fact lifetimes', () => {
 describe('classifyMemoryTag', () => {
   it('maps lifetime types to a lifetime and a category', () => {
     expect(classifyMemoryTag('sticky')).toEqual({ category: 'fact', lifetime: 'sticky' });
-    expect(classifyMemoryTag('user_preference')).toEqual({ category: 'preference', lifetime: 'user_preference' });
+    expect(classifyMemoryTag('user_preference')).toEqual({
+      category: 'preference',
+      lifetime: 'user_preference',
+    });
     expect(classifyMemoryTag('PROJECT_CONTEXT')).toEqual({ category: 'fact', lifetime: 'project_context' });
-    expect(classifyMemoryTag('learned_pattern')).toEqual({ category: 'general', lifetime: 'learned_pattern' });
+    expect(classifyMemoryTag('learned_pattern')).toEqual({
+      category: 'general',
+      lifetime: 'learned_pattern',
+    });
   });
 
   it('accepts category names and keeps unknown types as expiring general notes', () => {

@@ -6,7 +6,9 @@ describe('wordOverlap', () => {
   });
 
   it('is the share of the candidate words that are known', () => {
-    expect(wordOverlap('The user prefers dark mode in every editor', 'User prefers dark mode')).toBeCloseTo(4 / 8);
+    expect(wordOverlap('The user prefers dark mode in every editor', 'User prefers dark mode')).toBeCloseTo(
+      4 / 8,
+    );
   });
 
   it('ignores case, punctuation and repeated words', () => {

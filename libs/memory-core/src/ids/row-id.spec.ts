@@ -7,7 +7,18 @@ describe('isRowId', () => {
   });
 
   it('refuses everything else', () => {
-    for (const value of ['', '0', '-1', '1.5', ' 1', '1e3', 'abc', '0x10', '9223372036854775808', '99999999999999999999']) {
+    for (const value of [
+      '',
+      '0',
+      '-1',
+      '1.5',
+      ' 1',
+      '1e3',
+      'abc',
+      '0x10',
+      '9223372036854775808',
+      '99999999999999999999',
+    ]) {
       expect(isRowId(value)).toBe(false);
     }
   });

@@ -19,7 +19,9 @@ export interface TranscriptCursor extends TranscriptPosition {
 
 export function encodeCursor(cursor: TranscriptCursor): string {
   const { createdAt, streamSeq, position, id, direction } = cursor;
-  return Buffer.from(JSON.stringify([1, direction === 'forward' ? 'f' : 'b', createdAt, streamSeq, position, id])).toString('base64url');
+  return Buffer.from(
+    JSON.stringify([1, direction === 'forward' ? 'f' : 'b', createdAt, streamSeq, position, id]),
+  ).toString('base64url');
 }
 
 /** Null when the text is not a cursor this code wrote. */
@@ -27,9 +29,23 @@ export function decodeCursor(text: string): TranscriptCursor | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 6 || value[0] !== 1) return null;
-    const [, dir, createdAt, streamSeq, position, id] = value as [number, unknown, unknown, unknown, unknown, unknown];
-    if ((dir !== 'f' && dir !== 'b') || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt))) return null;
-    if (typeof streamSeq !== 'string' || !/^\d+$/.test(streamSeq) || typeof id !== 'string' || !/^\d+$/.test(id)) return null;
+    const [, dir, createdAt, streamSeq, position, id] = value as [
+      number,
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+    ];
+    if ((dir !== 'f' && dir !== 'b') || typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)))
+      return null;
+    if (
+      typeof streamSeq !== 'string' ||
+      !/^\d+$/.test(streamSeq) ||
+      typeof id !== 'string' ||
+      !/^\d+$/.test(id)
+    )
+      return null;
     if (typeof position !== 'number' || !Number.isInteger(position)) return null;
     return { direction: dir === 'f' ? 'forward' : 'backward', createdAt, streamSeq, position, id };
   } catch {

@@ -33,7 +33,8 @@ describe('leafBatches', () => {
   it('keeps every batch within the model window', () => {
     const small = { ...policy, leafTokens: 1_000_000, leafMessages: 1000, windowTokens: 1024 + 100 };
     const batches = leafBatches(messages(...Array<number>(20).fill(20)), small);
-    for (const batch of batches) expect(batch.reduce((n, m) => n + m.tokens + LINE_OVERHEAD_TOKENS, 0)).toBeLessThanOrEqual(100);
+    for (const batch of batches)
+      expect(batch.reduce((n, m) => n + m.tokens + LINE_OVERHEAD_TOKENS, 0)).toBeLessThanOrEqual(100);
     expect(batches.flat().length).toBeGreaterThan(0);
   });
 

@@ -13,7 +13,10 @@ export interface PendingMessage {
  * pending passed a threshold (count or tokens); the rest waits for more. A message too
  * large for any batch gets a leaf of its own, whole.
  */
-export function leafBatches<T extends PendingMessage>(pending: readonly T[], policy: CompactionPolicy): T[][] {
+export function leafBatches<T extends PendingMessage>(
+  pending: readonly T[],
+  policy: CompactionPolicy,
+): T[][] {
   const tokenLimit = Math.min(policy.leafTokens, summaryBudget(policy).inputTokens);
   const batches: T[][] = [];
   let batch: T[] = [];

@@ -4,6 +4,7 @@
  */
 export function parentGroups<T>(orphans: readonly T[], fanOut: number): T[][] {
   const groups: T[][] = [];
-  for (let start = 0; start + fanOut <= orphans.length; start += fanOut) groups.push(orphans.slice(start, start + fanOut));
+  for (let start = 0; start + fanOut <= orphans.length; start += fanOut)
+    groups.push(orphans.slice(start, start + fanOut));
   return groups;
 }

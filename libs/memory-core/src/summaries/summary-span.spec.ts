@@ -13,7 +13,11 @@ describe('spanOf', () => {
   });
 
   it('spans a leaf over its messages, whatever their order', () => {
-    expect(spanOfMessages([at(3), at(1), at(2)])).toEqual({ earliestAt: at(1), latestAt: at(3), messageCount: 3 });
+    expect(spanOfMessages([at(3), at(1), at(2)])).toEqual({
+      earliestAt: at(1),
+      latestAt: at(3),
+      messageCount: 3,
+    });
   });
 
   it('refuses an empty span', () => {

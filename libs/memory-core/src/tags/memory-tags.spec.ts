@@ -6,7 +6,9 @@ describe('parseMemoryTags', () => {
       'Noted, I will use dark mode. [MEMORY:user_preference] The user prefers dark mode. [/MEMORY] [STATE:theme]dark[/STATE]',
     );
     expect(parsed.display).toBe('Noted, I will use dark mode.');
-    expect(parsed.memories).toEqual([{ type: 'user_preference', content: 'The user prefers dark mode.', index: 0 }]);
+    expect(parsed.memories).toEqual([
+      { type: 'user_preference', content: 'The user prefers dark mode.', index: 0 },
+    ]);
     expect(parsed.state).toEqual([{ key: 'theme', value: 'dark' }]);
   });
 

@@ -82,7 +82,9 @@ function buildTurnRules(limits: TurnLimits) {
       role: z.string().refine((role) => ROLE_SET.has(role), {
         message: `role must be one of ${MESSAGE_ROLES.join(', ')}`,
       }),
-      content: z.string().max(limits.maxContentChars, `content is longer than ${limits.maxContentChars} characters`),
+      content: z
+        .string()
+        .max(limits.maxContentChars, `content is longer than ${limits.maxContentChars} characters`),
       toolName: z.string().max(200),
       toolCallId: z.string().max(200),
       author: z.string().max(200),
@@ -115,7 +117,9 @@ export function normalizeTurn(event: TurnEvent, envelope: TurnEnvelope, limits: 
   const problems: string[] = [];
   const route = parseTurnSubject(envelope.subject);
   if (!route || !isValidToken(route.tenantId) || !isValidToken(route.agent)) {
-    return invalid([`subject ${envelope.subject} is not mem.turn.{tenant}.{agent} with tokens of [A-Za-z0-9_-]{1,64}`]);
+    return invalid([
+      `subject ${envelope.subject} is not mem.turn.{tenant}.{agent} with tokens of [A-Za-z0-9_-]{1,64}`,
+    ]);
   }
   if (event.tenantId && event.tenantId !== route.tenantId) {
     problems.push(`tenantId "${event.tenantId}" does not match the subject's tenant "${route.tenantId}"`);

@@ -26,7 +26,9 @@ const outcomes = counter('engram_consumer_messages_total', 'Messages settled per
   'consumer',
   'outcome',
 ]);
-const handlerSeconds = histogram('engram_consumer_handler_seconds', 'Handler time per batch or message', ['consumer']);
+const handlerSeconds = histogram('engram_consumer_handler_seconds', 'Handler time per batch or message', [
+  'consumer',
+]);
 const tracer = trace.getTracer('@engram/messaging');
 
 /**
@@ -67,12 +69,18 @@ export class ConsumerRunner {
 
   async start(): Promise<void> {
     const consumer = await this.deps.js.consumers.get(this.spec.stream.name, this.spec.durable);
-    const prefetch = Math.min(this.spec.maxAckPending, Math.max(this.batchSize * this.runtime.concurrency * 2, 16));
+    const prefetch = Math.min(
+      this.spec.maxAckPending,
+      Math.max(this.batchSize * this.runtime.concurrency * 2, 16),
+    );
     this.messages = await consumer.consume({ max_messages: prefetch });
     this.pumping = this.pump(this.messages);
     // Pulled but not started (waiting for a slot, or paused while a dependency is down):
     // keep them ours, so waiting costs them no delivery.
-    this.holdPending = setInterval(() => this.pending.forEach((msg) => msg.working()), Math.max(1000, this.spec.ackWaitMs / 3));
+    this.holdPending = setInterval(
+      () => this.pending.forEach((msg) => msg.working()),
+      Math.max(1000, this.spec.ackWaitMs / 3),
+    );
     this.holdPending.unref();
   }
 
@@ -127,7 +135,12 @@ export class ConsumerRunner {
    * slot in small, costly batches; under load, full batches use every slot.
    */
   private schedule(): void {
-    while (!this.stopping && !this.paused && this.pending.length > 0 && this.inFlight < this.runtime.concurrency) {
+    while (
+      !this.stopping &&
+      !this.paused &&
+      this.pending.length > 0 &&
+      this.inFlight < this.runtime.concurrency
+    ) {
       const full = this.pending.length >= this.batchSize;
       if (!full && this.partialInFlight > 0) return; // rescheduled when it completes
       const lingered = Date.now() - this.oldestPendingAt >= this.runtime.lingerMs;
@@ -155,7 +168,8 @@ export class ConsumerRunner {
     const keepAlive = setInterval(
       () => {
         // A hung handler must not hold its messages forever: after maxInFlightMs JetStream may redeliver them.
-        if (Date.now() - startedAt < this.runtime.maxInFlightMs) batch.forEach((msg) => settled.has(msg) || msg.working());
+        if (Date.now() - startedAt < this.runtime.maxInFlightMs)
+          batch.forEach((msg) => settled.has(msg) || msg.working());
       },
       Math.max(1000, this.spec.ackWaitMs / 3),
     );
@@ -262,10 +276,16 @@ export class ConsumerRunner {
       return;
     }
     if (deliveries >= this.spec.maxDeliver) {
-      await this.deadLetter(msg, 'exhausted', `failed ${deliveries} deliveries; last error: ${verdict.reason}`);
+      await this.deadLetter(
+        msg,
+        'exhausted',
+        `failed ${deliveries} deliveries; last error: ${verdict.reason}`,
+      );
       return;
     }
-    this.logger.warn(`delivery ${deliveries}/${this.spec.maxDeliver} of #${msg.seq} failed: ${verdict.reason}`);
+    this.logger.warn(
+      `delivery ${deliveries}/${this.spec.maxDeliver} of #${msg.seq} failed: ${verdict.reason}`,
+    );
     msg.nak(retryDelayMs(deliveries, this.deps.retry));
     outcomes.inc({ consumer: this.spec.durable, outcome: 'retry' });
   }

@@ -52,10 +52,14 @@ export class DeadLetterPublisher {
     const h = natsHeaders();
     h.set('Engram-Dead-Letter-Cause', cause);
     h.set('Engram-Dead-Letter-Reason', reason.replace(/[\r\n]+/g, ' ').slice(0, 1000));
-    await js.publish(Subjects.deadLetter(dead.stream, dead.consumer), encodeMessage(DeadLetterSchema, letter), {
-      msgID: `dlq:${dead.stream}:${dead.sequence}`,
-      headers: h,
-    });
+    await js.publish(
+      Subjects.deadLetter(dead.stream, dead.consumer),
+      encodeMessage(DeadLetterSchema, letter),
+      {
+        msgID: `dlq:${dead.stream}:${dead.sequence}`,
+        headers: h,
+      },
+    );
     deadLetters.inc({ consumer: dead.consumer, cause });
   }
 }

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
 import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
-import { RpcErrorReplySchema, decodeMessage, encodeMessage, rpcSubject, type RpcSpec } from '@engram/contracts';
+import {
+  RpcErrorReplySchema,
+  decodeMessage,
+  encodeMessage,
+  rpcSubject,
+  type RpcSpec,
+} from '@engram/contracts';
 import { NatsClient } from '../connection/nats.client';
 import { injectTraceContext } from '../tracing/trace-headers';
 import { DependencyUnavailableError } from '../consumers/failure-kind';
@@ -52,7 +58,10 @@ export async function callRpc<S extends RpcSpec>(
     if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
       throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
     }
-    if (error instanceof TimeoutError || (error instanceof RequestError && error.cause instanceof TimeoutError)) {
+    if (
+      error instanceof TimeoutError ||
+      (error instanceof RequestError && error.cause instanceof TimeoutError)
+    ) {
       throw new RpcError('DEADLINE_EXCEEDED', `${subject} did not answer within ${timeout} ms`, {
         subject,
       });
@@ -62,15 +71,23 @@ export async function callRpc<S extends RpcSpec>(
   if (reply.headers?.get('Nats-Service-Error-Code')) {
     const { error } = decodeMessage(RpcErrorReplySchema, reply.data, { strict: false });
     const code = error?.code ?? 'INTERNAL';
-    throw new RpcError(isRpcErrorCode(code) ? code : 'INTERNAL', error?.message ?? reply.headers.get('Nats-Service-Error'), {
-      ...(error?.details ?? {}),
-    });
+    throw new RpcError(
+      isRpcErrorCode(code) ? code : 'INTERNAL',
+      error?.message ?? reply.headers.get('Nats-Service-Error'),
+      {
+        ...(error?.details ?? {}),
+      },
+    );
   }
   return decodeMessage(spec.response, reply.data, { strict: false }) as MessageShape<S['response']>;
 }
 
 /** Answers that say the service behind an RPC cannot answer right now, not that the request was wrong. */
-const DEPENDENCY_DOWN_CODES: ReadonlySet<string> = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'RESOURCE_EXHAUSTED']);
+const DEPENDENCY_DOWN_CODES: ReadonlySet<string> = new Set([
+  'UNAVAILABLE',
+  'DEADLINE_EXCEEDED',
+  'RESOURCE_EXHAUSTED',
+]);
 
 /**
  * An RPC made by a consumer's work: when the service behind it is down, busy or too slow, the
@@ -81,7 +98,8 @@ export async function callDependency<T>(dependency: string, request: () => Promi
   try {
     return await request();
   } catch (error) {
-    if (error instanceof RpcError && DEPENDENCY_DOWN_CODES.has(error.code)) throw new DependencyUnavailableError(`${dependency}: ${error.message}`);
+    if (error instanceof RpcError && DEPENDENCY_DOWN_CODES.has(error.code))
+      throw new DependencyUnavailableError(`${dependency}: ${error.message}`);
     throw error;
   }
 }

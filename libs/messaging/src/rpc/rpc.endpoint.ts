@@ -1,5 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  headers as natsHeaders,
+  type Msg,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
 import type { JsonObject } from '@bufbuild/protobuf';
 import {
   RpcErrorReplySchema,
@@ -31,7 +36,10 @@ export const DEADLINE_HEADER = 'Engram-Deadline';
 
 export type RpcInvoker = (request: unknown, ctx: RpcCallContext) => Promise<unknown>;
 
-const requests = counter('engram_rpc_requests_total', 'RPC requests per subject and result code', ['rpc', 'code']);
+const requests = counter('engram_rpc_requests_total', 'RPC requests per subject and result code', [
+  'rpc',
+  'code',
+]);
 const seconds = histogram('engram_rpc_seconds', 'RPC handling time', ['rpc']);
 const tracer = trace.getTracer('@engram/messaging');
 const EMPTY_OBJECT = new TextEncoder().encode('{}');
@@ -68,7 +76,9 @@ export class RpcEndpoint {
         void this.accept(msg);
       },
     });
-    this.logger.log(`answering ${rpcSubscription(this.spec)} (queue engram.${this.spec.subject}, ${this.service})`);
+    this.logger.log(
+      `answering ${rpcSubscription(this.spec)} (queue engram.${this.spec.subject}, ${this.service})`,
+    );
   }
 
   /** Stops taking requests and waits for the ones in progress. */
@@ -84,9 +94,13 @@ export class RpcEndpoint {
       if (this.slots.waiting >= this.limits.maxQueued) {
         this.fail(
           msg,
-          new RpcError('RESOURCE_EXHAUSTED', `${this.spec.subject} is busy: ${this.limits.maxQueued} requests are already waiting`, {
-            retryable: true,
-          }),
+          new RpcError(
+            'RESOURCE_EXHAUSTED',
+            `${this.spec.subject} is busy: ${this.limits.maxQueued} requests are already waiting`,
+            {
+              retryable: true,
+            },
+          ),
         );
         return;
       }
@@ -113,26 +127,42 @@ export class RpcEndpoint {
           }
           let request: unknown;
           try {
-            request = decodeMessage(this.spec.request, msg.data.length === 0 ? EMPTY_OBJECT : msg.data, { strict: true });
-          } catch (error) {
-            throw RpcError.invalidArgument(`request is not a valid ${this.spec.request.typeName}: ${errorMessage(error)}`, {
-              type: this.spec.request.typeName,
+            request = decodeMessage(this.spec.request, msg.data.length === 0 ? EMPTY_OBJECT : msg.data, {
+              strict: true,
             });
+          } catch (error) {
+            throw RpcError.invalidArgument(
+              `request is not a valid ${this.spec.request.typeName}: ${errorMessage(error)}`,
+              {
+                type: this.spec.request.typeName,
+              },
+            );
           }
           const deadline = Number(msg.headers?.get(DEADLINE_HEADER));
-          const signal = Number.isFinite(deadline) && deadline > 0 ? AbortSignal.timeout(Math.max(0, deadline - Date.now())) : new AbortController().signal;
+          const signal =
+            Number.isFinite(deadline) && deadline > 0
+              ? AbortSignal.timeout(Math.max(0, deadline - Date.now()))
+              : new AbortController().signal;
           if (Number.isFinite(deadline) && deadline > 0 && deadline <= Date.now()) {
             // Waited in the queue past the caller's deadline: nobody will read the answer.
-            throw new RpcError('DEADLINE_EXCEEDED', 'the caller’s deadline passed before the request was handled');
+            throw new RpcError(
+              'DEADLINE_EXCEEDED',
+              'the caller’s deadline passed before the request was handled',
+            );
           }
           const result = await this.invoke(request, { tenantId, subject: msg.subject, signal });
           msg.respond(encodeMessage(this.spec.response, result as never));
           requests.inc({ rpc: this.spec.subject, code: 'OK' });
         } catch (error) {
           const rpcError =
-            error instanceof RpcError ? error : new RpcError('INTERNAL', 'internal error; the service log has the details');
+            error instanceof RpcError
+              ? error
+              : new RpcError('INTERNAL', 'internal error; the service log has the details');
           if (!(error instanceof RpcError)) {
-            this.logger.error(`${this.spec.subject} failed: ${errorMessage(error)}`, error instanceof Error ? error.stack : undefined);
+            this.logger.error(
+              `${this.spec.subject} failed: ${errorMessage(error)}`,
+              error instanceof Error ? error.stack : undefined,
+            );
             span.recordException(error as Error);
           }
           span.setStatus({ code: SpanStatusCode.ERROR, message: rpcError.message });

@@ -37,7 +37,9 @@ export async function readQueueStatus(jsm: JetStreamManager): Promise<QueueRepor
       .info(Streams.deadLetters.name, { subjects_filter: Subjects.deadLetterWildcard })
       .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
     ...Object.values(Consumers).map((spec) =>
-      jsm.consumers.info(spec.stream.name, spec.durable).catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+      jsm.consumers
+        .info(spec.stream.name, spec.durable)
+        .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
     ),
   ]);
   const deadBySubject: Record<string, number> = dead?.state.subjects ?? {};

@@ -47,7 +47,8 @@ export class TopologyProvisioner {
         this.logger.log(`stream ${spec.name} updated`);
       }
     } catch (error) {
-      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+      if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound))
+        throw error;
       try {
         await jsm.streams.add(wanted);
         this.logger.log(`stream ${spec.name} created`);

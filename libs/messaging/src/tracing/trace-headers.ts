@@ -5,7 +5,10 @@ import { context, ROOT_CONTEXT, type Context } from '@engram/telemetry';
 /** NATS headers carry W3C trace context (traceparent, tracestate), whatever the process's global propagator is. */
 const w3c = new W3CTraceContextPropagator();
 
-export function injectTraceContext(target: MsgHdrs = natsHeaders(), from: Context = context.active()): MsgHdrs {
+export function injectTraceContext(
+  target: MsgHdrs = natsHeaders(),
+  from: Context = context.active(),
+): MsgHdrs {
   w3c.inject(from, target, { set: (carrier, key, value) => carrier.set(key, value) });
   return target;
 }

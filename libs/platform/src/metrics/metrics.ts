@@ -12,7 +12,9 @@ export function startDefaultMetrics(service: string): void {
 
 /** Returns the metric registered under this name, creating it once (modules may be created twice in tests). */
 export function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
-  return (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames });
+  return (
+    (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames })
+  );
 }
 
 export function histogram<L extends string>(
@@ -22,6 +24,7 @@ export function histogram<L extends string>(
   buckets = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 ): Histogram<L> {
   return (
-    (register.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram({ name, help, labelNames, buckets })
+    (register.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram({ name, help, labelNames, buckets })
   );
 }

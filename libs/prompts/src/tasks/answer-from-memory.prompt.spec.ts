@@ -1,9 +1,25 @@
-import { ANSWER_FROM_MEMORY_LIMITS, MEMORY_ANSWER_JSON_SCHEMA, parseTaskInput, renderTaskPrompt } from '../index';
+import {
+  ANSWER_FROM_MEMORY_LIMITS,
+  MEMORY_ANSWER_JSON_SCHEMA,
+  parseTaskInput,
+  renderTaskPrompt,
+} from '../index';
 
 describe('answer_from_memory', () => {
   const hits = [
-    { id: 'message:12', kind: 'message', content: 'Two cats,\n  Bailey and Oliver.', createdAt: '2026-06-01T10:04:30Z', author: 'Ada' },
-    { id: 'fact:3', kind: 'fact', content: 'Ada prefers tea over coffee', createdAt: '2026-05-03T08:00:00+02:00' },
+    {
+      id: 'message:12',
+      kind: 'message',
+      content: 'Two cats,\n  Bailey and Oliver.',
+      createdAt: '2026-06-01T10:04:30Z',
+      author: 'Ada',
+    },
+    {
+      id: 'fact:3',
+      kind: 'fact',
+      content: 'Ada prefers tea over coffee',
+      createdAt: '2026-05-03T08:00:00+02:00',
+    },
   ];
 
   it('asks for a short, cited answer from the items only, as JSON, each item on one line with its id, time and author', () => {
@@ -22,15 +38,31 @@ describe('answer_from_memory', () => {
     );
     expect(prompt.jsonSchema).toBe(MEMORY_ANSWER_JSON_SCHEMA);
     expect(prompt.schemaName).toBe('memory_answer');
-    expect(MEMORY_ANSWER_JSON_SCHEMA).toMatchObject({ required: ['answer', 'citedIds'], additionalProperties: false });
+    expect(MEMORY_ANSWER_JSON_SCHEMA).toMatchObject({
+      required: ['answer', 'citedIds'],
+      additionalProperties: false,
+    });
   });
 
   it('refuses an input without a question or hits, with ids that are not refs, or beyond its bounds', () => {
-    expect(parseTaskInput('answer_from_memory', { question: '  ', hits })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^question:/)] });
-    expect(parseTaskInput('answer_from_memory', { question: 'cats?', hits: [] })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^hits:/)] });
+    expect(parseTaskInput('answer_from_memory', { question: '  ', hits })).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^question:/)],
+    });
+    expect(parseTaskInput('answer_from_memory', { question: 'cats?', hits: [] })).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^hits:/)],
+    });
     const bad = parseTaskInput('answer_from_memory', {
       question: 'cats?',
-      hits: [{ id: '12', kind: 'note', content: 'x'.repeat(ANSWER_FROM_MEMORY_LIMITS.contentChars + 1), createdAt: 'June' }],
+      hits: [
+        {
+          id: '12',
+          kind: 'note',
+          content: 'x'.repeat(ANSWER_FROM_MEMORY_LIMITS.contentChars + 1),
+          createdAt: 'June',
+        },
+      ],
     });
     expect(bad).toEqual({
       ok: false,
@@ -41,7 +73,13 @@ describe('answer_from_memory', () => {
         expect.stringMatching(/^hits\[0\]\.createdAt:/),
       ]),
     });
-    const many = Array.from({ length: ANSWER_FROM_MEMORY_LIMITS.hits + 1 }, (_, i) => ({ ...hits[0]!, id: `message:${i}` }));
-    expect(parseTaskInput('answer_from_memory', { question: 'cats?', hits: many })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^hits:/)] });
+    const many = Array.from({ length: ANSWER_FROM_MEMORY_LIMITS.hits + 1 }, (_, i) => ({
+      ...hits[0]!,
+      id: `message:${i}`,
+    }));
+    expect(parseTaskInput('answer_from_memory', { question: 'cats?', hits: many })).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^hits:/)],
+    });
   });
 });

@@ -14,7 +14,9 @@ export const ANSWER_RULES = [
 ];
 
 /** OpenAI's strict structured output: every property required, no others (see EXTRACTED_FACTS_JSON_SCHEMA). */
-const { $schema: _dialect, ...answerSchema } = z.toJSONSchema(z.strictObject({ answer: z.string(), citedIds: z.array(z.string()) }));
+const { $schema: _dialect, ...answerSchema } = z.toJSONSchema(
+  z.strictObject({ answer: z.string(), citedIds: z.array(z.string()) }),
+);
 export const MEMORY_ANSWER_JSON_SCHEMA: Record<string, unknown> = answerSchema;
 
 /** `[message:12] 2026-06-01T10:00Z message by Ada: text`, one line per item. */
@@ -34,7 +36,10 @@ export function answerFromMemoryPrompt(input: AnswerFromMemoryInput): TaskPrompt
           'Answer with JSON: {"answer": "…", "citedIds": ["message:12"]}, citedIds listing every id cited in the answer.',
         ].join('\n'),
       },
-      { role: 'user', content: `Question: ${input.question}\n\nMemory items:\n${input.hits.map(renderHit).join('\n')}` },
+      {
+        role: 'user',
+        content: `Question: ${input.question}\n\nMemory items:\n${input.hits.map(renderHit).join('\n')}`,
+      },
     ],
     jsonSchema: MEMORY_ANSWER_JSON_SCHEMA,
     schemaName: 'memory_answer',

@@ -8,7 +8,10 @@ const REF = /^[a-z]+:[\w-]+$/;
  * `citedIds` and from the brackets in the text, and ids the text cites but the list
  * forgot are added. Brackets that are not citations ("[sic]") stay as written.
  */
-export function citingOnlyHits(answer: MemoryAnswer, hits: ReadonlyArray<{ readonly id: string }>): MemoryAnswer {
+export function citingOnlyHits(
+  answer: MemoryAnswer,
+  hits: ReadonlyArray<{ readonly id: string }>,
+): MemoryAnswer {
   const given = new Set(hits.map((h) => h.id));
   const citedInText: string[] = [];
   const text = answer.answer.replace(/(\s*)\[([^[\]]+)\]/g, (whole, space: string, inner: string) => {

@@ -110,11 +110,22 @@ export const TASK_INPUTS = {
 export type TaskInput<T extends TaskName> = z.infer<(typeof TASK_INPUTS)[T]>;
 
 /** Validates a task's input; the problems name the fields. */
-export function parseTaskInput<T extends TaskName>(task: T, input: unknown): { ok: true; value: TaskInput<T> } | { ok: false; problems: string[] } {
+export function parseTaskInput<T extends TaskName>(
+  task: T,
+  input: unknown,
+): { ok: true; value: TaskInput<T> } | { ok: false; problems: string[] } {
   const result = TASK_INPUTS[task].safeParse(input);
   if (result.success) return { ok: true, value: result.data as TaskInput<T> };
   return {
     ok: false,
-    problems: result.error.issues.map((i) => `${i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') || 'input'}: ${i.message}`),
+    problems: result.error.issues.map(
+      (i) =>
+        `${
+          i.path
+            .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+            .join('')
+            .replace(/^\./, '') || 'input'
+        }: ${i.message}`,
+    ),
   };
 }

@@ -56,13 +56,24 @@ function renderLines(lines: readonly TranscriptLine[]): string {
 function renderLinesWithIds(lines: readonly TranscriptLine[]): string {
   const numbered = attributed(lines);
   const width = ordinalWidthFor(numbered);
-  return numbered.map((line) => renderTranscriptLine({ ...line, text: `(id ${line.id}) ${line.text}` }, width)).join('\n');
+  return numbered
+    .map((line) => renderTranscriptLine({ ...line, text: `(id ${line.id}) ${line.text}` }, width))
+    .join('\n');
 }
 
 function summarizePrompt(input: SummarizeInput): TaskPrompt {
   const p = input.preamble;
-  const what = ['messages of a conversation', 'summaries of consecutive parts of a conversation', 'summaries of the periods of a whole conversation'][input.depth]!;
-  const preamble = renderPreamble({ ...p, agent: p.agent ?? null, channel: p.channel ?? null, title: p.title ?? null });
+  const what = [
+    'messages of a conversation',
+    'summaries of consecutive parts of a conversation',
+    'summaries of the periods of a whole conversation',
+  ][input.depth]!;
+  const preamble = renderPreamble({
+    ...p,
+    agent: p.agent ?? null,
+    channel: p.channel ?? null,
+    title: p.title ?? null,
+  });
   return {
     messages: [
       {
@@ -108,7 +119,9 @@ function extractFactsPrompt(input: ExtractFactsInput): TaskPrompt {
         content: [
           'You extract the facts worth remembering from the latest messages of a conversation, for a long-term memory.',
           ...FACT_RULES.map((r) => `- ${r}`),
-          input.userName ? `- The user is called ${input.userName}.` : '- Call the user "the user" unless the messages give their name.',
+          input.userName
+            ? `- The user is called ${input.userName}.`
+            : '- Call the user "the user" unless the messages give their name.',
           'Answer with JSON: {"facts": [{"content", "category", "importance", "sourceMessageIds"}]}; {"facts": []} when nothing is worth remembering.',
         ].join('\n'),
       },
@@ -128,7 +141,10 @@ function describeToolCallPrompt(input: DescribeToolCallInput): TaskPrompt {
         content:
           'You describe a tool call an AI agent made, for a searchable memory: one sentence, past tense, naming what was done and its salient arguments (no JSON, no more than 200 characters). Answer with the sentence only.',
       },
-      { role: 'user', content: `Tool: ${input.toolName}\nArguments: ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}` },
+      {
+        role: 'user',
+        content: `Tool: ${input.toolName}\nArguments: ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args}`,
+      },
     ],
   };
 }

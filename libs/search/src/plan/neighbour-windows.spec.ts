@@ -4,11 +4,35 @@ import type { NeighbourRow } from './search-rows';
 
 const at = new Date('2026-06-01T10:00:00Z');
 const candidate = (id: string): Candidate => ({
-  kind: 'message', id, author: 'Ada', createdAt: at, lastAccessedAt: null, accessCount: 0, length: 10, matched: 1, cosine: 0.5, asks: false, importance: null, eligible: true,
+  kind: 'message',
+  id,
+  author: 'Ada',
+  createdAt: at,
+  lastAccessedAt: null,
+  accessCount: 0,
+  length: 10,
+  matched: 1,
+  cosine: 0.5,
+  asks: false,
+  importance: null,
+  eligible: true,
 });
 const row = (seed: string, offset: number, id: string): NeighbourRow => ({
-  seed, offset, kind: 'message', id, author: 'Engram', created_at: at, length: 10, matched: 0, cosine: 0.1, asks: false, importance: null,
-  access_count: null, last_accessed_at: null, lexical_score: null, eligible: true,
+  seed,
+  offset,
+  kind: 'message',
+  id,
+  author: 'Engram',
+  created_at: at,
+  length: 10,
+  matched: 0,
+  cosine: 0.1,
+  asks: false,
+  importance: null,
+  access_count: null,
+  last_accessed_at: null,
+  lexical_score: null,
+  eligible: true,
 });
 
 describe('withNeighbours', () => {
@@ -30,7 +54,11 @@ describe('withNeighbours', () => {
 
   it('merges what overlapping windows know, and leaves other kinds alone', () => {
     const summary: Candidate = { ...candidate('9'), kind: 'summary' };
-    const out = withNeighbours([candidate('4'), candidate('6'), summary], ['4', '6'], [...around, row('6', -2, '4'), row('6', -1, '5'), row('6', 1, '7')]);
+    const out = withNeighbours(
+      [candidate('4'), candidate('6'), summary],
+      ['4', '6'],
+      [...around, row('6', -2, '4'), row('6', -1, '5'), row('6', 1, '7')],
+    );
     expect(out.find((c) => c.id === '5')!.neighbours).toEqual(['3', '4', '6', '7']);
     expect(out.find((c) => c.id === '6')!.neighbours).toEqual(['4', '5', '7', null]);
     expect(out.find((c) => c.kind === 'summary')!.neighbours).toBeUndefined();

@@ -23,9 +23,16 @@ export function withNeighbours(first: Candidate[], seeds: string[], around: Neig
     window.forEach((id, at) => {
       if (id === null) return;
       const known = slots.get(id) ?? [null, null, null, null];
-      const seen = [window[at - 2] ?? null, window[at - 1] ?? null, window[at + 1] ?? null, window[at + 2] ?? null];
+      const seen = [
+        window[at - 2] ?? null,
+        window[at - 1] ?? null,
+        window[at + 1] ?? null,
+        window[at + 2] ?? null,
+      ];
       slots.set(id, known.map((k, i) => k ?? seen[i]!) as Slots);
     });
   }
-  return [...byKey.values()].map((c) => (c.kind === 'message' && slots.has(c.id) ? { ...c, neighbours: slots.get(c.id)! } : c));
+  return [...byKey.values()].map((c) =>
+    c.kind === 'message' && slots.has(c.id) ? { ...c, neighbours: slots.get(c.id)! } : c,
+  );
 }

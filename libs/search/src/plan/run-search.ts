@@ -15,7 +15,15 @@ import {
   type SearchMode,
 } from './search-plan';
 import { withNeighbours } from './neighbour-windows';
-import { toCandidate, type CandidateRow, type ExpansionRow, type ItemRow, type NeighbourRow, type TermFrequencyRow, type TermRow } from './search-rows';
+import {
+  toCandidate,
+  type CandidateRow,
+  type ExpansionRow,
+  type ItemRow,
+  type NeighbourRow,
+  type TermFrequencyRow,
+  type TermRow,
+} from './search-rows';
 import type { SearchScope, Statement } from './search-scope';
 
 /** Runs one statement in the search's tenant transaction and returns its rows. */
@@ -31,7 +39,8 @@ export interface PlannedSearch {
   readonly scope: SearchScope;
 }
 
-export type QueryVector = { readonly vector: number[]; readonly model: string } | { readonly vector: null; readonly reason: string };
+export type QueryVector =
+  { readonly vector: number[]; readonly model: string } | { readonly vector: null; readonly reason: string };
 
 /** A returned item, in order: its ranking (null for an expansion that did not rank itself) and what it expands. */
 export interface PlacedItem {
@@ -59,27 +68,57 @@ export const EXPANSIONS_PER_HIT = 3;
  * with expansions → the items' content. `vector` is awaited only when the candidates
  * need it, so the caller can have it made while the terms are counted.
  */
-export async function runSearch(run: StatementRunner, search: PlannedSearch, vector: Promise<QueryVector>, now: Date): Promise<SearchOutcome> {
+export async function runSearch(
+  run: StatementRunner,
+  search: PlannedSearch,
+  vector: Promise<QueryVector>,
+  now: Date,
+): Promise<SearchOutcome> {
   await run(settingsStatement(search.mode));
 
-  const timed = search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
+  const timed =
+    search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
   const termRows = await run<TermRow>(termsStatement(search.scope.tenantId, timed.text));
   if (!termRows[0]?.known) return { known: false };
   const documents = Number(termRows[0].documents);
   const averageLength = Number(termRows[0].average_length) || 20;
   const parsed = termRows.filter((r) => r.lexeme !== null);
   const termQueries = parsed.map((t) => tsqueryOf(t.lexeme!));
-  const frequencies = termQueries.length > 0 ? await run<TermFrequencyRow>(termFrequenciesStatement(search.scope, termQueries)) : [];
+  const frequencies =
+    termQueries.length > 0
+      ? await run<TermFrequencyRow>(termFrequenciesStatement(search.scope, termQueries))
+      : [];
   const byTerm = new Map(frequencies.map((f) => [Number(f.term), f]));
-  const terms: QueryTerm[] = parsed.map((t, i) => ({ lexeme: t.lexeme!, words: t.words ?? [], idf: inverseDocumentFrequency(byTerm.get(i)?.df ?? 0, documents) }));
+  const terms: QueryTerm[] = parsed.map((t, i) => ({
+    lexeme: t.lexeme!,
+    words: t.words ?? [],
+    idf: inverseDocumentFrequency(byTerm.get(i)?.df ?? 0, documents),
+  }));
   // Idf is the tenant's; which terms pick candidates depends on how many messages they match within the filters.
-  const chosen = chooseCandidateTerms(terms.map((t, i) => ({ lexeme: t.lexeme, df: byTerm.get(i)?.scoped_df ?? byTerm.get(i)?.df ?? 0 })));
-  const match = search.mode === 'fulltext' ? (chosen.length > 0 ? chosen.map(tsqueryOf).join(' | ') : null) : search.query;
+  const chosen = chooseCandidateTerms(
+    terms.map((t, i) => ({ lexeme: t.lexeme, df: byTerm.get(i)?.scoped_df ?? byTerm.get(i)?.df ?? 0 })),
+  );
+  const match =
+    search.mode === 'fulltext'
+      ? chosen.length > 0
+        ? chosen.map(tsqueryOf).join(' | ')
+        : null
+      : search.query;
 
   const queryVector = await vector;
   const values = queryVector.vector;
   const model = queryVector.vector ? queryVector.model : null;
-  const firstRows = await run<CandidateRow>(candidatesStatement({ scope: search.scope, mode: search.mode, terms: termQueries, match, vector: values, model, documents }));
+  const firstRows = await run<CandidateRow>(
+    candidatesStatement({
+      scope: search.scope,
+      mode: search.mode,
+      terms: termQueries,
+      match,
+      vector: values,
+      model,
+      documents,
+    }),
+  );
   const first = firstRows.map(toCandidate);
   const ranking = { terms, averageLength, window: timed.window, fusion: search.fusion, now };
 
@@ -93,7 +132,10 @@ export async function runSearch(run: StatementRunner, search: PlannedSearch, vec
           .map((r) => r.candidate.id)
       : [];
   if (seeds.length > 0) await run(NEIGHBOUR_SETTINGS);
-  const around = seeds.length > 0 ? await run<NeighbourRow>(neighboursStatement(search.scope, seeds, termQueries, values, model)) : [];
+  const around =
+    seeds.length > 0
+      ? await run<NeighbourRow>(neighboursStatement(search.scope, seeds, termQueries, values, model))
+      : [];
   const candidates = withNeighbours(first, seeds, around);
   const ranked = rankCandidates({ ...ranking, candidates });
 
@@ -121,12 +163,21 @@ export async function runSearch(run: StatementRunner, search: PlannedSearch, vec
 type Slot = Omit<PlacedItem, 'item'>;
 
 /** The first top-k, each summary or fact hit followed by its most relevant source messages. */
-async function place(run: StatementRunner, search: PlannedSearch, ranked: RankedItem[], termQueries: string[], terms: QueryTerm[]): Promise<Slot[]> {
+async function place(
+  run: StatementRunner,
+  search: PlannedSearch,
+  ranked: RankedItem[],
+  termQueries: string[],
+  terms: QueryTerm[],
+): Promise<Slot[]> {
   const head = ranked.slice(0, search.topK);
   const parents = search.expand ? head.filter((r) => r.candidate.kind !== 'message') : [];
   const summaryIds = parents.filter((r) => r.candidate.kind === 'summary').map((r) => r.candidate.id);
   const factIds = parents.filter((r) => r.candidate.kind === 'fact').map((r) => r.candidate.id);
-  const expansions = parents.length > 0 ? await run<ExpansionRow>(expansionStatement(search.scope.tenantId, summaryIds, factIds, termQueries)) : [];
+  const expansions =
+    parents.length > 0
+      ? await run<ExpansionRow>(expansionStatement(search.scope.tenantId, summaryIds, factIds, termQueries))
+      : [];
   const byParent = groupExpansions(expansions, terms);
   const byKey = new Map(ranked.map((r) => [candidateKey(r.candidate.kind, r.candidate.id), r]));
   const placed: Slot[] = [];
@@ -152,8 +203,12 @@ function tsqueryOf(lexeme: string): string {
   return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-function groupExpansions(rows: ExpansionRow[], terms: QueryTerm[]): Map<string, Array<{ kind: ItemKind; id: string }>> {
-  const weight = (matched: number) => terms.reduce((sum, t, i) => (matched & (1 << i) ? sum + t.idf : sum), 0);
+function groupExpansions(
+  rows: ExpansionRow[],
+  terms: QueryTerm[],
+): Map<string, Array<{ kind: ItemKind; id: string }>> {
+  const weight = (matched: number) =>
+    terms.reduce((sum, t, i) => (matched & (1 << i) ? sum + t.idf : sum), 0);
   const groups = new Map<string, ExpansionRow[]>();
   for (const row of rows) {
     const ref = `${row.parent_kind}:${row.parent_id}`;
@@ -166,7 +221,9 @@ function groupExpansions(rows: ExpansionRow[], terms: QueryTerm[]): Map<string, 
       const children = group.filter((r) => r.kind === 'summary' && r.level === 1).slice(0, 2);
       const messages = group
         .filter((r) => r.kind === 'message')
-        .sort((a, b) => weight(b.matched) - weight(a.matched) || a.created_at.getTime() - b.created_at.getTime())
+        .sort(
+          (a, b) => weight(b.matched) - weight(a.matched) || a.created_at.getTime() - b.created_at.getTime(),
+        )
         .slice(0, EXPANSIONS_PER_HIT);
       return [ref, [...children, ...messages].map((r) => ({ kind: r.kind, id: String(r.id) }))];
     }),

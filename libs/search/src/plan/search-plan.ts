@@ -43,7 +43,11 @@ export type SearchMode = 'fulltext' | 'trigram' | 'regex';
 const TABLES: Record<ItemKind, { table: string; time: string; alive: string }> = {
   message: { table: 'messages', time: 'created_at', alive: 'true' },
   summary: { table: 'summaries', time: 'latest_at', alive: 'true' },
-  fact: { table: 'facts', time: 'valid_from', alive: 'x.valid_to IS NULL AND (x.expires_at IS NULL OR x.expires_at > now())' },
+  fact: {
+    table: 'facts',
+    time: 'valid_from',
+    alive: 'x.valid_to IS NULL AND (x.expires_at IS NULL OR x.expires_at > now())',
+  },
 };
 
 /** The query's stemmed terms (with the words they came from), the tenant's size, and whether the tenant exists. */
@@ -88,7 +92,13 @@ export function termFrequenciesStatement(scope: SearchScope, lexemes: readonly s
 }
 
 /** Columns every candidate row has, whatever its kind. */
-function candidateColumns(kind: ItemKind, tenantParam: string, termsParam: string, vectorParam: string | null, modelParam: string | null): string {
+function candidateColumns(
+  kind: ItemKind,
+  tenantParam: string,
+  termsParam: string,
+  vectorParam: string | null,
+  modelParam: string | null,
+): string {
   const x = 'x';
   const matched = `(SELECT coalesce(sum(1 << (i - 1)), 0) FROM generate_subscripts(${termsParam}::tsquery[], 1) i WHERE ${x}.tsv @@ (${termsParam}::tsquery[])[i])::int`;
   // (The tenant, though RLS implies it, lets the planner go straight to its partition.)
@@ -138,17 +148,25 @@ export function candidatesStatement(input: CandidatesInput): Statement {
             ? `${match} <% x.content`
             : `x.content ~* ${match}`;
     const lexicalScore =
-      input.mode === 'trigram' && match ? `word_similarity(${match}, x.content)` : input.mode === 'regex' ? '1::float8' : 'NULL::float8';
+      input.mode === 'trigram' && match
+        ? `word_similarity(${match}, x.content)`
+        : input.mode === 'regex'
+          ? '1::float8'
+          : 'NULL::float8';
     const sources: string[] = [];
     if (lexicalPredicate) {
-      sources.push(`(SELECT x.id FROM ${table} x WHERE x.tenant_id = ${tenant} AND ${lexicalPredicate} AND ${alive} AND ${scoped} LIMIT ${CANDIDATE_BUDGET})`);
+      sources.push(
+        `(SELECT x.id FROM ${table} x WHERE x.tenant_id = ${tenant} AND ${lexicalPredicate} AND ${alive} AND ${scoped} LIMIT ${CANDIDATE_BUDGET})`,
+      );
     }
     // In regex and fuzzy modes the pattern is a requirement: only what matches it is eligible.
     const required = input.mode === 'fulltext' ? 'true' : (lexicalPredicate ?? 'false');
     if (vector && model && input.mode === 'fulltext') {
       // "+ 0" keeps the planner off the HNSW index: only a bare `embedding <=> v` matches it.
       const exact = input.documents * VECTORS_PER_MESSAGE[kind] <= EXACT_VECTOR_SCAN_LIMIT;
-      const distance = exact ? `(e.embedding <=> ${vector}::halfvec) + 0` : `e.embedding <=> ${vector}::halfvec`;
+      const distance = exact
+        ? `(e.embedding <=> ${vector}::halfvec) + 0`
+        : `e.embedding <=> ${vector}::halfvec`;
       sources.push(`(SELECT e.item_id AS id FROM embeddings e
                       WHERE e.tenant_id = ${tenant} AND e.item_kind = '${kind}' AND e.model = ${model}
                       ORDER BY ${distance} LIMIT ${SEMANTIC_CANDIDATES})`);
@@ -171,7 +189,13 @@ export function candidatesStatement(input: CandidatesInput): Statement {
  * columns of a candidate: `seed`, `offset` (−2, −1, 1, 2) and whether the neighbour
  * passes the filters itself.
  */
-export function neighboursStatement(scope: SearchScope, seeds: readonly string[], terms: readonly string[], vector: readonly number[] | null, model: string | null): Statement {
+export function neighboursStatement(
+  scope: SearchScope,
+  seeds: readonly string[],
+  terms: readonly string[],
+  vector: readonly number[] | null,
+  model: string | null,
+): Statement {
   const params = new Params();
   const tenant = params.add(scope.tenantId);
   const seedParam = params.add(seeds);
@@ -202,7 +226,10 @@ export function neighboursStatement(scope: SearchScope, seeds: readonly string[]
 }
 
 /** What is returned: content and provenance of each item, by kind and id. */
-export function itemsStatement(tenantId: string, refs: Readonly<Record<ItemKind, readonly string[]>>): Statement {
+export function itemsStatement(
+  tenantId: string,
+  refs: Readonly<Record<ItemKind, readonly string[]>>,
+): Statement {
   return {
     text: `
       SELECT 'message' AS kind, m.id::text AS id, m.content, m.agent, m.conversation_id::text AS conversation_id, c.channel,
@@ -228,7 +255,12 @@ export function itemsStatement(tenantId: string, refs: Readonly<Record<ItemKind,
  * terms it contains, so the caller can keep the most relevant ones; and a branch's
  * child summaries.
  */
-export function expansionStatement(tenantId: string, summaryIds: readonly string[], factIds: readonly string[], terms: readonly string[]): Statement {
+export function expansionStatement(
+  tenantId: string,
+  summaryIds: readonly string[],
+  factIds: readonly string[],
+  terms: readonly string[],
+): Statement {
   return {
     text: `
       WITH RECURSIVE tree AS (
@@ -264,7 +296,10 @@ export function expansionStatement(tenantId: string, summaryIds: readonly string
  * into the conversation's rows to leave one row; it reads thousands instead of a two-row index
  * scan (40 ms against 3 for 40 seeds). The statements after it read by key.
  */
-export const NEIGHBOUR_SETTINGS: Statement = { text: `SELECT set_config('enable_bitmapscan', 'off', true)`, values: [] };
+export const NEIGHBOUR_SETTINGS: Statement = {
+  text: `SELECT set_config('enable_bitmapscan', 'off', true)`,
+  values: [],
+};
 
 /** Regex and fuzzy modes read text row by row: they get a time limit. */
 export const SCAN_TIMEOUT = '3s';

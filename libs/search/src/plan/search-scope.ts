@@ -37,13 +37,20 @@ export function scopePredicate(kind: ItemKind, alias: string, scope: SearchScope
   if (scope.agent) where.push(`${alias}.agent = ${params.add(scope.agent)}`);
   if (scope.conversationId) where.push(`${alias}.conversation_id = ${params.add(scope.conversationId)}`);
   if (scope.channel) {
-    where.push(`${alias}.conversation_id IN (SELECT id FROM conversations WHERE channel = ${params.add(scope.channel)})`);
+    where.push(
+      `${alias}.conversation_id IN (SELECT id FROM conversations WHERE channel = ${params.add(scope.channel)})`,
+    );
   }
   if (scope.roles && scope.roles.length > 0) {
     if (kind !== 'message') return 'false';
     where.push(`${alias}.role = ANY(${params.add(scope.roles)}::text[])`);
   }
-  const [start, end] = kind === 'message' ? ['created_at', 'created_at'] : kind === 'summary' ? ['latest_at', 'earliest_at'] : ['valid_from', 'valid_from'];
+  const [start, end] =
+    kind === 'message'
+      ? ['created_at', 'created_at']
+      : kind === 'summary'
+        ? ['latest_at', 'earliest_at']
+        : ['valid_from', 'valid_from'];
   if (scope.from) where.push(`${alias}.${start} >= ${params.add(scope.from.toISOString())}`);
   if (scope.to) where.push(`${alias}.${end} <= ${params.add(scope.to.toISOString())}`);
   return where.length > 0 ? where.join(' AND ') : 'true';

@@ -28,7 +28,10 @@ describe('findQueryTime', () => {
   });
 
   it('leaves a query without a date alone, and a time of day is not a date', () => {
-    expect(findQueryTime('what pets does Melanie have?', now)).toEqual({ text: 'what pets does Melanie have?', window: null });
+    expect(findQueryTime('what pets does Melanie have?', now)).toEqual({
+      text: 'what pets does Melanie have?',
+      window: null,
+    });
     expect(findQueryTime('the meeting at 5 pm', now).window).toBeNull();
   });
 });

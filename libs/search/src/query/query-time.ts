@@ -25,13 +25,20 @@ export const TIME_WINDOW_SLACK_DAYS = 5;
 export function findQueryTime(query: string, now: Date): QueryWithTime {
   for (const found of chrono.parse(query, now)) {
     const start = found.start;
-    const dated = start.isCertain('day') || start.isCertain('month') || start.isCertain('year') || start.isCertain('weekday');
+    const dated =
+      start.isCertain('day') ||
+      start.isCertain('month') ||
+      start.isCertain('year') ||
+      start.isCertain('weekday');
     if (!dated) continue;
     const first = start.date();
-    const span = start.isCertain('day') || start.isCertain('weekday') ? 1 : start.isCertain('month') ? 31 : 366;
+    const span =
+      start.isCertain('day') || start.isCertain('weekday') ? 1 : start.isCertain('month') ? 31 : 366;
     const last = found.end ? found.end.date().getTime() + DAY_MS : first.getTime() + span * DAY_MS;
     const slack = TIME_WINDOW_SLACK_DAYS * DAY_MS;
-    const text = `${query.slice(0, found.index)} ${query.slice(found.index + found.text.length)}`.replace(/\s+/g, ' ').trim();
+    const text = `${query.slice(0, found.index)} ${query.slice(found.index + found.text.length)}`
+      .replace(/\s+/g, ' ')
+      .trim();
     return { text, window: { from: new Date(first.getTime() - slack), to: new Date(last + slack) } };
   }
   return { text: query, window: null };

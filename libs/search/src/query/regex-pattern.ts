@@ -12,7 +12,8 @@ export type PatternCheck = { readonly ok: true } | { readonly ok: false; readonl
  */
 export function checkPattern(pattern: string): PatternCheck {
   if (pattern.length === 0) return { ok: false, reason: 'the pattern is empty' };
-  if (pattern.length > MAX_PATTERN_LENGTH) return { ok: false, reason: `the pattern is longer than ${MAX_PATTERN_LENGTH} characters` };
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return { ok: false, reason: `the pattern is longer than ${MAX_PATTERN_LENGTH} characters` };
   if (/\\[1-9]/.test(pattern)) return { ok: false, reason: 'back-references are not allowed' };
   let compiles = true;
   try {

@@ -36,7 +36,12 @@ export interface WindowPart {
  * (presence per part: chat turns rarely repeat a word), the average length that of a
  * window of average parts.
  */
-export function windowScore(parts: readonly WindowPart[], idfs: readonly number[], skip: number, averageLength: number): number {
+export function windowScore(
+  parts: readonly WindowPart[],
+  idfs: readonly number[],
+  skip: number,
+  averageLength: number,
+): number {
   let length = 0;
   let weights = 0;
   for (const p of parts) {

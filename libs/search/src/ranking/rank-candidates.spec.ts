@@ -57,7 +57,14 @@ describe('rankCandidates', () => {
     ];
     const greeting = message('1', { author: 'Melanie', matched: 0b11 }); // "Caroline, what a cute pet!"
     const own = message('2', { author: 'Caroline', matched: 0b10 }); // Caroline about her pet
-    const ranked = rankCandidates({ terms: t, candidates: [greeting, own], averageLength: 10, window: null, fusion: 'weighted', now });
+    const ranked = rankCandidates({
+      terms: t,
+      candidates: [greeting, own],
+      averageLength: 10,
+      window: null,
+      fusion: 'weighted',
+      now,
+    });
     expect(ranked[0]!.candidate.id).toBe('2');
     expect(AUTHOR_MATCH).toBeGreaterThan(0);
   });
@@ -66,7 +73,14 @@ describe('rankCandidates', () => {
     const window = { from: new Date('2023-06-01'), to: new Date('2023-06-10') };
     const inside = message('1', { matched: 1, createdAt: new Date('2023-06-05') });
     const outside = message('2', { matched: 1, createdAt: new Date('2023-09-05') });
-    const ranked = rankCandidates({ terms: terms('pet'), candidates: [outside, inside], averageLength: 10, window, fusion: 'weighted', now });
+    const ranked = rankCandidates({
+      terms: terms('pet'),
+      candidates: [outside, inside],
+      averageLength: 10,
+      window,
+      fusion: 'weighted',
+      now,
+    });
     expect(ranked[0]!.candidate.id).toBe('1');
     expect(ranked[0]!.signals.timeMatch).toBe(1);
   });
@@ -77,7 +91,11 @@ describe('rankCandidates', () => {
   });
 
   it('in RRF mode ranks by reciprocal rank of full text and semantic', () => {
-    const ranked = rank([message('1', { matched: 1, cosine: 0.1 }), message('2', { matched: 0, cosine: 0.9 })], terms('pet'), 'rrf');
+    const ranked = rank(
+      [message('1', { matched: 1, cosine: 0.1 }), message('2', { matched: 0, cosine: 0.9 })],
+      terms('pet'),
+      'rrf',
+    );
     expect(ranked[0]!.signals.fused).toBeCloseTo(1 / 61 + 1 / 62, 12);
   });
 });

@@ -1,7 +1,14 @@
 import type { TimeWindow } from '../query/query-time';
 import { NEIGHBOUR_WEIGHTS, windowScore, type WindowPart } from './bm25';
 import { candidateKey, type Candidate } from './candidate';
-import { importanceScore, RRF_K, semanticScore, SIGNAL_WEIGHTS, temporalScore, TIME_MATCH_WEIGHT } from './signals';
+import {
+  importanceScore,
+  RRF_K,
+  semanticScore,
+  SIGNAL_WEIGHTS,
+  temporalScore,
+  TIME_MATCH_WEIGHT,
+} from './signals';
 
 /** A stemmed query term, the words of the query it came from, and its idf in the tenant's memory. */
 export interface QueryTerm {
@@ -44,7 +51,13 @@ const NEIGHBOUR_SEMANTIC_WEIGHT = 0.3;
 /** Offsets of Candidate.neighbours. */
 const OFFSETS = [-2, -1, 1, 2] as const;
 
-const wordsOf = (name: string | null): string[] => (name ? name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean) : []);
+const wordsOf = (name: string | null): string[] =>
+  name
+    ? name
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean)
+    : [];
 
 /**
  * Ranks the eligible candidates, best first, with each signal.
@@ -89,7 +102,11 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
               ? NEIGHBOUR_WEIGHTS.precedingQuestion
               : NEIGHBOUR_WEIGHTS.adjacent;
         // A neighbour that was not read contributes nothing but an average length.
-        parts.push(n ? { matched: n.matched, length: n.length, weight } : { matched: 0, length: input.averageLength, weight });
+        parts.push(
+          n
+            ? { matched: n.matched, length: n.length, weight }
+            : { matched: 0, length: input.averageLength, weight },
+        );
       });
     }
     const authored = wordsOf(c.author).some((w) => nameWords.has(w)) ? AUTHOR_MATCH : 0;
@@ -113,7 +130,8 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
     }
     const fulltext = maxLexical > 0 ? lexical[i]! / maxLexical : 0;
     const at = c.createdAt.getTime();
-    const timeMatch = input.window && at >= input.window.from.getTime() && at <= input.window.to.getTime() ? 1 : 0;
+    const timeMatch =
+      input.window && at >= input.window.from.getTime() && at <= input.window.to.getTime() ? 1 : 0;
     return {
       candidate: c,
       signals: {
@@ -155,7 +173,10 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
  * Reciprocal Rank Fusion (k = 60) of ranked lists given as one score per item (null:
  * not in that list): Σ 1 / (k + rank).
  */
-export function reciprocalRankFusion(lists: ReadonlyArray<ReadonlyArray<number | null>>, k = RRF_K): number[] {
+export function reciprocalRankFusion(
+  lists: ReadonlyArray<ReadonlyArray<number | null>>,
+  k = RRF_K,
+): number[] {
   const length = lists[0]?.length ?? 0;
   const fused = new Array<number>(length).fill(0);
   for (const list of lists) {

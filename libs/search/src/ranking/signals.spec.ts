@@ -12,7 +12,9 @@ describe('temporal signal', () => {
 
   it('is reinforced by 2 % per access', () => {
     expect(temporalScore(daysAgo(10), daysAgo(10), 5, now)).toBeCloseTo(Math.exp(-0.5) * 1.1, 10);
-    expect(temporalScore(daysAgo(1), daysAgo(1), 50, now)).toBeGreaterThan(temporalScore(daysAgo(1), daysAgo(1), 0, now));
+    expect(temporalScore(daysAgo(1), daysAgo(1), 50, now)).toBeGreaterThan(
+      temporalScore(daysAgo(1), daysAgo(1), 0, now),
+    );
   });
 
   it('treats a time in the future as now', () => {

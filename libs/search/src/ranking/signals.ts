@@ -13,7 +13,12 @@ export const RRF_K = 60;
  * Memory that is used stays fresh: e^(−0.05 · days since last access) · (1 + 0.02 · accesses),
  * where an item never accessed counts from when it was made.
  */
-export function temporalScore(createdAt: Date, lastAccessedAt: Date | null, accessCount: number, now: Date): number {
+export function temporalScore(
+  createdAt: Date,
+  lastAccessedAt: Date | null,
+  accessCount: number,
+  now: Date,
+): number {
   const since = (lastAccessedAt ?? createdAt).getTime();
   const days = Math.max(0, (now.getTime() - since) / DAY_MS);
   return Math.exp(-0.05 * days) * (1 + 0.02 * Math.max(0, accessCount));

@@ -32,7 +32,10 @@ export class VectorsByTenant1760000000006 implements MigrationInterface {
   name = 'VectorsByTenant1760000000006';
 
   async up(q: QueryRunner): Promise<void> {
-    const partitions = Array.from({ length: VECTOR_PARTITIONS }, (_, i) => `embeddings_p${String(i).padStart(2, '0')}`);
+    const partitions = Array.from(
+      { length: VECTOR_PARTITIONS },
+      (_, i) => `embeddings_p${String(i).padStart(2, '0')}`,
+    );
     await q.query(`
       CREATE TABLE embeddings_by_tenant ${vectorColumns('tenant_id, item_kind, item_id')} PARTITION BY HASH (tenant_id);
       ${partitions.map((p, i) => `CREATE TABLE ${p} PARTITION OF embeddings_by_tenant FOR VALUES WITH (MODULUS ${VECTOR_PARTITIONS}, REMAINDER ${i});`).join('\n')}

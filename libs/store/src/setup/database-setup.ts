@@ -107,7 +107,10 @@ export async function migrateDatabase(ownerUrl: string): Promise<string[]> {
 }
 
 /** Names of migrations the code knows but the database has not applied. */
-export async function pendingMigrations(query: (sql: string) => Promise<Array<{ name: string }>>, known: string[]): Promise<string[]> {
+export async function pendingMigrations(
+  query: (sql: string) => Promise<Array<{ name: string }>>,
+  known: string[],
+): Promise<string[]> {
   const rows = await query(`SELECT name FROM ${MIGRATIONS_TABLE}`).catch(() => []);
   const applied = new Set(rows.map((r) => r.name));
   return known.filter((name) => !applied.has(name));

@@ -27,7 +27,11 @@ async function onOwnConnection<T>(
  * Holds several advisory locks at once, taken in one statement in hash order, so two
  * holders of overlapping sets cannot deadlock.
  */
-export async function withAdvisoryLocks<T>(dataSource: DataSource, keys: readonly string[], work: () => Promise<T>): Promise<T> {
+export async function withAdvisoryLocks<T>(
+  dataSource: DataSource,
+  keys: readonly string[],
+  work: () => Promise<T>,
+): Promise<T> {
   const locked = async (lock: QueryRunner) => {
     await lock.query(
       `SELECT pg_advisory_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`,
@@ -39,10 +43,16 @@ export async function withAdvisoryLocks<T>(dataSource: DataSource, keys: readonl
 }
 
 /** One lock, but giving up at once (returns undefined) when someone else holds the lock. */
-export function tryWithAdvisoryLock<T>(dataSource: DataSource, key: string, work: () => Promise<T>): Promise<T | undefined> {
+export function tryWithAdvisoryLock<T>(
+  dataSource: DataSource,
+  key: string,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
   return onOwnConnection(
     dataSource,
-    async (lock) => (await lock.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [key]))[0].locked === true,
+    async (lock) =>
+      (await lock.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [key]))[0]
+        .locked === true,
     work,
   );
 }

@@ -5,7 +5,10 @@ import type { EntityManager } from 'typeorm';
  * tenants) and answers whether derived memory is on for it. Runs in the caller's
  * transaction, acting for that tenant.
  */
-export async function ensureTenant(manager: EntityManager, tenantId: string): Promise<{ memoryEnabled: boolean }> {
+export async function ensureTenant(
+  manager: EntityManager,
+  tenantId: string,
+): Promise<{ memoryEnabled: boolean }> {
   const rows: Array<{ memory_enabled: boolean }> = await manager.query(
     `WITH created AS (
        INSERT INTO tenants (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING RETURNING memory_enabled

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Events } from '@engram/contracts';
-import { classifyMemoryTag, expiryOf, extractedFactKey, factSources, planExtractedFact, statedAt, type FactCategory } from '@engram/memory-core';
+import {
+  classifyMemoryTag,
+  expiryOf,
+  extractedFactKey,
+  factSources,
+  planExtractedFact,
+  statedAt,
+  type FactCategory,
+} from '@engram/memory-core';
 import { EventPublisher } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
@@ -65,10 +73,17 @@ export class ExtractFactsUseCase {
 
   async execute(turn: AssistantTurn): Promise<void> {
     const { tenantId, agent } = turn;
-    const window = await this.transactions.run(tenantId, (m) => this.facts.window(m, turn.turnMessageId, FACT_WINDOW_MESSAGES));
+    const window = await this.transactions.run(tenantId, (m) =>
+      this.facts.window(m, turn.turnMessageId, FACT_WINDOW_MESSAGES),
+    );
     const extracted = await this.extract(tenantId, window);
     if (!extracted) return;
-    const origin: FactOrigin = { tenantId, agent, conversationId: turn.conversationId, keyToken: turn.turnMessageId };
+    const origin: FactOrigin = {
+      tenantId,
+      agent,
+      conversationId: turn.conversationId,
+      keyToken: turn.turnMessageId,
+    };
     const announcements = await this.transactions.run(tenantId, async (m) => {
       await lockFactWriters(m, tenantId, agent);
       return this.writeAll(m, origin, extracted);
@@ -81,7 +96,13 @@ export class ExtractFactsUseCase {
     if (!window.some((w) => w.role === 'user' && w.content)) return null;
     const facts = await this.gerty.extractFacts(
       tenantId,
-      window.map((w) => ({ id: w.id, at: w.createdAt.toISOString(), role: w.role, ...(w.author && { author: w.author }), text: w.content })),
+      window.map((w) => ({
+        id: w.id,
+        at: w.createdAt.toISOString(),
+        role: w.role,
+        ...(w.author && { author: w.author }),
+        text: w.content,
+      })),
       userNameOf(window),
     );
     if (facts.length === 0) return null;
@@ -93,31 +114,65 @@ export class ExtractFactsUseCase {
   }
 
   /** Writes a window's facts in the caller's transaction, which holds the agent's fact-writers lock. */
-  async writeAll(m: EntityManager, origin: FactOrigin, extracted: ExtractedWindow): Promise<FactAnnouncement[]> {
+  async writeAll(
+    m: EntityManager,
+    origin: FactOrigin,
+    extracted: ExtractedWindow,
+  ): Promise<FactAnnouncement[]> {
     const out: FactAnnouncement[] = [];
-    for (const [i, fact] of extracted.facts.entries()) out.push(...(await this.write(m, origin, extracted.window, fact, extracted.vectors[i]!, extracted.model)));
+    for (const [i, fact] of extracted.facts.entries())
+      out.push(
+        ...(await this.write(m, origin, extracted.window, fact, extracted.vectors[i]!, extracted.model)),
+      );
     return out;
   }
 
   /** After the commit: mem.fact.upserted for each, under its msg id. */
-  async announce(origin: Omit<FactOrigin, 'keyToken'>, announcements: readonly FactAnnouncement[], traceContext?: Context): Promise<void> {
+  async announce(
+    origin: Omit<FactOrigin, 'keyToken'>,
+    announcements: readonly FactAnnouncement[],
+    traceContext?: Context,
+  ): Promise<void> {
     const { tenantId, agent } = origin;
     for (const a of announcements) {
       await this.events.publish(
         Events.factUpserted,
         tenantId,
-        { tenantId, agent, factId: a.factId, operation: a.operation, category: a.category, supersededBy: a.supersededBy ?? '', conversationId: origin.conversationId },
+        {
+          tenantId,
+          agent,
+          factId: a.factId,
+          operation: a.operation,
+          category: a.category,
+          supersededBy: a.supersededBy ?? '',
+          conversationId: origin.conversationId,
+        },
         { msgId: a.msgId, ...(traceContext && { traceContext }) },
       );
     }
   }
 
-  private async write(m: EntityManager, origin: FactOrigin, window: readonly WindowMessage[], fact: ExtractedFact, vector: readonly number[], model: string): Promise<FactAnnouncement[]> {
+  private async write(
+    m: EntityManager,
+    origin: FactOrigin,
+    window: readonly WindowMessage[],
+    fact: ExtractedFact,
+    vector: readonly number[],
+    model: string,
+  ): Promise<FactAnnouncement[]> {
     const { tenantId, agent } = origin;
     const originKey = extractedFactKey(agent, origin.keyToken, fact.content);
     // This origin already inserted it (a redelivery): announced again under the same msg id.
     const inserted = await this.facts.findByOriginKey(m, originKey);
-    if (inserted) return [{ factId: inserted.id, operation: 'created', category: inserted.category, msgId: createdMsgId(tenantId, inserted.id) }];
+    if (inserted)
+      return [
+        {
+          factId: inserted.id,
+          operation: 'created',
+          category: inserted.category,
+          msgId: createdMsgId(tenantId, inserted.id),
+        },
+      ];
 
     const now = await this.facts.now(m);
     const lifetime = classifyMemoryTag(fact.category).lifetime;
@@ -145,22 +200,44 @@ export class ExtractFactsUseCase {
     if (plan.kind === 'update') {
       await this.facts.update(m, plan.factId, row);
       await this.facts.writeVector(m, tenantId, plan.factId, vector, model);
-      return [{ factId: plan.factId, operation: 'updated', category: fact.category, msgId: updatedMsgId(tenantId, plan.factId, origin.keyToken) }];
+      return [
+        {
+          factId: plan.factId,
+          operation: 'updated',
+          category: fact.category,
+          msgId: updatedMsgId(tenantId, plan.factId, origin.keyToken),
+        },
+      ];
     }
     const factId = await this.facts.insert(m, tenantId, originKey, row, saidAt);
     await this.facts.writeVector(m, tenantId, factId, vector, model);
-    const created: FactAnnouncement = { factId, operation: 'created', category: fact.category, msgId: createdMsgId(tenantId, factId) };
+    const created: FactAnnouncement = {
+      factId,
+      operation: 'created',
+      category: fact.category,
+      msgId: createdMsgId(tenantId, factId),
+    };
     if (plan.kind === 'insert') return [created];
     await this.facts.supersede(m, plan.factId, factId, saidAt);
     const older = await this.facts.findCategory(m, plan.factId);
-    return [created, { factId: plan.factId, operation: 'superseded', category: older, supersededBy: factId, msgId: supersededMsgId(tenantId, plan.factId) }];
+    return [
+      created,
+      {
+        factId: plan.factId,
+        operation: 'superseded',
+        category: older,
+        supersededBy: factId,
+        msgId: supersededMsgId(tenantId, plan.factId),
+      },
+    ];
   }
 }
 
 /** The convention of every fact writer (ingest, memory_save): one `created` per fact. */
 export const createdMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:created`;
 /** An update in place, once per origin (turn or compaction step). */
-export const updatedMsgId = (tenantId: string, factId: string, keyToken: string) => `fact:${tenantId}:${factId}:updated:${keyToken}`;
+export const updatedMsgId = (tenantId: string, factId: string, keyToken: string) =>
+  `fact:${tenantId}:${factId}:updated:${keyToken}`;
 /** A fact closed by a correction (once: a closed fact stays closed). */
 export const supersededMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:superseded`;
 

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { FactCategory, FactLifetime, MessageRole, NearestClosedFact, NearestFact } from '@engram/memory-core';
+import type {
+  FactCategory,
+  FactLifetime,
+  MessageRole,
+  NearestClosedFact,
+  NearestFact,
+} from '@engram/memory-core';
 import { insertFact, type EntityManager } from '@engram/store';
 
 /** A message of the window facts are extracted from. */
@@ -43,7 +49,13 @@ export class ExtractedFactRepository {
 
   /** The last `limit` messages of the turn's conversation up to and including the turn's message, oldest first. */
   async window(m: EntityManager, turnMessageId: string, limit: number): Promise<WindowMessage[]> {
-    const rows: Array<{ id: string; role: MessageRole; author: string | null; content: string; created_at: Date }> = await m.query(
+    const rows: Array<{
+      id: string;
+      role: MessageRole;
+      author: string | null;
+      content: string;
+      created_at: Date;
+    }> = await m.query(
       `SELECT w.id::text, w.role, w.author, w.content, w.created_at
          FROM messages t
          CROSS JOIN LATERAL (
@@ -57,21 +69,42 @@ export class ExtractedFactRepository {
         ORDER BY w.created_at, w.stream_seq, w.position, w.id`,
       [turnMessageId, limit],
     );
-    return rows.map((r) => ({ id: r.id, role: r.role, author: r.author, content: r.content, createdAt: r.created_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      role: r.role,
+      author: r.author,
+      content: r.content,
+      createdAt: r.created_at,
+    }));
   }
 
-  async findByOriginKey(m: EntityManager, originKey: string): Promise<{ id: string; category: FactCategory } | null> {
-    const rows: Array<{ id: string; category: FactCategory }> = await m.query('SELECT id::text, category FROM facts WHERE origin_key = $1', [originKey]);
+  async findByOriginKey(
+    m: EntityManager,
+    originKey: string,
+  ): Promise<{ id: string; category: FactCategory } | null> {
+    const rows: Array<{ id: string; category: FactCategory }> = await m.query(
+      'SELECT id::text, category FROM facts WHERE origin_key = $1',
+      [originKey],
+    );
     return rows[0] ?? null;
   }
 
   async findCategory(m: EntityManager, factId: string): Promise<FactCategory> {
-    const rows: Array<{ category: FactCategory }> = await m.query('SELECT category FROM facts WHERE id = $1', [factId]);
+    const rows: Array<{ category: FactCategory }> = await m.query(
+      'SELECT category FROM facts WHERE id = $1',
+      [factId],
+    );
     return rows[0]!.category;
   }
 
   /** The agent's open fact in force at `at` (not expired by then) whose vector (of this model) is nearest to `vector`, with its cosine similarity. */
-  async nearestOpenFact(m: EntityManager, agent: string, vector: readonly number[], model: string, at: Date): Promise<NearestFact | null> {
+  async nearestOpenFact(
+    m: EntityManager,
+    agent: string,
+    vector: readonly number[],
+    model: string,
+    at: Date,
+  ): Promise<NearestFact | null> {
     const rows: Array<{ id: string; similarity: number }> = await m.query(
       `WITH candidates AS MATERIALIZED (${AGENT_FACT_VECTORS} AND f.valid_to IS NULL AND (f.expires_at IS NULL OR f.expires_at > $4))
        SELECT id::text, 1 - (embedding <=> $2::halfvec) AS similarity FROM candidates ORDER BY embedding <=> $2::halfvec LIMIT 1`,
@@ -81,16 +114,29 @@ export class ExtractedFactRepository {
   }
 
   /** The agent's closed fact nearest to `vector` (of this model), with when it was closed. */
-  async nearestClosedFact(m: EntityManager, agent: string, vector: readonly number[], model: string): Promise<NearestClosedFact | null> {
+  async nearestClosedFact(
+    m: EntityManager,
+    agent: string,
+    vector: readonly number[],
+    model: string,
+  ): Promise<NearestClosedFact | null> {
     const rows: Array<{ id: string; similarity: number; valid_to: Date }> = await m.query(
       `WITH candidates AS MATERIALIZED (${AGENT_FACT_VECTORS} AND f.valid_to IS NOT NULL)
        SELECT id::text, 1 - (embedding <=> $2::halfvec) AS similarity, valid_to FROM candidates ORDER BY embedding <=> $2::halfvec LIMIT 1`,
       [agent, `[${vector.join(',')}]`, model],
     );
-    return rows[0] ? { id: rows[0].id, similarity: Number(rows[0].similarity), validTo: rows[0].valid_to } : null;
+    return rows[0]
+      ? { id: rows[0].id, similarity: Number(rows[0].similarity), validTo: rows[0].valid_to }
+      : null;
   }
 
-  insert(m: EntityManager, tenantId: string, originKey: string, fact: ExtractedFactRow, validFrom: Date): Promise<string> {
+  insert(
+    m: EntityManager,
+    tenantId: string,
+    originKey: string,
+    fact: ExtractedFactRow,
+    validFrom: Date,
+  ): Promise<string> {
     return insertFact(m, tenantId, { ...fact, origin: 'extracted', originKey, validFrom });
   }
 
@@ -106,7 +152,14 @@ export class ExtractedFactRepository {
               expires_at = CASE WHEN expires_at IS NULL OR $6::timestamptz IS NULL THEN expires_at ELSE greatest(expires_at, $6::timestamptz) END,
               updated_at = now()
         WHERE id = $1`,
-      [factId, fact.content, fact.category, fact.importance, fact.sourceMessageIds, fact.expiresAt?.toISOString() ?? null],
+      [
+        factId,
+        fact.content,
+        fact.category,
+        fact.importance,
+        fact.sourceMessageIds,
+        fact.expiresAt?.toISOString() ?? null,
+      ],
     );
   }
 
@@ -125,7 +178,13 @@ export class ExtractedFactRepository {
    * The fact's vector, written with the fact: the next fact of this extraction, and the next
    * turn's, compare against it at once, and an updated wording never keeps the old vector.
    */
-  async writeVector(m: EntityManager, tenantId: string, factId: string, vector: readonly number[], model: string): Promise<void> {
+  async writeVector(
+    m: EntityManager,
+    tenantId: string,
+    factId: string,
+    vector: readonly number[],
+    model: string,
+  ): Promise<void> {
     await m.query(
       `INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding)
        VALUES ('fact', $1, $2, $3, $4::halfvec)

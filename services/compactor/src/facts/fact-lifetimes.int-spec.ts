@@ -3,7 +3,14 @@ import { Client } from 'pg';
 import { Rpcs, type SearchResponse } from '@engram/contracts';
 import { expiryOf, type FactLifetime } from '@engram/memory-core';
 import { callRpc } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, startService, type NatsServerHandle, type ScratchDatabase, type ServiceProcess } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  startService,
+  type NatsServerHandle,
+  type ScratchDatabase,
+  type ServiceProcess,
+} from '@engram/testing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -19,7 +26,12 @@ describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
   let nc: NatsConnection;
   const services: ServiceProcess[] = [];
 
-  async function insertFact(key: string, content: string, lifetime: FactLifetime, validFrom: Date): Promise<void> {
+  async function insertFact(
+    key: string,
+    content: string,
+    lifetime: FactLifetime,
+    validFrom: Date,
+  ): Promise<void> {
     await admin.query(
       `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key, source_message_ids, valid_from, expires_at)
        VALUES ('acme', 'helper', $1, 'fact', $2, 6, 'saved', $3, '{}', $4, $5)`,
@@ -28,7 +40,12 @@ describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
   }
 
   const search = (query: string) =>
-    callRpc(nc, Rpcs.search, { query, topK: 20, filters: { kinds: ['fact'] } }, { tenantId: 'acme' }) as Promise<SearchResponse>;
+    callRpc(
+      nc,
+      Rpcs.search,
+      { query, topK: 20, filters: { kinds: ['fact'] } },
+      { tenantId: 'acme' },
+    ) as Promise<SearchResponse>;
 
   beforeAll(async () => {
     [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('fact_lifetimes')]);
@@ -37,9 +54,19 @@ describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
     await admin.query(`INSERT INTO tenants (tenant_id) VALUES ('acme')`);
     const now = Date.now();
     // Said 60 days ago: project context lives 30 days from then.
-    await insertFact('expired', 'Ada is learning Portuguese for the Lisbon trip', 'project_context', new Date(now - 60 * DAY_MS));
+    await insertFact(
+      'expired',
+      'Ada is learning Portuguese for the Lisbon trip',
+      'project_context',
+      new Date(now - 60 * DAY_MS),
+    );
     // Said yesterday: in force for another 29 days.
-    await insertFact('fresh', 'Ada is learning Portuguese verbs with flashcards', 'project_context', new Date(now - DAY_MS));
+    await insertFact(
+      'fresh',
+      'Ada is learning Portuguese verbs with flashcards',
+      'project_context',
+      new Date(now - DAY_MS),
+    );
     // Said three years ago, but sticky.
     await insertFact('sticky', 'Ada is allergic to peanuts', 'sticky', new Date(now - 3 * 365 * DAY_MS));
     const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
@@ -76,7 +103,9 @@ describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
   it('a sticky fact said years ago is still served', async () => {
     const res = await search('peanuts allergy');
     expect(res.hits.map((h) => h.content)).toContain('Ada is allergic to peanuts');
-    const stored = await admin.query<{ expires_at: Date | null }>(`SELECT expires_at FROM facts WHERE origin_key = 'sticky'`);
+    const stored = await admin.query<{ expires_at: Date | null }>(
+      `SELECT expires_at FROM facts WHERE origin_key = 'sticky'`,
+    );
     expect(stored.rows[0]!.expires_at).toBeNull();
   });
 });

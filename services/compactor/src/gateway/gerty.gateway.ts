@@ -78,11 +78,19 @@ export class GertyGateway implements OnModuleInit {
     return { text, model: answer.model };
   }
 
-  async extractFacts(tenantId: string, messages: readonly FactSourceLine[], userName?: string): Promise<ExtractedFact[]> {
+  async extractFacts(
+    tenantId: string,
+    messages: readonly FactSourceLine[],
+    userName?: string,
+  ): Promise<ExtractedFact[]> {
     const answer = await this.call(() =>
       this.rpc.call(
         Rpcs.gertyComplete,
-        { task: 'extract_facts', taskInput: { messages, ...(userName && { userName }) } as unknown as JsonObject, tenantId },
+        {
+          task: 'extract_facts',
+          taskInput: { messages, ...(userName && { userName }) } as unknown as JsonObject,
+          tenantId,
+        },
         { timeoutMs: this.config.GERTY_TIMEOUT_MS },
       ),
     );
@@ -94,8 +102,17 @@ export class GertyGateway implements OnModuleInit {
 
   async embed(tenantId: string, texts: readonly string[]): Promise<EmbeddedTexts> {
     if (texts.length === 0) return { vectors: [], model: '' };
-    const answer = await this.call(() => this.rpc.call(Rpcs.gertyEmbed, { texts: [...texts], tenantId }, { timeoutMs: this.config.GERTY_TIMEOUT_MS }));
-    if (answer.vectors.length !== texts.length) throw new Error(`gerty's model ${answer.model} answered ${answer.vectors.length} vectors for ${texts.length} texts`);
+    const answer = await this.call(() =>
+      this.rpc.call(
+        Rpcs.gertyEmbed,
+        { texts: [...texts], tenantId },
+        { timeoutMs: this.config.GERTY_TIMEOUT_MS },
+      ),
+    );
+    if (answer.vectors.length !== texts.length)
+      throw new Error(
+        `gerty's model ${answer.model} answered ${answer.vectors.length} vectors for ${texts.length} texts`,
+      );
     return { vectors: answer.vectors.map((v) => v.values), model: answer.model };
   }
 

@@ -16,7 +16,16 @@ import {
 import { EventPublisher } from '@engram/messaging';
 import type { SummarizeRequest } from '@engram/prompts';
 import { DataSource, lockFactWriters, TenantTransactions, withAdvisoryLocks } from '@engram/store';
-import { ExtractFactsUseCase, createdMsgId, FACT_WINDOW_MESSAGES, supersededMsgId, updatedMsgId, type ExtractedWindow, type FactAnnouncement, type FactOrigin } from '../facts/extract-facts.use-case';
+import {
+  ExtractFactsUseCase,
+  createdMsgId,
+  FACT_WINDOW_MESSAGES,
+  supersededMsgId,
+  updatedMsgId,
+  type ExtractedWindow,
+  type FactAnnouncement,
+  type FactOrigin,
+} from '../facts/extract-facts.use-case';
 import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
 import { COMPACTION_POLICY } from '../summaries/compaction.policy';
 import type { TreeTrigger } from '../summaries/grow-summary-tree.use-case';
@@ -66,16 +75,30 @@ export class CompactSessionUseCase {
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
     if (!state) return;
-    if (!state.unannounced && !compactionDue(state.uncompactedTokens, modelWindowOf(state.model).windowTokens, this.policy)) return;
+    if (
+      !state.unannounced &&
+      !compactionDue(state.uncompactedTokens, modelWindowOf(state.model).windowTokens, this.policy)
+    )
+      return;
 
     await withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
       await this.announce(trigger);
-      const conversation = await this.transactions.run(tenantId, (m) => this.compactions.conversation(m, conversationId));
+      const conversation = await this.transactions.run(tenantId, (m) =>
+        this.compactions.conversation(m, conversationId),
+      );
       if (!conversation) return;
-      const uncompacted = await this.transactions.run(tenantId, (m) => this.compactions.uncompacted(m, conversationId));
-      const step = planSessionCompaction(uncompacted, modelWindowOf(conversation.model).windowTokens, this.policy);
+      const uncompacted = await this.transactions.run(tenantId, (m) =>
+        this.compactions.uncompacted(m, conversationId),
+      );
+      const step = planSessionCompaction(
+        uncompacted,
+        modelWindowOf(conversation.model).windowTokens,
+        this.policy,
+      );
       if (!step) return;
-      const previous = await this.transactions.run(tenantId, (m) => this.compactions.latest(m, conversationId));
+      const previous = await this.transactions.run(tenantId, (m) =>
+        this.compactions.latest(m, conversationId),
+      );
       const keyToken = compactionStepKey(conversationId, step.messages.at(-1)!.id);
       const origin: FactOrigin = { tenantId, agent: conversation.agent, conversationId, keyToken };
 
@@ -89,7 +112,9 @@ export class CompactSessionUseCase {
           await lockFactWriters(m, tenantId, conversation.agent);
           for (const window of extracted) written.push(...(await this.facts.writeAll(m, origin, window)));
         }
-        const factIds = [...new Set(written.filter((a) => a.operation !== 'superseded').map((a) => a.factId))];
+        const factIds = [
+          ...new Set(written.filter((a) => a.operation !== 'superseded').map((a) => a.factId)),
+        ];
         return this.compactions.insert(m, {
           tenantId,
           conversationId,
@@ -108,11 +133,16 @@ export class CompactSessionUseCase {
   }
 
   /** Facts of the compacted messages, in windows of at most 15 (a few asked at once). */
-  private async extractFacts(tenantId: string, messages: readonly UncompactedMessage[]): Promise<ExtractedWindow[]> {
+  private async extractFacts(
+    tenantId: string,
+    messages: readonly UncompactedMessage[],
+  ): Promise<ExtractedWindow[]> {
     const windows = chunksOf(messages, FACT_WINDOW_MESSAGES);
     const out: ExtractedWindow[] = [];
     for (let i = 0; i < windows.length; i += AT_ONCE) {
-      const answers = await Promise.all(windows.slice(i, i + AT_ONCE).map((w) => this.facts.extract(tenantId, w)));
+      const answers = await Promise.all(
+        windows.slice(i, i + AT_ONCE).map((w) => this.facts.extract(tenantId, w)),
+      );
       for (const a of answers) if (a) out.push(a);
     }
     return out;
@@ -130,8 +160,12 @@ export class CompactSessionUseCase {
   ): Promise<WrittenSummary> {
     const { inputTokens } = summaryBudget(this.summaries);
     const maxChars = Math.max(400, Math.min(MAX_SUMMARY_CHARS, Math.floor(inputTokens / 2) * 4));
-    const carryTokens = Math.max(Math.ceil(maxChars / 4), previous ? estimateTokens(previous.content) : 0) + LINE_OVERHEAD_TOKENS;
-    let carry: { text: string; at: Date } | null = previous ? { text: previous.content, at: previous.earliestAt } : null;
+    const carryTokens =
+      Math.max(Math.ceil(maxChars / 4), previous ? estimateTokens(previous.content) : 0) +
+      LINE_OVERHEAD_TOKENS;
+    let carry: { text: string; at: Date } | null = previous
+      ? { text: previous.content, at: previous.earliestAt }
+      : null;
     let from = previous?.earliestAt ?? messages[0]!.createdAt;
     let count = previous?.messagesSoFar ?? 0;
     let written: WrittenSummary | null = null;
@@ -139,7 +173,17 @@ export class CompactSessionUseCase {
       count += chunk.length;
       if (chunk[0]!.createdAt < from) from = chunk[0]!.createdAt;
       const lines: SummarizeRequest['lines'] = [
-        ...(carry ? [{ id: previous ? `compaction:${previous.id}` : 'compaction', ordinal: 0, at: carry.at.toISOString(), role: 'system' as const, text: carry.text }] : []),
+        ...(carry
+          ? [
+              {
+                id: previous ? `compaction:${previous.id}` : 'compaction',
+                ordinal: 0,
+                at: carry.at.toISOString(),
+                role: 'system' as const,
+                text: carry.text,
+              },
+            ]
+          : []),
         ...chunk.map((m, i) => ({
           id: m.id,
           ordinal: i + 1,
@@ -171,7 +215,9 @@ export class CompactSessionUseCase {
   /** After the commit, never before: each step once, with the facts it wrote, marked when JetStream stored it. */
   private async announce(trigger: SessionTrigger): Promise<void> {
     const { tenantId, conversationId } = trigger;
-    const unannounced = await this.transactions.run(tenantId, (m) => this.compactions.unannounced(m, conversationId));
+    const unannounced = await this.transactions.run(tenantId, (m) =>
+      this.compactions.unannounced(m, conversationId),
+    );
     for (const c of unannounced) {
       await this.announceFacts(trigger, c);
       await this.events.publish(
@@ -192,7 +238,10 @@ export class CompactSessionUseCase {
           tokenEstimate: c.tokenEstimate,
           factIds: [...c.factIds],
         },
-        { msgId: `compaction:${tenantId}:${c.id}:created`, ...(trigger.traceContext && { traceContext: trigger.traceContext }) },
+        {
+          msgId: `compaction:${tenantId}:${c.id}:created`,
+          ...(trigger.traceContext && { traceContext: trigger.traceContext }),
+        },
       );
       await this.transactions.run(tenantId, (m) => this.compactions.markAnnounced(m, c.id));
     }
@@ -202,14 +251,31 @@ export class CompactSessionUseCase {
   private async announceFacts(trigger: SessionTrigger, c: UnannouncedCompaction): Promise<void> {
     const { tenantId, conversationId } = trigger;
     const keyToken = compactionStepKey(conversationId, c.lastMessageId);
-    const facts = await this.transactions.run(tenantId, (m) => this.compactions.stepFacts(m, c.factIds, `extracted:${c.agent}:${keyToken}:`));
+    const facts = await this.transactions.run(tenantId, (m) =>
+      this.compactions.stepFacts(m, c.factIds, `extracted:${c.agent}:${keyToken}:`),
+    );
     const announcements: FactAnnouncement[] = facts.map((f) =>
       f.supersededBy
-        ? { factId: f.id, operation: 'superseded', category: f.category, supersededBy: f.supersededBy, msgId: supersededMsgId(tenantId, f.id) }
+        ? {
+            factId: f.id,
+            operation: 'superseded',
+            category: f.category,
+            supersededBy: f.supersededBy,
+            msgId: supersededMsgId(tenantId, f.id),
+          }
         : f.created
           ? { factId: f.id, operation: 'created', category: f.category, msgId: createdMsgId(tenantId, f.id) }
-          : { factId: f.id, operation: 'updated', category: f.category, msgId: updatedMsgId(tenantId, f.id, keyToken) },
+          : {
+              factId: f.id,
+              operation: 'updated',
+              category: f.category,
+              msgId: updatedMsgId(tenantId, f.id, keyToken),
+            },
     );
-    await this.facts.announce({ tenantId, agent: c.agent, conversationId }, announcements, trigger.traceContext);
+    await this.facts.announce(
+      { tenantId, agent: c.agent, conversationId },
+      announcements,
+      trigger.traceContext,
+    );
   }
 }

@@ -26,7 +26,11 @@ export class SessionCompactionHandler {
       [...byConversation.values()].map(async (group) => {
         const first = group[0]!;
         try {
-          await this.compactSession.execute({ tenantId: tenantOfSubject(first.subject), conversationId: first.message.conversationId, traceContext: first.traceContext });
+          await this.compactSession.execute({
+            tenantId: tenantOfSubject(first.subject),
+            conversationId: first.message.conversationId,
+            traceContext: first.traceContext,
+          });
         } catch (error) {
           // One conversation failing holds back only its own events.
           const dependencyDown = isDependencyFailure(error);

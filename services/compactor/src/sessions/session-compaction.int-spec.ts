@@ -14,9 +14,23 @@ import { SessionCompactionRepository } from './session-compaction.repository';
  * (8,192-token window) passes 75 % (6,144 tokens): its oldest messages are compacted once,
  * kept, and announced once; a second step's summary is made from the first's.
  */
-const PLACES = ['Lisbon', 'Porto', 'Berlin', 'Kyoto', 'Oslo', 'Quito', 'Dakar', 'Hanoi', 'Lima', 'Perth', 'Cairo', 'Tunis'];
+const PLACES = [
+  'Lisbon',
+  'Porto',
+  'Berlin',
+  'Kyoto',
+  'Oslo',
+  'Quito',
+  'Dakar',
+  'Hanoi',
+  'Lima',
+  'Perth',
+  'Cairo',
+  'Tunis',
+];
 /** ~300 characters (~75 tokens) a message: a turn is ~150 tokens. */
-const PAD = ' Could you remind me what the weather was like there and whether the old harbour district is still worth a long visit?';
+const PAD =
+  ' Could you remind me what the weather was like there and whether the old harbour district is still worth a long visit?';
 
 describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 3 replicas)', () => {
   let compactor: CompactorUnderTest;
@@ -29,8 +43,16 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     const start = Date.parse('2026-03-01T09:00:00Z');
     const acks = [];
     for (let t = from; t < to; t++) {
-      const user = `I visited ${PLACES[t % PLACES.length]} in ${1990 + t} with my cousin number ${t}.${PAD}${PAD}`.slice(0, 300);
-      const assistant = `That trip to ${PLACES[t % PLACES.length]} sounds memorable; the harbour district there is lovely in spring and the food is famous.`.padEnd(300, ' .');
+      const user =
+        `I visited ${PLACES[t % PLACES.length]} in ${1990 + t} with my cousin number ${t}.${PAD}${PAD}`.slice(
+          0,
+          300,
+        );
+      const assistant =
+        `That trip to ${PLACES[t % PLACES.length]} sounds memorable; the harbour district there is lovely in spring and the food is famous.`.padEnd(
+          300,
+          ' .',
+        );
       const turn = {
         turnId: `${session}-${t}`,
         sessionKey: session,
@@ -40,7 +62,11 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
           { role: 'assistant', author: 'helper', content: assistant },
         ],
       };
-      acks.push(js.publish(Subjects.turn(tenant, 'helper'), JSON.stringify(turn), { msgID: `${tenant}-${session}-${t}` }));
+      acks.push(
+        js.publish(Subjects.turn(tenant, 'helper'), JSON.stringify(turn), {
+          msgID: `${tenant}-${session}-${t}`,
+        }),
+      );
     }
     await Promise.all(acks);
   }
@@ -48,19 +74,41 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
   async function conversationId(tenant: string, session: string, messages: number): Promise<string> {
     await waitFor(
       `${messages} messages of ${session} stored`,
-      async () => (await count(`SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.tenant_id = $1 AND c.session_key = $2`, [tenant, session])) === messages,
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.tenant_id = $1 AND c.session_key = $2`,
+          [tenant, session],
+        )) === messages,
       20_000,
     );
-    return (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE tenant_id = $1 AND session_key = $2`, [tenant, session]))[0]!.id;
+    return (
+      await sql<{ id: string }>(
+        `SELECT id::text FROM conversations WHERE tenant_id = $1 AND session_key = $2`,
+        [tenant, session],
+      )
+    )[0]!.id;
   }
 
   const compactions = (id: string) =>
     sql<{
-      id: string; content: string; first_message_id: string; last_message_id: string; message_count: number; compacted_tokens: number;
-      token_estimate: number; earliest_at: Date; latest_at: Date; model: string; fact_ids: string[]; announced_at: Date | null;
-    }>(`SELECT id::text, content, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
+      id: string;
+      content: string;
+      first_message_id: string;
+      last_message_id: string;
+      message_count: number;
+      compacted_tokens: number;
+      token_estimate: number;
+      earliest_at: Date;
+      latest_at: Date;
+      model: string;
+      fact_ids: string[];
+      announced_at: Date | null;
+    }>(
+      `SELECT id::text, content, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
                earliest_at, latest_at, model, fact_ids::text[] AS fact_ids, announced_at
-          FROM compactions WHERE conversation_id = $1 ORDER BY id`, [id]);
+          FROM compactions WHERE conversation_id = $1 ORDER BY id`,
+      [id],
+    );
 
   const transcript = (id: string) =>
     sql<{ id: string; content: string; compacted: boolean; token_estimate: number; created_at: Date }>(
@@ -87,7 +135,16 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(GertyGateway), 'summarizeSession'));
     await publishTurns('acme', 'long', 0, 45); // ~6,750 tokens > 6,144
     const id = await conversationId('acme', 'long', 90);
-    await waitFor('first compaction announced', async () => (await count(`SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) >= 1, 20_000, 100);
+    await waitFor(
+      'first compaction announced',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [id],
+        )) >= 1,
+      20_000,
+      100,
+    );
 
     const [first] = await compactions(id);
     let messages = await transcript(id);
@@ -96,7 +153,11 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     expect(messages).toHaveLength(90);
     expect(messages.every((m) => m.content.length > 0)).toBe(true);
     expect(compacted.map((m) => m.id)).toEqual(messages.slice(0, compacted.length).map((m) => m.id));
-    expect(first).toMatchObject({ first_message_id: compacted[0]!.id, last_message_id: compacted.at(-1)!.id, message_count: compacted.length });
+    expect(first).toMatchObject({
+      first_message_id: compacted[0]!.id,
+      last_message_id: compacted.at(-1)!.id,
+      message_count: compacted.length,
+    });
     expect(first!.compacted_tokens).toBe(compacted.reduce((n, m) => n + m.token_estimate, 0));
     expect(first!.earliest_at).toEqual(compacted[0]!.created_at);
     expect(first!.latest_at).toEqual(compacted.at(-1)!.created_at);
@@ -109,19 +170,35 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
 
     // Facts from the compacted messages, sourced among them.
     expect(first!.fact_ids.length).toBeGreaterThan(0);
-    const sourced = await count(`SELECT count(*) AS n FROM facts WHERE id = ANY($1::bigint[]) AND source_message_ids && $2::bigint[]`, [first!.fact_ids, compacted.map((m) => m.id)]);
+    const sourced = await count(
+      `SELECT count(*) AS n FROM facts WHERE id = ANY($1::bigint[]) AND source_message_ids && $2::bigint[]`,
+      [first!.fact_ids, compacted.map((m) => m.id)],
+    );
     expect(sourced).toBe(first!.fact_ids.length);
 
     // Redelivery and replicas: every replica runs the conversation again, at once, twice: nothing new.
     for (let round = 0; round < 2; round++) {
-      await Promise.all(replicas.map((app) => app.get(CompactSessionUseCase).execute({ tenantId: 'acme', conversationId: id })));
+      await Promise.all(
+        replicas.map((app) =>
+          app.get(CompactSessionUseCase).execute({ tenantId: 'acme', conversationId: id }),
+        ),
+      );
     }
     expect(await compactions(id)).toHaveLength(1);
 
     // The next step: its summary is made from the first's content and the new messages, and its span starts where the first's did.
     await publishTurns('acme', 'long', 45, 75);
     await conversationId('acme', 'long', 150);
-    await waitFor('second compaction announced', async () => (await count(`SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) >= 2, 20_000, 100);
+    await waitFor(
+      'second compaction announced',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [id],
+        )) >= 2,
+      20_000,
+      100,
+    );
     const [, second] = await compactions(id);
     expect(second!.earliest_at).toEqual(first!.earliest_at);
     expect(BigInt(second!.first_message_id)).toBeGreaterThan(BigInt(first!.last_message_id));
@@ -146,39 +223,86 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     expect(messages.slice(-10).every((m) => !m.compacted)).toBe(true);
 
     // Announced once per step, under the step's msg id.
-    const events = await eventsOn(js, Streams.events.name, Subjects.compactionCreated('acme'), CompactionCreatedSchema);
-    const steps = await compactions(id);
-    expect(events.map((e) => e.msgId).sort()).toEqual(steps.map((s) => `compaction:acme:${s.id}:created`).sort());
-    expect(events.map((e) => [e.event.compactionId, e.event.firstMessageId, e.event.lastMessageId, e.event.messageCount])).toEqual(
-      steps.map((s) => [s.id, s.first_message_id, s.last_message_id, s.message_count]),
+    const events = await eventsOn(
+      js,
+      Streams.events.name,
+      Subjects.compactionCreated('acme'),
+      CompactionCreatedSchema,
     );
+    const steps = await compactions(id);
+    expect(events.map((e) => e.msgId).sort()).toEqual(
+      steps.map((s) => `compaction:acme:${s.id}:created`).sort(),
+    );
+    expect(
+      events.map((e) => [
+        e.event.compactionId,
+        e.event.firstMessageId,
+        e.event.lastMessageId,
+        e.event.messageCount,
+      ]),
+    ).toEqual(steps.map((s) => [s.id, s.first_message_id, s.last_message_id, s.message_count]));
   });
 
   it('refuses a second record of a step and a message compacted twice; a crash after the commit announces the step once', async () => {
-    const id = (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE tenant_id = 'acme' AND session_key = 'long'`))[0]!.id;
+    const id = (
+      await sql<{ id: string }>(
+        `SELECT id::text FROM conversations WHERE tenant_id = 'acme' AND session_key = 'long'`,
+      )
+    )[0]!.id;
     const [first] = await compactions(id);
     const repository = replicas[0]!.get(SessionCompactionRepository);
     const transactions = replicas[0]!.get(TenantTransactions);
     const again = (messageIds: string[]) =>
       transactions.run('acme', (m) =>
         repository.insert(m, {
-          tenantId: 'acme', conversationId: id, agent: 'helper', content: 'again', tokenEstimate: 2, model: 'm', messageIds,
-          compactedTokens: 1, factIds: [], previousId: null,
+          tenantId: 'acme',
+          conversationId: id,
+          agent: 'helper',
+          content: 'again',
+          tokenEstimate: 2,
+          model: 'm',
+          messageIds,
+          compactedTokens: 1,
+          factIds: [],
+          previousId: null,
         }),
       );
-    await expect(again([first!.first_message_id, first!.last_message_id])).rejects.toMatchObject({ code: '23505' });
+    await expect(again([first!.first_message_id, first!.last_message_id])).rejects.toMatchObject({
+      code: '23505',
+    });
     await expect(again([first!.first_message_id])).rejects.toThrow(/compacted by another writer/);
     expect(await compactions(id)).toHaveLength(2);
 
     // A step commits, then its process dies before the announcement was marked: the next run announces it again, JetStream keeps one.
     await publishTurns('acme', 'crash', 0, 45);
     const crashId = await conversationId('acme', 'crash', 90);
-    const marks = replicas.map((app) => jest.spyOn(app.get(SessionCompactionRepository), 'markAnnounced').mockRejectedValueOnce(new Error('killed')));
-    await waitFor('the step committed', async () => (await count(`SELECT count(*) AS n FROM compactions WHERE conversation_id = $1`, [crashId])) === 1, 20_000, 100);
-    await waitFor('the step announced after the crash', async () => (await count(`SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [crashId])) === 1, 20_000, 100);
+    const marks = replicas.map((app) =>
+      jest
+        .spyOn(app.get(SessionCompactionRepository), 'markAnnounced')
+        .mockRejectedValueOnce(new Error('killed')),
+    );
+    await waitFor(
+      'the step committed',
+      async () =>
+        (await count(`SELECT count(*) AS n FROM compactions WHERE conversation_id = $1`, [crashId])) === 1,
+      20_000,
+      100,
+    );
+    await waitFor(
+      'the step announced after the crash',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [crashId],
+        )) === 1,
+      20_000,
+      100,
+    );
     expect(marks.some((spy) => spy.mock.calls.length > 0)).toBe(true);
     const [step] = await compactions(crashId);
-    const events = (await eventsOn(js, Streams.events.name, Subjects.compactionCreated('acme'), CompactionCreatedSchema)).filter((e) => e.event.conversationId === crashId);
+    const events = (
+      await eventsOn(js, Streams.events.name, Subjects.compactionCreated('acme'), CompactionCreatedSchema)
+    ).filter((e) => e.event.conversationId === crashId);
     expect(events.map((e) => e.msgId)).toEqual([`compaction:acme:${step!.id}:created`]);
     for (const spy of marks) spy.mockRestore();
   });
@@ -186,21 +310,42 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
   it('compacts a memory-off tenant without deriving facts, and dead-letters an event naming no conversation row', async () => {
     await publishTurns('quiet', 'q', 0, 45);
     const id = await conversationId('quiet', 'q', 90);
-    await waitFor('compaction of the quiet tenant', async () => (await count(`SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) === 1, 20_000, 100);
+    await waitFor(
+      'compaction of the quiet tenant',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [id],
+        )) === 1,
+      20_000,
+      100,
+    );
     const [step] = await compactions(id);
     expect(step!.fact_ids).toEqual([]);
     expect(await count(`SELECT count(*) AS n FROM facts WHERE tenant_id = 'quiet'`)).toBe(0);
 
     await js.publish(
       Subjects.messageStored('acme'),
-      JSON.stringify({ tenantId: 'acme', agent: 'helper', conversationId: 'not-a-row', turnId: 'bad', messages: [], memoryEnabled: true }),
+      JSON.stringify({
+        tenantId: 'acme',
+        agent: 'helper',
+        conversationId: 'not-a-row',
+        turnId: 'bad',
+        messages: [],
+        memoryEnabled: true,
+      }),
       { msgID: 'bad-conversation' },
     );
     let reasons: string[] = [];
     await waitFor(
       'dead letter',
       async () => {
-        const letters = await eventsOn(js, Streams.deadLetters.name, Subjects.deadLetter(Streams.events.name, 'compactor-sessions'), DeadLetterSchema);
+        const letters = await eventsOn(
+          js,
+          Streams.deadLetters.name,
+          Subjects.deadLetter(Streams.events.name, 'compactor-sessions'),
+          DeadLetterSchema,
+        );
         reasons = letters.map((l) => l.event.reason);
         return reasons.length > 0;
       },

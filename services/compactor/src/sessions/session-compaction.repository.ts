@@ -96,42 +96,83 @@ export class SessionCompactionRepository {
       [conversationId],
     );
     const row = rows[0];
-    return row ? { model: row.model, uncompactedTokens: Number(row.tokens), unannounced: row.unannounced } : null;
+    return row
+      ? { model: row.model, uncompactedTokens: Number(row.tokens), unannounced: row.unannounced }
+      : null;
   }
 
   async conversation(m: EntityManager, conversationId: string): Promise<CompactedConversation | null> {
-    const rows: Array<{ id: string; agent: string; channel: string | null; title: string | null; model: string | null; memory_enabled: boolean | null }> = await m.query(
+    const rows: Array<{
+      id: string;
+      agent: string;
+      channel: string | null;
+      title: string | null;
+      model: string | null;
+      memory_enabled: boolean | null;
+    }> = await m.query(
       `SELECT c.id::text, c.agent, c.channel, c.title, c.model, t.memory_enabled
          FROM conversations c LEFT JOIN tenants t ON t.tenant_id = c.tenant_id
         WHERE c.id = $1`,
       [conversationId],
     );
     const r = rows[0];
-    return r ? { id: r.id, agent: r.agent, channel: r.channel, title: r.title, model: r.model, memoryEnabled: r.memory_enabled ?? true } : null;
+    return r
+      ? {
+          id: r.id,
+          agent: r.agent,
+          channel: r.channel,
+          title: r.title,
+          model: r.model,
+          memoryEnabled: r.memory_enabled ?? true,
+        }
+      : null;
   }
 
   /** Every message not compacted yet, oldest first (the transcript's order). */
   async uncompacted(m: EntityManager, conversationId: string): Promise<UncompactedMessage[]> {
-    const rows: Array<{ id: string; role: MessageRole; author: string | null; content: string; created_at: Date; token_estimate: number }> = await m.query(
+    const rows: Array<{
+      id: string;
+      role: MessageRole;
+      author: string | null;
+      content: string;
+      created_at: Date;
+      token_estimate: number;
+    }> = await m.query(
       `SELECT id::text, role, author, content, created_at, token_estimate
          FROM messages
         WHERE conversation_id = $1 AND compacted_at IS NULL
         ORDER BY created_at, stream_seq, position, id`,
       [conversationId],
     );
-    return rows.map((r) => ({ id: r.id, role: r.role, author: r.author, content: r.content, createdAt: r.created_at, tokens: r.token_estimate }));
+    return rows.map((r) => ({
+      id: r.id,
+      role: r.role,
+      author: r.author,
+      content: r.content,
+      createdAt: r.created_at,
+      tokens: r.token_estimate,
+    }));
   }
 
   /** The contract the context builder reads too: the latest compaction is the one with the highest id. */
   async latest(m: EntityManager, conversationId: string): Promise<PreviousCompaction | null> {
-    const rows: Array<{ id: string; content: string; earliest_at: Date; latest_at: Date; so_far: string }> = await m.query(
-      `SELECT c.id::text, c.content, c.earliest_at, c.latest_at,
+    const rows: Array<{ id: string; content: string; earliest_at: Date; latest_at: Date; so_far: string }> =
+      await m.query(
+        `SELECT c.id::text, c.content, c.earliest_at, c.latest_at,
               (SELECT coalesce(sum(message_count), 0) FROM compactions WHERE conversation_id = $1)::text AS so_far
          FROM compactions c WHERE c.conversation_id = $1 ORDER BY c.id DESC LIMIT 1`,
-      [conversationId],
-    );
+        [conversationId],
+      );
     const r = rows[0];
-    return r ? { id: r.id, content: r.content, earliestAt: r.earliest_at, latestAt: r.latest_at, messagesSoFar: Number(r.so_far) } : null;
+    return r
+      ? {
+          id: r.id,
+          content: r.content,
+          earliestAt: r.earliest_at,
+          latestAt: r.latest_at,
+          messagesSoFar: Number(r.so_far),
+        }
+      : null;
   }
 
   /**
@@ -172,14 +213,26 @@ export class SessionCompactionRepository {
       `UPDATE messages SET compacted_at = now() WHERE conversation_id = $1 AND id = ANY($2::bigint[]) AND compacted_at IS NULL`,
       [c.conversationId, c.messageIds],
     );
-    if (marked[1] !== c.messageIds.length) throw new MessagesTakenError(`${c.messageIds.length - marked[1]} of the step's messages were compacted by another writer`);
+    if (marked[1] !== c.messageIds.length)
+      throw new MessagesTakenError(
+        `${c.messageIds.length - marked[1]} of the step's messages were compacted by another writer`,
+      );
     return rows[0]!.id;
   }
 
   async unannounced(m: EntityManager, conversationId: string): Promise<UnannouncedCompaction[]> {
     const rows: Array<{
-      id: string; agent: string; first_message_id: string | null; last_message_id: string; message_count: number | null; compacted_tokens: number | null;
-      token_estimate: number | null; earliest_at: Date; latest_at: Date; model: string; fact_ids: string[];
+      id: string;
+      agent: string;
+      first_message_id: string | null;
+      last_message_id: string;
+      message_count: number | null;
+      compacted_tokens: number | null;
+      token_estimate: number | null;
+      earliest_at: Date;
+      latest_at: Date;
+      model: string;
+      fact_ids: string[];
     }> = await m.query(
       `SELECT id::text, agent, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
               earliest_at, latest_at, model, fact_ids::text[] AS fact_ids
@@ -202,9 +255,18 @@ export class SessionCompactionRepository {
   }
 
   /** The step's facts (created or updated) and the older facts its corrections closed. */
-  async stepFacts(m: EntityManager, factIds: readonly string[], originKeyPrefix: string): Promise<StepFact[]> {
+  async stepFacts(
+    m: EntityManager,
+    factIds: readonly string[],
+    originKeyPrefix: string,
+  ): Promise<StepFact[]> {
     if (factIds.length === 0) return [];
-    const rows: Array<{ id: string; category: FactCategory; created: boolean; superseded_by: string | null }> = await m.query(
+    const rows: Array<{
+      id: string;
+      category: FactCategory;
+      created: boolean;
+      superseded_by: string | null;
+    }> = await m.query(
       `SELECT id::text, category, coalesce(starts_with(origin_key, $2), false) AS created, NULL::text AS superseded_by
          FROM facts WHERE id = ANY($1::bigint[])
        UNION ALL
@@ -214,7 +276,12 @@ export class SessionCompactionRepository {
        ORDER BY 1`,
       [factIds, originKeyPrefix],
     );
-    return rows.map((r) => ({ id: r.id, category: r.category, created: r.created, supersededBy: r.superseded_by }));
+    return rows.map((r) => ({
+      id: r.id,
+      category: r.category,
+      created: r.created,
+      supersededBy: r.superseded_by,
+    }));
   }
 
   async markAnnounced(m: EntityManager, id: string): Promise<void> {

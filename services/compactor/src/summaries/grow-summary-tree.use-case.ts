@@ -15,7 +15,12 @@ import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store
 import type { Context } from '@engram/telemetry';
 import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
 import { COMPACTION_POLICY } from './compaction.policy';
-import { SummaryRepository, type ConversationHeader, type OrphanSummary, type PendingMessage } from './summary.repository';
+import {
+  SummaryRepository,
+  type ConversationHeader,
+  type OrphanSummary,
+  type PendingMessage,
+} from './summary.repository';
 
 /** A conversation whose transcript grew. */
 export interface TreeTrigger {
@@ -49,37 +54,75 @@ export class GrowSummaryTreeUseCase {
   ) {}
 
   execute(trigger: TreeTrigger): Promise<void> {
-    return withAdvisoryLocks(this.dataSource, [`summaries/${trigger.tenantId}/${trigger.conversationId}`], async () => {
-      const conversation = await this.transactions.run(trigger.tenantId, (m) => this.summaries.conversation(m, trigger.conversationId));
-      if (!conversation) return;
-      await this.writeLeaves(trigger.tenantId, conversation);
-      for (const depth of [1, 2]) await this.writeParents(trigger.tenantId, conversation, depth);
-      await this.announce(trigger);
-    });
+    return withAdvisoryLocks(
+      this.dataSource,
+      [`summaries/${trigger.tenantId}/${trigger.conversationId}`],
+      async () => {
+        const conversation = await this.transactions.run(trigger.tenantId, (m) =>
+          this.summaries.conversation(m, trigger.conversationId),
+        );
+        if (!conversation) return;
+        await this.writeLeaves(trigger.tenantId, conversation);
+        for (const depth of [1, 2]) await this.writeParents(trigger.tenantId, conversation, depth);
+        await this.announce(trigger);
+      },
+    );
   }
 
   private async writeLeaves(tenantId: string, conversation: ConversationHeader): Promise<void> {
     const limit = this.policy.leafMessages * ROUNDS_OF_LEAVES;
     for (;;) {
-      const pending = await this.transactions.run(tenantId, (m) => this.summaries.pendingMessages(m, conversation.id, limit));
+      const pending = await this.transactions.run(tenantId, (m) =>
+        this.summaries.pendingMessages(m, conversation.id, limit),
+      );
       const batches = leafBatches(pending, this.policy);
-      await this.inTurns(batches, (batch) => this.summarizeMessages(tenantId, conversation, batch), async (batch, written) => {
-        await this.write(tenantId, conversation, 0, written, batch.map((m) => m.id));
-      });
+      await this.inTurns(
+        batches,
+        (batch) => this.summarizeMessages(tenantId, conversation, batch),
+        async (batch, written) => {
+          await this.write(
+            tenantId,
+            conversation,
+            0,
+            written,
+            batch.map((m) => m.id),
+          );
+        },
+      );
       // A full read may hide more full batches behind it; a partial one left only what waits.
       if (pending.length < limit || batches.length === 0) return;
     }
   }
 
-  private async writeParents(tenantId: string, conversation: ConversationHeader, depth: number): Promise<void> {
-    const orphans = await this.transactions.run(tenantId, (m) => this.summaries.orphans(m, conversation.id, depth - 1));
-    await this.inTurns(parentGroups(orphans, this.policy.fanOut), (children) => this.summarizeChildren(tenantId, conversation, depth, children), async (children, written) => {
-      await this.write(tenantId, conversation, depth, written, children.map((c) => c.id));
-    });
+  private async writeParents(
+    tenantId: string,
+    conversation: ConversationHeader,
+    depth: number,
+  ): Promise<void> {
+    const orphans = await this.transactions.run(tenantId, (m) =>
+      this.summaries.orphans(m, conversation.id, depth - 1),
+    );
+    await this.inTurns(
+      parentGroups(orphans, this.policy.fanOut),
+      (children) => this.summarizeChildren(tenantId, conversation, depth, children),
+      async (children, written) => {
+        await this.write(
+          tenantId,
+          conversation,
+          depth,
+          written,
+          children.map((c) => c.id),
+        );
+      },
+    );
   }
 
   /** Summaries are asked for a few at once but written in order, so ids follow the transcript. */
-  private async inTurns<T>(items: readonly T[], summarize: (item: T) => Promise<WrittenSummary>, write: (item: T, written: WrittenSummary) => Promise<void>): Promise<void> {
+  private async inTurns<T>(
+    items: readonly T[],
+    summarize: (item: T) => Promise<WrittenSummary>,
+    write: (item: T, written: WrittenSummary) => Promise<void>,
+  ): Promise<void> {
     for (let i = 0; i < items.length; i += AT_ONCE) {
       const slice = items.slice(i, i + AT_ONCE);
       const written = await Promise.all(slice.map(summarize));
@@ -87,7 +130,13 @@ export class GrowSummaryTreeUseCase {
     }
   }
 
-  private write(tenantId: string, conversation: ConversationHeader, depth: number, written: WrittenSummary, sourceIds: string[]): Promise<string> {
+  private write(
+    tenantId: string,
+    conversation: ConversationHeader,
+    depth: number,
+    written: WrittenSummary,
+    sourceIds: string[],
+  ): Promise<string> {
     return this.transactions.run(tenantId, (m) =>
       this.summaries.insert(m, {
         tenantId,
@@ -102,7 +151,11 @@ export class GrowSummaryTreeUseCase {
     );
   }
 
-  private summarizeMessages(tenantId: string, conversation: ConversationHeader, batch: readonly PendingMessage[]): Promise<WrittenSummary> {
+  private summarizeMessages(
+    tenantId: string,
+    conversation: ConversationHeader,
+    batch: readonly PendingMessage[],
+  ): Promise<WrittenSummary> {
     const span = spanOfMessages(batch.map((m) => m.createdAt));
     return this.gateway.summarize(tenantId, {
       ...this.request(conversation, span.earliestAt, span.latestAt, span.messageCount, 0),
@@ -117,15 +170,32 @@ export class GrowSummaryTreeUseCase {
     });
   }
 
-  private summarizeChildren(tenantId: string, conversation: ConversationHeader, depth: number, children: readonly OrphanSummary[]): Promise<WrittenSummary> {
+  private summarizeChildren(
+    tenantId: string,
+    conversation: ConversationHeader,
+    depth: number,
+    children: readonly OrphanSummary[],
+  ): Promise<WrittenSummary> {
     const span = spanOf(children);
     return this.gateway.summarize(tenantId, {
       ...this.request(conversation, span.earliestAt, span.latestAt, span.messageCount, depth),
-      lines: children.map((c, i) => ({ id: c.id, ordinal: i + 1, at: c.earliestAt.toISOString(), role: 'system' as const, text: c.content })),
+      lines: children.map((c, i) => ({
+        id: c.id,
+        ordinal: i + 1,
+        at: c.earliestAt.toISOString(),
+        role: 'system' as const,
+        text: c.content,
+      })),
     });
   }
 
-  private request(conversation: ConversationHeader, from: Date, to: Date, messageCount: number, depth: number): Omit<SummarizeRequest, 'lines'> {
+  private request(
+    conversation: ConversationHeader,
+    from: Date,
+    to: Date,
+    messageCount: number,
+    depth: number,
+  ): Omit<SummarizeRequest, 'lines'> {
     return {
       preamble: {
         conversationId: conversation.id,
@@ -144,7 +214,9 @@ export class GrowSummaryTreeUseCase {
   /** After the commit, never before: what is announced exists. Marked once JetStream stored it. */
   private async announce(trigger: TreeTrigger): Promise<void> {
     const { tenantId, conversationId } = trigger;
-    const unannounced = await this.transactions.run(tenantId, (m) => this.summaries.unannounced(m, conversationId));
+    const unannounced = await this.transactions.run(tenantId, (m) =>
+      this.summaries.unannounced(m, conversationId),
+    );
     if (unannounced.length === 0) return;
     await Promise.all(
       unannounced.map((s) =>
@@ -162,10 +234,18 @@ export class GrowSummaryTreeUseCase {
             messageCount: s.messageCount,
             model: s.model,
           },
-          { msgId: `summary:${tenantId}:${s.id}:created`, ...(trigger.traceContext && { traceContext: trigger.traceContext }) },
+          {
+            msgId: `summary:${tenantId}:${s.id}:created`,
+            ...(trigger.traceContext && { traceContext: trigger.traceContext }),
+          },
         ),
       ),
     );
-    await this.transactions.run(tenantId, (m) => this.summaries.markAnnounced(m, unannounced.map((s) => s.id)));
+    await this.transactions.run(tenantId, (m) =>
+      this.summaries.markAnnounced(
+        m,
+        unannounced.map((s) => s.id),
+      ),
+    );
   }
 }

@@ -20,7 +20,11 @@ export class StoredMessagesHandler {
     for (const group of byConversation.values()) {
       const first = group[0]!;
       try {
-        await this.growTree.execute({ tenantId: tenantOfSubject(first.subject), conversationId: first.message.conversationId, traceContext: first.traceContext });
+        await this.growTree.execute({
+          tenantId: tenantOfSubject(first.subject),
+          conversationId: first.message.conversationId,
+          traceContext: first.traceContext,
+        });
       } catch (error) {
         // One conversation failing holds back only its own events.
         const dependencyDown = isDependencyFailure(error);

@@ -1,7 +1,14 @@
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
-import { Consumers, decodeMessage, Streams, Subjects, SummaryCreatedSchema, type SummaryCreated } from '@engram/contracts';
+import {
+  Consumers,
+  decodeMessage,
+  Streams,
+  Subjects,
+  SummaryCreatedSchema,
+  type SummaryCreated,
+} from '@engram/contracts';
 import {
   createScratchDatabase,
   startFakeOpenAiServer,
@@ -41,8 +48,10 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
   let compactor: ServiceProcess | undefined;
   const services: ServiceProcess[] = [];
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
-  const count = async (text: string, params: unknown[] = []) => Number((await sql<{ n: string }>(text, params))[0]!.n);
+  const sql = async <T extends object>(text: string, params: unknown[] = []) =>
+    (await admin.query(text, params)).rows as T[];
+  const count = async (text: string, params: unknown[] = []) =>
+    Number((await sql<{ n: string }>(text, params))[0]!.n);
   const compactorEnv = () => ({
     NATS_URL: nats.url,
     DATABASE_URL: db.appUrl,
@@ -53,17 +62,26 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
   });
 
   async function summaryEvents(): Promise<Array<{ event: SummaryCreated; msgId: string }>> {
-    const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.summaryCreated('acme') });
+    const consumer = await js.consumers.get(Streams.events.name, {
+      filter_subjects: Subjects.summaryCreated('acme'),
+    });
     const out: Array<{ event: SummaryCreated; msgId: string }> = [];
     for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
-      out.push({ event: decodeMessage(SummaryCreatedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+      out.push({
+        event: decodeMessage(SummaryCreatedSchema, m.data, { strict: false }),
+        msgId: m.headers?.get('Nats-Msg-Id') ?? '',
+      });
       if (m.info.pending === 0) break;
     }
     return out;
   }
 
   beforeAll(async () => {
-    [nats, db, server] = await Promise.all([startNatsServer(), createScratchDatabase('compactor_crash'), startFakeOpenAiServer()]);
+    [nats, db, server] = await Promise.all([
+      startNatsServer(),
+      createScratchDatabase('compactor_crash'),
+      startFakeOpenAiServer(),
+    ]);
     admin = new Client({ connectionString: db.adminUrl });
     await admin.connect();
     nc = await connect({ servers: nats.url });
@@ -71,7 +89,12 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
     services.push(
       await startService('ingest', env),
-      await startService('gerty', { ...env, GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat', GERTY_MODEL_CONCURRENCY: '4' }),
+      await startService('gerty', {
+        ...env,
+        GERTY_OPENAI_BASE_URL: server.url,
+        GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
+        GERTY_MODEL_CONCURRENCY: '4',
+      }),
     );
     await Promise.all(services.map((s) => s.waitUntilReady()));
   });
@@ -101,20 +124,37 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
         turnId: `crash-${t}`,
         sessionKey: 'crash',
         occurredAt: new Date(start + t * 1000).toISOString(),
-        messages: [0, 1].map((k) => ({ role: 'user', author: 'Ada', content: `Turn ${t}.${k}: how is the coffee harvest report going?` })),
+        messages: [0, 1].map((k) => ({
+          role: 'user',
+          author: 'Ada',
+          content: `Turn ${t}.${k}: how is the coffee harvest report going?`,
+        })),
       };
       await js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turn.turnId });
     }
-    await waitFor('conversation stored', async () => (await count(`SELECT count(*) AS n FROM messages`)) === MESSAGES, 15_000);
-    const id = (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = 'crash'`))[0]!.id;
+    await waitFor(
+      'conversation stored',
+      async () => (await count(`SELECT count(*) AS n FROM messages`)) === MESSAGES,
+      15_000,
+    );
+    const id = (
+      await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = 'crash'`)
+    )[0]!.id;
 
     compactor = await startService('compactor', compactorEnv());
     await compactor.waitUntilReady();
     // The first leaf is committed: kill at once, mid-run.
-    await waitFor('first leaf', async () => (await count(`SELECT count(*) AS n FROM summaries`)) > 0, 15_000, 5);
+    await waitFor(
+      'first leaf',
+      async () => (await count(`SELECT count(*) AS n FROM summaries`)) > 0,
+      15_000,
+      5,
+    );
     compactor.kill('SIGKILL');
     expect(await compactor.exited).toBe('SIGKILL');
-    const atKill = await sql<{ written: string; announced: string }>(`SELECT count(*) AS written, count(announced_at) AS announced FROM summaries`);
+    const atKill = await sql<{ written: string; announced: string }>(
+      `SELECT count(*) AS written, count(announced_at) AS announced FROM summaries`,
+    );
     expect(Number(atKill[0]!.written)).toBeGreaterThan(0);
     expect(Number(atKill[0]!.written)).toBeLessThan(LEAVES);
     expect(Number(atKill[0]!.announced)).toBe(0);
@@ -125,25 +165,37 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     const total = LEAVES + BRANCHES + ROOTS;
     await waitFor(
       'tree finished and announced',
-      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NOT NULL`)) === total,
+      async () =>
+        (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NOT NULL`)) === total,
       Consumers.summarizeMessages.ackWaitMs + 10_000,
       250,
     );
     // Every redelivered event settled; nothing more comes of them.
     const jsm = await jetstreamManager(nc);
-    await waitFor('events settled', async () => {
-      const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
-      return info.num_ack_pending === 0 && info.num_pending === 0;
-    }, 10_000, 100);
+    await waitFor(
+      'events settled',
+      async () => {
+        const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0;
+      },
+      10_000,
+      100,
+    );
 
-    const levels = await sql<{ depth: number; n: string }>(`SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`, [id]);
+    const levels = await sql<{ depth: number; n: string }>(
+      `SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`,
+      [id],
+    );
     expect(levels.map((l) => [l.depth, Number(l.n)])).toEqual([
       [0, LEAVES],
       [1, BRANCHES],
       [2, ROOTS],
     ]);
     // Every message under exactly one leaf, leaves in transcript order, each leaf full.
-    const transcript = await sql<{ id: string }>(`SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY created_at, stream_seq, position, id`, [id]);
+    const transcript = await sql<{ id: string }>(
+      `SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY created_at, stream_seq, position, id`,
+      [id],
+    );
     const covered = await sql<{ id: string }>(
       `SELECT ss.source_id::text AS id FROM summaries s JOIN summary_sources ss ON ss.summary_id = s.id AND ss.source_kind = 'message'
         WHERE s.conversation_id = $1 AND s.depth = 0 ORDER BY s.earliest_at, s.id, ss.ordinal`,
@@ -151,10 +203,16 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     );
     expect(transcript).toHaveLength(MESSAGES);
     expect(covered.map((r) => r.id)).toEqual(transcript.map((r) => r.id));
-    expect(await count(`SELECT count(*) AS n FROM summaries WHERE depth = 0 AND message_count <> $1`, [LEAF])).toBe(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM summaries WHERE depth = 0 AND message_count <> $1`, [LEAF]),
+    ).toBe(0);
     // Each of the 12 leaves under one branch, 3 of the 4 branches under the root; no source twice.
-    expect(await count(`SELECT count(DISTINCT source_id) AS n FROM summary_sources WHERE source_kind = 'summary'`)).toBe(LEAVES + ROOTS * FAN_OUT);
-    expect(await count(`SELECT count(*) AS n FROM summary_sources WHERE source_kind = 'summary'`)).toBe(LEAVES + ROOTS * FAN_OUT);
+    expect(
+      await count(`SELECT count(DISTINCT source_id) AS n FROM summary_sources WHERE source_kind = 'summary'`),
+    ).toBe(LEAVES + ROOTS * FAN_OUT);
+    expect(await count(`SELECT count(*) AS n FROM summary_sources WHERE source_kind = 'summary'`)).toBe(
+      LEAVES + ROOTS * FAN_OUT,
+    );
 
     // Announced once each, under its own msg id.
     const events = await summaryEvents();
@@ -174,12 +232,22 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
         turnId: `announce-${t}`,
         sessionKey: 'announce',
         occurredAt: new Date(Date.parse('2026-03-02T09:00:00Z') + t * 1000).toISOString(),
-        messages: [0, 1].map((k) => ({ role: 'user', author: 'Ada', content: `Turn ${t}.${k}: and the shipping schedule?` })),
+        messages: [0, 1].map((k) => ({
+          role: 'user',
+          author: 'Ada',
+          content: `Turn ${t}.${k}: and the shipping schedule?`,
+        })),
       };
       await js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turn.turnId });
     }
-    await waitFor('conversation stored', async () => (await count(`SELECT count(*) AS n FROM messages`)) === MESSAGES + 32, 15_000);
-    const id = (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = 'announce'`))[0]!.id;
+    await waitFor(
+      'conversation stored',
+      async () => (await count(`SELECT count(*) AS n FROM messages`)) === MESSAGES + 32,
+      15_000,
+    );
+    const id = (
+      await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = 'announce'`)
+    )[0]!.id;
     const total = 8 + 2; // 8 leaves, 2 branches of 3 (2 leaves wait), no root
     const seen: string[] = [];
     const sub = nc.subscribe(Subjects.summaryCreated('acme'), {
@@ -195,7 +263,12 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     try {
       compactor = await startService('compactor', compactorEnv());
       await compactor.waitUntilReady();
-      await waitFor('first leaf', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])) > 0, 15_000, 5);
+      await waitFor(
+        'first leaf',
+        async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])) > 0,
+        15_000,
+        5,
+      );
       await holder.query('BEGIN');
       await holder.query(`SELECT id FROM summaries WHERE conversation_id = $1 FOR UPDATE`, [id]);
       await waitFor('all announced', async () => seen.length === total, 15_000, 20);
@@ -209,23 +282,44 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
       await holder.end();
     }
     // The killed session's update never commits.
-    await waitFor('killed session gone', async () => (await count(`SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'UPDATE summaries SET announced_at%' AND state <> 'idle'`)) === 0, 5000, 50);
-    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NULL`, [id])).toBe(total);
+    await waitFor(
+      'killed session gone',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'UPDATE summaries SET announced_at%' AND state <> 'idle'`,
+        )) === 0,
+      5000,
+      50,
+    );
+    expect(
+      await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NULL`, [
+        id,
+      ]),
+    ).toBe(total);
 
     // A new compactor gets the events back, finds nothing to write and announces all ten again, under the same msg ids.
     compactor = await startService('compactor', compactorEnv());
     await compactor.waitUntilReady();
     await waitFor(
       'marked announced',
-      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) === total,
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [id],
+        )) === total,
       Consumers.summarizeMessages.ackWaitMs + 10_000,
       250,
     );
     const jsm = await jetstreamManager(nc);
-    await waitFor('events settled', async () => {
-      const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
-      return info.num_ack_pending === 0 && info.num_pending === 0;
-    }, 10_000, 100);
+    await waitFor(
+      'events settled',
+      async () => {
+        const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0;
+      },
+      10_000,
+      100,
+    );
     sub.unsubscribe();
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(total);
     // Published twice (a plain subscriber sees both), stored once in the stream.

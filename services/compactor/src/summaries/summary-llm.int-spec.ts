@@ -1,5 +1,12 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { Consumers, DeadLetterSchema, FactUpsertedSchema, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
+import {
+  Consumers,
+  DeadLetterSchema,
+  FactUpsertedSchema,
+  Streams,
+  Subjects,
+  SummaryCreatedSchema,
+} from '@engram/contracts';
 import { startFakeOpenAiServer, waitFor, type FakeOpenAiServer } from '@engram/testing';
 import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
 
@@ -14,7 +21,11 @@ import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/co
  */
 const LEAF = 4;
 /** A 200 whose JSON body is cut short. */
-const TRUNCATED = { kind: 'status', status: 200, body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assist' } as const;
+const TRUNCATED = {
+  kind: 'status',
+  status: 200,
+  body: '{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assist',
+} as const;
 
 describe('compactor with a language model that answers malformed JSON (fake OpenAI server, real Gerty, ingest, NATS, Postgres)', () => {
   let server: FakeOpenAiServer;
@@ -28,18 +39,40 @@ describe('compactor with a language model that answers malformed JSON (fake Open
   const deadLetters = async () => {
     const stream = await js.streams.get(Streams.deadLetters.name).catch(() => undefined);
     if (!stream) return [];
-    return (await eventsOn(js, Streams.deadLetters.name, Subjects.deadLetterWildcard, DeadLetterSchema)).map((e) => e.event);
+    return (await eventsOn(js, Streams.deadLetters.name, Subjects.deadLetterWildcard, DeadLetterSchema)).map(
+      (e) => e.event,
+    );
   };
 
   /** One turn of the given messages; waits until ingest stored them. */
-  async function publishTurn(session: string, turnId: string, messages: Array<{ role: string; content: string }>): Promise<string> {
-    const turn = { turnId, sessionKey: session, occurredAt: '2026-03-01T09:00:00Z', messages: messages.map((m) => ({ ...m, author: m.role === 'user' ? 'Ada' : 'helper' })) };
+  async function publishTurn(
+    session: string,
+    turnId: string,
+    messages: Array<{ role: string; content: string }>,
+  ): Promise<string> {
+    const turn = {
+      turnId,
+      sessionKey: session,
+      occurredAt: '2026-03-01T09:00:00Z',
+      messages: messages.map((m) => ({ ...m, author: m.role === 'user' ? 'Ada' : 'helper' })),
+    };
     await js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turnId });
-    await waitFor(`${turnId} stored`, async () => (await count(`SELECT count(*) AS n FROM messages WHERE turn_id = $1`, [turnId])) === messages.length, 10_000);
-    return (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = $1`, [session]))[0]!.id;
+    await waitFor(
+      `${turnId} stored`,
+      async () =>
+        (await count(`SELECT count(*) AS n FROM messages WHERE turn_id = $1`, [turnId])) === messages.length,
+      10_000,
+    );
+    return (
+      await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = $1`, [session])
+    )[0]!.id;
   }
   /** Only user messages: no assistant turn, so no fact extraction asks the model. */
-  const userLines = (session: string, n: number) => Array.from({ length: n }, (_, i) => ({ role: 'user', content: `${session} line ${i}: the coffee harvest report.` }));
+  const userLines = (session: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      role: 'user',
+      content: `${session} line ${i}: the coffee harvest report.`,
+    }));
 
   beforeAll(async () => {
     server = await startFakeOpenAiServer();
@@ -64,22 +97,45 @@ describe('compactor with a language model that answers malformed JSON (fake Open
     server.defaultContent = 'Ada asked about the coffee harvest report four times.';
     server.script(TRUNCATED);
     const id = await publishTurn('once', 'once-0', userLines('once', LEAF));
-    await waitFor('summary announced', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) === 1, 15_000);
+    await waitFor(
+      'summary announced',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [id],
+        )) === 1,
+      15_000,
+    );
     // A moment for anything that would wrongly come after.
     await new Promise((r) => setTimeout(r, 500));
-    expect(await sql(`SELECT depth, message_count, content, model FROM summaries WHERE conversation_id = $1`, [id])).toEqual([
-      { depth: 0, message_count: LEAF, content: 'Ada asked about the coffee harvest report four times.', model: 'openai:fake-chat' },
+    expect(
+      await sql(`SELECT depth, message_count, content, model FROM summaries WHERE conversation_id = $1`, [
+        id,
+      ]),
+    ).toEqual([
+      {
+        depth: 0,
+        message_count: LEAF,
+        content: 'Ada asked about the coffee harvest report four times.',
+        model: 'openai:fake-chat',
+      },
     ]);
     // The malformed answer, then the one that was written.
     expect(chatRequests()).toHaveLength(2);
-    const events = (await eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema)).filter((e) => e.event.conversationId === id);
+    const events = (
+      await eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema)
+    ).filter((e) => e.event.conversationId === id);
     expect(events).toHaveLength(1);
     expect(await deadLetters()).toEqual([]);
   });
 
   it("writes a turn's facts once when Gerty's answers are malformed: once (Gerty repairs it) and twice (the consumer retries)", async () => {
-    const fact = (content: string) => JSON.stringify({ facts: [{ content, category: 'preference', importance: 7, sourceMessageIds: [] }] });
-    server.script({ kind: 'content', content: '{"facts": [{"content": "Ada drinks' }, { kind: 'content', content: fact('Ada drinks her coffee black.') });
+    const fact = (content: string) =>
+      JSON.stringify({ facts: [{ content, category: 'preference', importance: 7, sourceMessageIds: [] }] });
+    server.script(
+      { kind: 'content', content: '{"facts": [{"content": "Ada drinks' },
+      { kind: 'content', content: fact('Ada drinks her coffee black.') },
+    );
     const repaired = await publishTurn('facts-1', 'facts-1-0', [
       { role: 'user', content: 'I always drink my coffee black.' },
       { role: 'assistant', content: 'Noted: black coffee.' },
@@ -91,7 +147,11 @@ describe('compactor with a language model that answers malformed JSON (fake Open
       );
     // One turn at a time, so each takes its own answers from the script.
     await waitFor('repaired fact', async () => (await factsOf(repaired)).length === 1, 15_000);
-    server.script({ kind: 'content', content: 'Sure! Here are the facts: {facts: [' }, { kind: 'content', content: '```json\n{"facts": [' }, { kind: 'content', content: fact('Ada lives in Lisbon.') });
+    server.script(
+      { kind: 'content', content: 'Sure! Here are the facts: {facts: [' },
+      { kind: 'content', content: '```json\n{"facts": [' },
+      { kind: 'content', content: fact('Ada lives in Lisbon.') },
+    );
     const retried = await publishTurn('facts-2', 'facts-2-0', [
       { role: 'user', content: 'I live in Lisbon.' },
       { role: 'assistant', content: 'Lisbon, noted.' },
@@ -103,11 +163,17 @@ describe('compactor with a language model that answers malformed JSON (fake Open
     expect(await count(`SELECT count(*) AS n FROM facts WHERE tenant_id = 'acme'`)).toBe(2);
     // 2 (malformed, repaired) + 3 (malformed, repair malformed; redelivered: valid).
     expect(chatRequests()).toHaveLength(5);
-    const created = (await eventsOn(js, Streams.events.name, Subjects.factUpserted('acme'), FactUpsertedSchema)).filter((e) => e.msgId.endsWith(':created'));
+    const created = (
+      await eventsOn(js, Streams.events.name, Subjects.factUpserted('acme'), FactUpsertedSchema)
+    ).filter((e) => e.msgId.endsWith(':created'));
     expect(created).toHaveLength(2);
     expect(await deadLetters()).toEqual([]);
     // Below the leaf threshold: the summaries consumer asked nothing.
-    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = ANY($1::bigint[])`, [[repaired, retried]])).toBe(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = ANY($1::bigint[])`, [
+        [repaired, retried],
+      ]),
+    ).toBe(0);
   });
 
   it('dead-letters the event with the reason when every answer is malformed, and goes on with other work', async () => {
@@ -116,13 +182,25 @@ describe('compactor with a language model that answers malformed JSON (fake Open
     const id = await publishTurn('never', 'never-0', userLines('never', LEAF));
     await waitFor('dead letter', async () => (await deadLetters()).length === 1, 20_000);
     const [letter] = await deadLetters();
-    expect(letter).toMatchObject({ consumer: Consumers.summarizeMessages.durable, cause: 'exhausted', deliveries });
+    expect(letter).toMatchObject({
+      consumer: Consumers.summarizeMessages.durable,
+      cause: 'exhausted',
+      deliveries,
+    });
     expect(letter!.reason).toMatch(new RegExp(`^failed ${deliveries} deliveries; last error: .*not JSON`));
     expect(chatRequests()).toHaveLength(deliveries);
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(0);
     // The worker is alive: the next conversation is summarised (the endpoint answers properly again).
     const next = await publishTurn('after', 'after-0', userLines('after', LEAF));
-    await waitFor('next summary', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [next])) === 1, 10_000);
+    await waitFor(
+      'next summary',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [next],
+        )) === 1,
+      10_000,
+    );
     expect(await deadLetters()).toHaveLength(1);
   });
 });

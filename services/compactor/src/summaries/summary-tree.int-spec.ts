@@ -28,7 +28,11 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
   const count = (text: string, params: unknown[] = []) => compactor.count(text, params);
 
   /** Turns of two messages each, one a second, oldest first; waits until ingest stored them. */
-  async function publishConversation(session: string, turns: number, text: (turn: number, k: number) => string): Promise<void> {
+  async function publishConversation(
+    session: string,
+    turns: number,
+    text: (turn: number, k: number) => string,
+  ): Promise<void> {
     const start = Date.parse('2026-03-01T09:00:00Z');
     const acks = [];
     for (let t = 0; t < turns; t++) {
@@ -37,7 +41,11 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
         turnId,
         sessionKey: session,
         occurredAt: new Date(start + t * 1000).toISOString(),
-        messages: [0, 1].map((k) => ({ role: k === 0 ? 'user' : 'assistant', author: k === 0 ? 'Ada' : 'helper', content: text(t, k) })),
+        messages: [0, 1].map((k) => ({
+          role: k === 0 ? 'user' : 'assistant',
+          author: k === 0 ? 'Ada' : 'helper',
+          content: text(t, k),
+        })),
       };
       acks.push(js.publish(Subjects.turn('acme', 'helper'), JSON.stringify(turn), { msgID: turnId }));
       if (acks.length >= 200) await Promise.all(acks.splice(0));
@@ -46,9 +54,11 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
   }
 
   const conversationId = async (session: string) =>
-    (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = $1`, [session]))[0]!.id;
+    (await sql<{ id: string }>(`SELECT id::text FROM conversations WHERE session_key = $1`, [session]))[0]!
+      .id;
 
-  const summaryEvents = () => eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema);
+  const summaryEvents = () =>
+    eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema);
 
   beforeAll(async () => {
     compactor = await startCompactor('compactor', {
@@ -71,7 +81,9 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(GertyGateway), 'summarize'));
     const runs = replicas.map((app) => jest.spyOn(app.get(GrowSummaryTreeUseCase), 'execute'));
     await publishConversation('long', MESSAGES / 2, (t, k) =>
-      k === 0 ? `Turn ${t}: how is the quarterly report on coffee exports from Brazil going?` : `Turn ${t}: the report is ${t % 3 ? 'on track' : 'late'}, harvest ${t}.`,
+      k === 0
+        ? `Turn ${t}: how is the quarterly report on coffee exports from Brazil going?`
+        : `Turn ${t}: the report is ${t % 3 ? 'on track' : 'late'}, harvest ${t}.`,
     );
     const id = await waitForConversation('long');
     const leaves = MESSAGES / LEAF;
@@ -79,12 +91,20 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     const roots = Math.floor(branches / FAN_OUT);
     await waitFor(
       'tree grown and announced',
-      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [id])) === leaves + branches + roots,
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [id],
+        )) ===
+        leaves + branches + roots,
       60_000,
       250,
     );
 
-    const levels = await sql<{ depth: number; n: string }>(`SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`, [id]);
+    const levels = await sql<{ depth: number; n: string }>(
+      `SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`,
+      [id],
+    );
     expect(levels.map((l) => [l.depth, Number(l.n)])).toEqual([
       [0, leaves],
       [1, branches],
@@ -116,7 +136,13 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
       [id],
     );
     expect(leafSpans[0]!.ok).toBe(true);
-    const parents = await sql<{ depth: number; message_count: number; children: number; child_depths: number[]; ok: boolean }>(
+    const parents = await sql<{
+      depth: number;
+      message_count: number;
+      children: number;
+      child_depths: number[];
+      ok: boolean;
+    }>(
       `SELECT s.depth, s.message_count, x.children, x.child_depths,
               (s.message_count = x.messages AND s.earliest_at = x.earliest AND s.latest_at = x.latest AND x.in_order) AS ok
          FROM summaries s
@@ -130,7 +156,12 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     );
     expect(parents).toHaveLength(branches + roots);
     for (const p of parents) {
-      expect(p).toMatchObject({ children: FAN_OUT, child_depths: [p.depth - 1], ok: true, message_count: LEAF * FAN_OUT ** p.depth });
+      expect(p).toMatchObject({
+        children: FAN_OUT,
+        child_depths: [p.depth - 1],
+        ok: true,
+        message_count: LEAF * FAN_OUT ** p.depth,
+      });
     }
     // Drill-down from a root reaches its messages, losslessly.
     const [drill] = await sql<{ n: string }>(
@@ -144,12 +175,27 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     );
     expect(Number(drill!.n)).toBe(LEAF * FAN_OUT ** 2);
     // One leaf branch waits for three more.
-    expect(await count(`SELECT count(*) AS n FROM summaries s WHERE conversation_id = $1 AND NOT EXISTS (SELECT 1 FROM summary_sources ss WHERE ss.source_kind = 'summary' AND ss.source_id = s.id) AND depth = 1`, [id])).toBe(branches - roots * FAN_OUT);
-    expect((await sql<{ model: string }>(`SELECT DISTINCT model FROM summaries WHERE conversation_id = $1`, [id])).map((r) => r.model)).toEqual(['engram-local-rules-v1']);
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM summaries s WHERE conversation_id = $1 AND NOT EXISTS (SELECT 1 FROM summary_sources ss WHERE ss.source_kind = 'summary' AND ss.source_id = s.id) AND depth = 1`,
+        [id],
+      ),
+    ).toBe(branches - roots * FAN_OUT);
+    expect(
+      (
+        await sql<{ model: string }>(`SELECT DISTINCT model FROM summaries WHERE conversation_id = $1`, [id])
+      ).map((r) => r.model),
+    ).toEqual(['engram-local-rules-v1']);
 
     // Announced once each, with what was written; Gerty wrote each summary once, whatever three replicas did.
     const events = (await summaryEvents()).filter((e) => e.event.conversationId === id);
-    const rows = await sql<{ id: string; depth: number; earliest_at: Date; latest_at: Date; message_count: number }>(
+    const rows = await sql<{
+      id: string;
+      depth: number;
+      earliest_at: Date;
+      latest_at: Date;
+      message_count: number;
+    }>(
       `SELECT id::text, depth, earliest_at, latest_at, message_count FROM summaries WHERE conversation_id = $1`,
       [id],
     );
@@ -157,7 +203,13 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     for (const row of rows) {
       const { event, msgId } = events.find((e) => e.event.summaryId === row.id)!;
       expect(msgId).toBe(`summary:acme:${row.id}:created`);
-      expect(event).toMatchObject({ tenantId: 'acme', agent: 'helper', depth: row.depth, messageCount: row.message_count, model: 'engram-local-rules-v1' });
+      expect(event).toMatchObject({
+        tenantId: 'acme',
+        agent: 'helper',
+        depth: row.depth,
+        messageCount: row.message_count,
+        model: 'engram-local-rules-v1',
+      });
       expect(timestampDate(event.earliestAt!).getTime()).toBe(row.earliest_at.getTime());
       expect(timestampDate(event.latestAt!).getTime()).toBe(row.latest_at.getTime());
     }
@@ -171,16 +223,25 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     const before = await count(`SELECT count(*) AS n FROM summaries`);
     const eventsBefore = (await summaryEvents()).length;
     // A summary whose announcement was cut short by a crash is announced on the next run, under the same id.
-    await admin.query(`UPDATE summaries SET announced_at = NULL WHERE id = (SELECT min(id) FROM summaries WHERE conversation_id = $1)`, [id]);
+    await admin.query(
+      `UPDATE summaries SET announced_at = NULL WHERE id = (SELECT min(id) FROM summaries WHERE conversation_id = $1)`,
+      [id],
+    );
     // The same events again (as after a redelivery), under new msg ids so JetStream keeps them.
-    const stored = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.messageStored('acme') });
+    const stored = await js.consumers.get(Streams.events.name, {
+      filter_subjects: Subjects.messageStored('acme'),
+    });
     const again = [];
     for await (const m of await stored.fetch({ max_messages: 200, expires: 1000 })) {
       again.push(js.publish(m.subject, m.data, { msgID: `again-${m.seq}` }));
       if (again.length === 200) break;
     }
     await Promise.all(again);
-    await waitFor('re-announced', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NULL`)) === 0, 20_000);
+    await waitFor(
+      're-announced',
+      async () => (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NULL`)) === 0,
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect(await count(`SELECT count(*) AS n FROM summaries`)).toBe(before);
     expect((await summaryEvents()).length).toBe(eventsBefore);
@@ -190,35 +251,65 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     await publishConversation('short', 5, (t, k) => `Short ${t}/${k}.`);
     const short = await waitForConversation('short', 10);
     // About 750 tokens each: two fill most of the 2,000, a third would pass them.
-    await publishConversation('wordy', 2, (t, k) => `Wordy ${t}/${k}: ${'the harvest report was long and detailed '.repeat(75)}`);
+    await publishConversation(
+      'wordy',
+      2,
+      (t, k) => `Wordy ${t}/${k}: ${'the harvest report was long and detailed '.repeat(75)}`,
+    );
     const wordy = await waitForConversation('wordy', 4);
-    await waitFor('wordy leaf', async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`, [wordy])) === 1, 20_000);
+    await waitFor(
+      'wordy leaf',
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          [wordy],
+        )) === 1,
+      20_000,
+    );
     // Each wordy message costs ~760 tokens with its line: two fit 2,000, the third starts a batch that waits.
-    expect(await sql(`SELECT depth, message_count FROM summaries WHERE conversation_id = $1`, [wordy])).toEqual([{ depth: 0, message_count: 2 }]);
+    expect(
+      await sql(`SELECT depth, message_count FROM summaries WHERE conversation_id = $1`, [wordy]),
+    ).toEqual([{ depth: 0, message_count: 2 }]);
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [short])).toBe(0);
   });
 
   it('refuses a second leaf over the same messages even to writers that skip the lock', async () => {
     await publishConversation('race', 2, (t, k) => `Race ${t}/${k}.`);
     const id = await waitForConversation('race', 4);
-    const sourceIds = (await sql<{ id: string }>(`SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY id`, [id])).map((r) => r.id);
+    const sourceIds = (
+      await sql<{ id: string }>(`SELECT id::text FROM messages WHERE conversation_id = $1 ORDER BY id`, [id])
+    ).map((r) => r.id);
     // Three replicas write a leaf over the same messages at once, straight through the repository.
     const attempts = await Promise.allSettled(
       replicas.map((app) =>
         app.get(TenantTransactions).run('acme', (m) =>
-          app.get(SummaryRepository).insert(m, { tenantId: 'acme', conversationId: id, agent: 'helper', depth: 0, content: 'race', tokenEstimate: 1, model: 'test', sourceIds }),
+          app.get(SummaryRepository).insert(m, {
+            tenantId: 'acme',
+            conversationId: id,
+            agent: 'helper',
+            depth: 0,
+            content: 'race',
+            tokenEstimate: 1,
+            model: 'test',
+            sourceIds,
+          }),
         ),
       ),
     );
     expect(attempts.filter((a) => a.status === 'fulfilled')).toHaveLength(1);
-    for (const a of attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected')) expect(a.reason).toBeInstanceOf(SourcesTakenError);
+    for (const a of attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected'))
+      expect(a.reason).toBeInstanceOf(SourcesTakenError);
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(1);
   });
 
   async function waitForConversation(session: string, messages = MESSAGES): Promise<string> {
     await waitFor(
       `${session} stored`,
-      async () => (await count(`SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.session_key = $1`, [session])) === messages,
+      async () =>
+        (await count(
+          `SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.session_key = $1`,
+          [session],
+        )) === messages,
       30_000,
     );
     return conversationId(session);

@@ -58,31 +58,50 @@ export class SourcesTakenError extends Error {
 @Injectable()
 export class SummaryRepository {
   async conversation(m: EntityManager, conversationId: string): Promise<ConversationHeader | null> {
-    const rows: Array<{ id: string; agent: string; channel: string | null; title: string | null }> = await m.query(
-      `SELECT id::text, agent, channel, title FROM conversations WHERE id = $1`,
-      [conversationId],
-    );
+    const rows: Array<{ id: string; agent: string; channel: string | null; title: string | null }> =
+      await m.query(`SELECT id::text, agent, channel, title FROM conversations WHERE id = $1`, [
+        conversationId,
+      ]);
     return rows[0] ?? null;
   }
 
   /** The oldest messages under no leaf, in the transcript's order. */
   async pendingMessages(m: EntityManager, conversationId: string, limit: number): Promise<PendingMessage[]> {
-    const rows: Array<{ id: string; role: PendingMessage['role']; author: string | null; content: string; created_at: Date; token_estimate: number }> =
-      await m.query(
-        `SELECT m.id::text, m.role, m.author, m.content, m.created_at, m.token_estimate
+    const rows: Array<{
+      id: string;
+      role: PendingMessage['role'];
+      author: string | null;
+      content: string;
+      created_at: Date;
+      token_estimate: number;
+    }> = await m.query(
+      `SELECT m.id::text, m.role, m.author, m.content, m.created_at, m.token_estimate
            FROM messages m
           WHERE m.conversation_id = $1
             AND NOT EXISTS (SELECT 1 FROM summary_sources ss WHERE ss.source_kind = 'message' AND ss.source_id = m.id)
           ORDER BY m.created_at, m.stream_seq, m.position, m.id
           LIMIT $2`,
-        [conversationId, limit],
-      );
-    return rows.map((r) => ({ id: r.id, role: r.role, author: r.author, content: r.content, createdAt: r.created_at, tokens: r.token_estimate }));
+      [conversationId, limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      role: r.role,
+      author: r.author,
+      content: r.content,
+      createdAt: r.created_at,
+      tokens: r.token_estimate,
+    }));
   }
 
   /** Summaries of one depth under no parent, oldest first. */
   async orphans(m: EntityManager, conversationId: string, depth: number): Promise<OrphanSummary[]> {
-    const rows: Array<{ id: string; content: string; earliest_at: Date; latest_at: Date; message_count: number }> = await m.query(
+    const rows: Array<{
+      id: string;
+      content: string;
+      earliest_at: Date;
+      latest_at: Date;
+      message_count: number;
+    }> = await m.query(
       `SELECT s.id::text, s.content, s.earliest_at, s.latest_at, s.message_count
          FROM summaries s
         WHERE s.conversation_id = $1 AND s.depth = $2
@@ -90,7 +109,13 @@ export class SummaryRepository {
         ORDER BY s.earliest_at, s.id`,
       [conversationId, depth],
     );
-    return rows.map((r) => ({ id: r.id, content: r.content, earliestAt: r.earliest_at, latestAt: r.latest_at, messageCount: r.message_count }));
+    return rows.map((r) => ({
+      id: r.id,
+      content: r.content,
+      earliestAt: r.earliest_at,
+      latestAt: r.latest_at,
+      messageCount: r.message_count,
+    }));
   }
 
   /**
@@ -131,18 +156,26 @@ export class SummaryRepository {
       return rows[0]!.id;
     } catch (error) {
       const { code, constraint } = error as { code?: string; constraint?: string };
-      if (code === '23505' && constraint === 'summary_sources_one_parent') throw new SourcesTakenError(`a source of the new summary is already summarised`);
+      if (code === '23505' && constraint === 'summary_sources_one_parent')
+        throw new SourcesTakenError(`a source of the new summary is already summarised`);
       throw error;
     }
   }
 
   async unannounced(m: EntityManager, conversationId: string): Promise<UnannouncedSummary[]> {
-    const rows: Array<{ id: string; agent: string; depth: number; earliest_at: Date; latest_at: Date; message_count: number; model: string }> =
-      await m.query(
-        `SELECT id::text, agent, depth, earliest_at, latest_at, message_count, model
+    const rows: Array<{
+      id: string;
+      agent: string;
+      depth: number;
+      earliest_at: Date;
+      latest_at: Date;
+      message_count: number;
+      model: string;
+    }> = await m.query(
+      `SELECT id::text, agent, depth, earliest_at, latest_at, message_count, model
            FROM summaries WHERE conversation_id = $1 AND announced_at IS NULL ORDER BY id`,
-        [conversationId],
-      );
+      [conversationId],
+    );
     return rows.map((r) => ({
       id: r.id,
       agent: r.agent,
@@ -155,6 +188,9 @@ export class SummaryRepository {
   }
 
   async markAnnounced(m: EntityManager, ids: readonly string[]): Promise<void> {
-    await m.query(`UPDATE summaries SET announced_at = now() WHERE id = ANY($1::bigint[]) AND announced_at IS NULL`, [ids]);
+    await m.query(
+      `UPDATE summaries SET announced_at = now() WHERE id = ANY($1::bigint[]) AND announced_at IS NULL`,
+      [ids],
+    );
   }
 }

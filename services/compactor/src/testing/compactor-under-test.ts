@@ -6,7 +6,14 @@ import { Client } from 'pg';
 import type { DescMessage, MessageShape } from '@bufbuild/protobuf';
 import { decodeMessage } from '@engram/contracts';
 import { listenOnJetStream } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, startService, type NatsServerHandle, type ScratchDatabase, type ServiceProcess } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  startService,
+  type NatsServerHandle,
+  type ScratchDatabase,
+  type ServiceProcess,
+} from '@engram/testing';
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 
@@ -37,23 +44,36 @@ export interface CompactorUnderTest {
   stop(): Promise<void>;
 }
 
-export async function startCompactor(label: string, options: CompactorOptions = {}): Promise<CompactorUnderTest> {
+export async function startCompactor(
+  label: string,
+  options: CompactorOptions = {},
+): Promise<CompactorUnderTest> {
   const [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase(label)]);
   const admin = new Client({ connectionString: db.adminUrl });
   await admin.connect();
   await options.seed?.(admin);
   const nc = await connect({ servers: nats.url });
   const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-  const services: ServiceProcess[] = [await startService('ingest', env), await startService('gerty', { ...env, ...options.gertyEnv })];
+  const services: ServiceProcess[] = [
+    await startService('ingest', env),
+    await startService('gerty', { ...env, ...options.gertyEnv }),
+  ];
   await Promise.all(services.map((s) => s.waitUntilReady()));
-  const config = loadCompactorConfig({ ...env, LOG_LEVEL: 'silent', RETRY_BASE_DELAY_MS: '100', RETRY_MAX_DELAY_MS: '500', ...options.config });
+  const config = loadCompactorConfig({
+    ...env,
+    LOG_LEVEL: 'silent',
+    RETRY_BASE_DELAY_MS: '100',
+    RETRY_MAX_DELAY_MS: '500',
+    ...options.config,
+  });
   const apps: INestApplication[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
     const app = await NestFactory.create(CompactorModule.register(config), { logger: false });
     await listenOnJetStream(app);
     apps.push(app);
   }
-  const sql = async <T extends object>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
+  const sql = async <T extends object>(text: string, params: unknown[] = []) =>
+    (await admin.query(text, params)).rows as T[];
   return {
     nats,
     db,
@@ -90,7 +110,10 @@ export async function eventsOn<S extends DescMessage>(
     let got = 0;
     for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
       got++;
-      out.push({ event: decodeMessage(schema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+      out.push({
+        event: decodeMessage(schema, m.data, { strict: false }),
+        msgId: m.headers?.get('Nats-Msg-Id') ?? '',
+      });
       if (m.info.pending === 0) return out;
     }
     if (got === 0) return out;

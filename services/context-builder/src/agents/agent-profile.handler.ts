@@ -1,6 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { Rpcs, timestampFromDate, type AgentProfileSchema, type GetAgentRequest, type MessageInitShape, type PutAgentRequest } from '@engram/contracts';
+import {
+  Rpcs,
+  timestampFromDate,
+  type AgentProfileSchema,
+  type GetAgentRequest,
+  type MessageInitShape,
+  type PutAgentRequest,
+} from '@engram/contracts';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { profileToStore } from './agent-profile';
 import { AgentProfileRepository, type StoredAgentProfile } from './agent-profile.repository';
@@ -38,7 +45,8 @@ export class AgentProfileHandler {
     checks.agent(request.agent);
     checks.done();
     const profile = await this.profiles.get(ctx.tenantId, request.agent);
-    if (!profile) throw RpcError.notFound(`agent "${request.agent}" has no profile`, { agent: request.agent });
+    if (!profile)
+      throw RpcError.notFound(`agent "${request.agent}" has no profile`, { agent: request.agent });
     return asMessage(profile);
   }
 }

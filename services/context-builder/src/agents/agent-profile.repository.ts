@@ -23,7 +23,8 @@ export interface AgentRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'agent, name, personality, job, user_name, tools, scene_memory, model, settings, created_at, updated_at';
+const COLUMNS =
+  'agent, name, personality, job, user_name, tools, scene_memory, model, settings, created_at, updated_at';
 
 const profileOf = (r: AgentRow): StoredAgentProfile => ({
   agent: r.agent,

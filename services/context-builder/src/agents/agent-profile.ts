@@ -16,7 +16,8 @@ export interface AgentProfileRecord {
 }
 
 /** Trimmed; empty or absent is null. */
-const text = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim());
+const text = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? null : value.trim();
 
 /**
  * Checks a mem.rpc.agent.put request: the agent token, tool names (the token rule too:
@@ -26,11 +27,18 @@ const text = (value: string | undefined) => (value === undefined || value.trim()
 export function profileToStore(request: PutAgentRequest): AgentProfileRecord {
   const checks = new RequestChecks('agent profile');
   checks.agent(request.agent);
-  for (const field of ['name', 'personality', 'job', 'userName', 'model'] as const) checks.text(field, request[field] ?? '');
+  for (const field of ['name', 'personality', 'job', 'userName', 'model'] as const)
+    checks.text(field, request[field] ?? '');
   const tools = [...new Set(request.tools.map((t) => t.trim()))];
   const badTools = tools.filter((t) => !isValidToken(t));
   if (badTools.length > 0) {
-    checks.problem('tools', `tool names must be 1-64 letters, digits, "_" or "-": ${badTools.slice(0, 5).map((t) => JSON.stringify(t)).join(', ')}`);
+    checks.problem(
+      'tools',
+      `tool names must be 1-64 letters, digits, "_" or "-": ${badTools
+        .slice(0, 5)
+        .map((t) => JSON.stringify(t))
+        .join(', ')}`,
+    );
   }
   const settings = request.settings ?? {};
   checks.text('settings', JSON.stringify(settings));

@@ -14,13 +14,19 @@ export interface ValidContextRequest {
 }
 
 /** The request, checked field by field; a bad one gets INVALID_ARGUMENT with a violation per field. */
-export function validateContextRequest(request: ContextBuildRequest, clock: () => Date = () => new Date()): ValidContextRequest {
+export function validateContextRequest(
+  request: ContextBuildRequest,
+  clock: () => Date = () => new Date(),
+): ValidContextRequest {
   const checks = new RequestChecks('context request');
   checks.agent(request.agent);
-  if (request.conversationId && request.sessionKey) checks.problem('conversationId', 'give conversationId or sessionKey, not both');
-  if (request.conversationId && !/^\d{1,19}$/.test(request.conversationId)) checks.problem('conversationId', 'conversationId is not a conversation id');
+  if (request.conversationId && request.sessionKey)
+    checks.problem('conversationId', 'give conversationId or sessionKey, not both');
+  if (request.conversationId && !/^\d{1,19}$/.test(request.conversationId))
+    checks.problem('conversationId', 'conversationId is not a conversation id');
   checks.text('currentMessage', request.currentMessage);
-  if (request.budgetTokens < 0) checks.problem('budgetTokens', 'budgetTokens must be positive (or 0 for the model default)');
+  if (request.budgetTokens < 0)
+    checks.problem('budgetTokens', 'budgetTokens must be positive (or 0 for the model default)');
   checks.done();
   const conversation: ConversationRef = request.conversationId
     ? { id: request.conversationId }

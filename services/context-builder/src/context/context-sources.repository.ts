@@ -46,7 +46,10 @@ export class ContextSourcesRepository {
     ref: ConversationRef,
   ): Promise<AgentAndConversation> {
     const [row]: Array<{
-      profile: Pick<AgentRow, 'name' | 'personality' | 'job' | 'user_name' | 'tools' | 'scene_memory' | 'model'> | null;
+      profile: Pick<
+        AgentRow,
+        'name' | 'personality' | 'job' | 'user_name' | 'tools' | 'scene_memory' | 'model'
+      > | null;
       has_conversations: boolean;
       conversation: { id: string; agent: string; model: string | null } | null;
     }> = await manager.query(
@@ -145,15 +148,13 @@ export class ContextSourcesRepository {
         validFrom: f.valid_from,
       })),
       skills,
-      recent: recent
-        .reverse()
-        .map((m) => ({
-          id: m.id,
-          role: m.role,
-          content: m.content,
-          toolName: m.tool_name,
-          createdAt: m.created_at,
-        })),
+      recent: recent.reverse().map((m) => ({
+        id: m.id,
+        role: m.role,
+        content: m.content,
+        toolName: m.tool_name,
+        createdAt: m.created_at,
+      })),
       compaction: compaction
         ? {
             id: compaction.id,

@@ -1,6 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { Rpcs, type MessageInitShape, type PutSkillsRequest, type PutSkillsResponseSchema } from '@engram/contracts';
+import {
+  Rpcs,
+  type MessageInitShape,
+  type PutSkillsRequest,
+  type PutSkillsResponseSchema,
+} from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { skillsWrite } from './skill-files';
 import { SkillsRepository } from './skills.repository';
@@ -11,7 +16,10 @@ export class SkillsHandler {
   constructor(private readonly skills: SkillsRepository) {}
 
   @HandleRpc(Rpcs.skillPut)
-  async put(@Payload() request: PutSkillsRequest, @Ctx() ctx: RpcCallContext): Promise<MessageInitShape<typeof PutSkillsResponseSchema>> {
+  async put(
+    @Payload() request: PutSkillsRequest,
+    @Ctx() ctx: RpcCallContext,
+  ): Promise<MessageInitShape<typeof PutSkillsResponseSchema>> {
     const write = skillsWrite(request);
     await this.skills.put(ctx.tenantId, write.agent, write.skills);
     return { stored: write.skills.map((s) => s.name), rejected: write.rejected };

@@ -22,7 +22,16 @@ export class SkillsRepository {
                   body = EXCLUDED.body, source = EXCLUDED.source, updated_at = now()
             WHERE (s.description, s.keywords, s.patterns, s.body, s.source)
                   IS DISTINCT FROM (EXCLUDED.description, EXCLUDED.keywords, EXCLUDED.patterns, EXCLUDED.body, EXCLUDED.source)`,
-          [tenantId, agent, skill.name, skill.description, skill.keywords, skill.patterns, skill.body, skill.source],
+          [
+            tenantId,
+            agent,
+            skill.name,
+            skill.description,
+            skill.keywords,
+            skill.patterns,
+            skill.body,
+            skill.source,
+          ],
         );
       }
     });

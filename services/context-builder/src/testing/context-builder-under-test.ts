@@ -2,7 +2,12 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Client } from 'pg';
 import { listenOnJetStream, RpcClient } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  type NatsServerHandle,
+  type ScratchDatabase,
+} from '@engram/testing';
 import { loadContextBuilderConfig } from '../context-builder.config';
 import { ContextBuilderModule } from '../context-builder.module';
 
@@ -27,7 +32,9 @@ export async function startContextBuilder(
   await admin.connect();
   await seed(admin);
   const app = await NestFactory.create(
-    ContextBuilderModule.register(loadContextBuilderConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
+    ContextBuilderModule.register(
+      loadContextBuilderConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' }),
+    ),
     { logger: false },
   );
   await listenOnJetStream(app);

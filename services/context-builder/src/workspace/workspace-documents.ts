@@ -37,7 +37,8 @@ export function workspaceWrite(request: PutWorkspaceRequest): WorkspaceWrite {
       return;
     }
     const earlier = given.get(known.name);
-    if (earlier !== undefined) checks.problem(`documents[${i}].name`, `${document.name} and ${earlier} are both ${known.name}`);
+    if (earlier !== undefined)
+      checks.problem(`documents[${i}].name`, `${document.name} and ${earlier} are both ${known.name}`);
     given.set(known.name, document.name);
     documents.push({ ...known, content: document.content });
   });

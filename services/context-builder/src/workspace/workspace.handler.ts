@@ -1,6 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { Rpcs, type MessageInitShape, type PutWorkspaceRequest, type PutWorkspaceResponseSchema } from '@engram/contracts';
+import {
+  Rpcs,
+  type MessageInitShape,
+  type PutWorkspaceRequest,
+  type PutWorkspaceResponseSchema,
+} from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { workspaceWrite } from './workspace-documents';
 import { WorkspaceRepository } from './workspace.repository';
@@ -11,7 +16,10 @@ export class WorkspaceHandler {
   constructor(private readonly workspace: WorkspaceRepository) {}
 
   @HandleRpc(Rpcs.workspacePut)
-  async put(@Payload() request: PutWorkspaceRequest, @Ctx() ctx: RpcCallContext): Promise<MessageInitShape<typeof PutWorkspaceResponseSchema>> {
+  async put(
+    @Payload() request: PutWorkspaceRequest,
+    @Ctx() ctx: RpcCallContext,
+  ): Promise<MessageInitShape<typeof PutWorkspaceResponseSchema>> {
     const write = workspaceWrite(request);
     await this.workspace.put(ctx.tenantId, write.agent, write.documents);
     return { stored: write.documents.map((d) => d.name), skipped: write.skipped };

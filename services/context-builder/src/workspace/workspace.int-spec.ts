@@ -21,7 +21,11 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
   let rpc: RpcClient;
   let admin: Client;
 
-  const failureOf = async <S extends RpcSpec>(spec: S, request: Parameters<RpcClient['call']>[1], tenantId = 'acme'): Promise<RpcError> => {
+  const failureOf = async <S extends RpcSpec>(
+    spec: S,
+    request: Parameters<RpcClient['call']>[1],
+    tenantId = 'acme',
+  ): Promise<RpcError> => {
     try {
       await rpc.call(spec, request as never, { tenantId });
     } catch (error) {
@@ -72,7 +76,13 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
         },
         { tenantId: 'acme' },
       );
-      expect(put).toMatchObject({ agent: 'helper', name: 'Gerty', tools: ['web_search', 'calendar'], sceneMemory: true, settings: { language: 'en' } });
+      expect(put).toMatchObject({
+        agent: 'helper',
+        name: 'Gerty',
+        tools: ['web_search', 'calendar'],
+        sceneMemory: true,
+        settings: { language: 'en' },
+      });
       expect((await admin.query(`SELECT tenant_id FROM tenants WHERE tenant_id = 'acme'`)).rowCount).toBe(1);
 
       const got = await rpc.call(Rpcs.agentGet, { agent: 'helper' }, { tenantId: 'acme' });
@@ -91,13 +101,25 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
     });
 
     it('replaces the whole profile on a put; the same put again changes nothing', async () => {
-      const first = await rpc.call(Rpcs.agentPut, { agent: 'helper2', name: 'Ada', job: 'coder', tools: ['shell'] }, { tenantId: 'acme' });
-      const again = await rpc.call(Rpcs.agentPut, { agent: 'helper2', name: 'Ada', job: 'coder', tools: ['shell'] }, { tenantId: 'acme' });
+      const first = await rpc.call(
+        Rpcs.agentPut,
+        { agent: 'helper2', name: 'Ada', job: 'coder', tools: ['shell'] },
+        { tenantId: 'acme' },
+      );
+      const again = await rpc.call(
+        Rpcs.agentPut,
+        { agent: 'helper2', name: 'Ada', job: 'coder', tools: ['shell'] },
+        { tenantId: 'acme' },
+      );
       expect(again.updatedAt).toEqual(first.updatedAt);
       const replaced = await rpc.call(Rpcs.agentPut, { agent: 'helper2', name: 'Ada' }, { tenantId: 'acme' });
       expect(replaced.job).toBeUndefined();
       expect(replaced.tools).toEqual([]);
-      const row = (await admin.query(`SELECT job, tools, scene_memory, settings FROM agents WHERE tenant_id = 'acme' AND agent = 'helper2'`)).rows[0];
+      const row = (
+        await admin.query(
+          `SELECT job, tools, scene_memory, settings FROM agents WHERE tenant_id = 'acme' AND agent = 'helper2'`,
+        )
+      ).rows[0];
       expect(row).toEqual({ job: null, tools: [], scene_memory: false, settings: {} });
     });
 
@@ -136,11 +158,18 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
     it('stores workspace files by kind (daily notes with their day) and skips other files with a reason', async () => {
       const reply = await rpc.call(Rpcs.workspacePut, { agent: 'helper', documents }, { tenantId: 'acme' });
       expect(reply.stored).toEqual(['SOUL.md', 'USER.md', 'memory/2026-11-22.md', 'memory/2026-11-23.md']);
-      expect(reply.skipped).toMatchObject([{ name: 'notes.txt', reason: expect.stringMatching(/^not a workspace file/) }]);
+      expect(reply.skipped).toMatchObject([
+        { name: 'notes.txt', reason: expect.stringMatching(/^not a workspace file/) },
+      ]);
       expect((await rows()).map(({ name, kind, day, content }) => ({ name, kind, day, content }))).toEqual([
         { name: 'SOUL.md', kind: 'soul', day: null, content: 'I am curious.' },
         { name: 'USER.md', kind: 'user', day: null, content: 'Sam likes short answers.' },
-        { name: 'memory/2026-11-22.md', kind: 'daily', day: '2026-11-22', content: 'Fixed the air recycler.' },
+        {
+          name: 'memory/2026-11-22.md',
+          kind: 'daily',
+          day: '2026-11-22',
+          content: 'Fixed the air recycler.',
+        },
         { name: 'memory/2026-11-23.md', kind: 'daily', day: '2026-11-23', content: 'Talked to Eve.' },
       ]);
     });
@@ -149,46 +178,90 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
       const before = await rows();
       await rpc.call(Rpcs.workspacePut, { agent: 'helper', documents }, { tenantId: 'acme' });
       expect(await rows()).toEqual(before);
-      await rpc.call(Rpcs.workspacePut, { agent: 'helper', documents: [{ name: 'SOUL.md', content: 'I am very curious.' }] }, { tenantId: 'acme' });
+      await rpc.call(
+        Rpcs.workspacePut,
+        { agent: 'helper', documents: [{ name: 'SOUL.md', content: 'I am very curious.' }] },
+        { tenantId: 'acme' },
+      );
       const after = await rows();
       expect(after).toHaveLength(4);
       expect(after.find((r) => r.name === 'SOUL.md')!.content).toBe('I am very curious.');
     });
 
     it('keeps one tenant’s documents, skills and profiles from another', async () => {
-      await rpc.call(Rpcs.skillPut, { agent: 'helper', files: [{ name: 'deploy.md', markdown: DEPLOY_SKILL }] }, { tenantId: 'acme' });
+      await rpc.call(
+        Rpcs.skillPut,
+        { agent: 'helper', files: [{ name: 'deploy.md', markdown: DEPLOY_SKILL }] },
+        { tenantId: 'acme' },
+      );
       for (const table of ['agents', 'workspace_documents', 'skills']) {
         expect((await asTenant('acme', `SELECT 1 FROM ${table}`)).length).toBeGreaterThan(0);
         expect(await asTenant('globex', `SELECT 1 FROM ${table}`)).toEqual([]);
       }
       // globex writes the same names for the same agent: its own rows, acme's untouched.
-      await rpc.call(Rpcs.workspacePut, { agent: 'helper', documents: [{ name: 'SOUL.md', content: 'globex soul' }] }, { tenantId: 'globex' });
+      await rpc.call(
+        Rpcs.workspacePut,
+        { agent: 'helper', documents: [{ name: 'SOUL.md', content: 'globex soul' }] },
+        { tenantId: 'globex' },
+      );
       expect((await rows('globex')).map((r) => r.content)).toEqual(['globex soul']);
       expect((await rows('acme')).find((r) => r.name === 'SOUL.md')!.content).toBe('I am very curious.');
     });
 
     it('refuses a bad agent token, an empty name, oversize content or a document given twice — and stores nothing of that request', async () => {
-      const bad = await failureOf(Rpcs.workspacePut, { agent: 'no/slash', documents: [{ name: 'AGENTS.md', content: 'x' }] });
+      const bad = await failureOf(Rpcs.workspacePut, {
+        agent: 'no/slash',
+        documents: [{ name: 'AGENTS.md', content: 'x' }],
+      });
       expect(bad.code).toBe('INVALID_ARGUMENT');
-      expect(bad.details['fieldViolations']).toEqual([{ field: 'agent', description: expect.stringMatching(/agent must be/) }]);
+      expect(bad.details['fieldViolations']).toEqual([
+        { field: 'agent', description: expect.stringMatching(/agent must be/) },
+      ]);
 
-      const empty = await failureOf(Rpcs.workspacePut, { agent: 'helper', documents: [{ name: 'AGENTS.md', content: 'x' }, { name: ' ', content: 'y' }] });
-      expect(empty).toMatchObject({ code: 'INVALID_ARGUMENT', details: { fieldViolations: [{ field: 'documents[1].name', description: 'documents[1].name is empty' }] } });
+      const empty = await failureOf(Rpcs.workspacePut, {
+        agent: 'helper',
+        documents: [
+          { name: 'AGENTS.md', content: 'x' },
+          { name: ' ', content: 'y' },
+        ],
+      });
+      expect(empty).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: {
+          fieldViolations: [{ field: 'documents[1].name', description: 'documents[1].name is empty' }],
+        },
+      });
 
-      const oversize = await failureOf(Rpcs.workspacePut, { agent: 'helper', documents: [{ name: 'TOOLS.md', content: 'x'.repeat(1_000_001) }] });
+      const oversize = await failureOf(Rpcs.workspacePut, {
+        agent: 'helper',
+        documents: [{ name: 'TOOLS.md', content: 'x'.repeat(1_000_001) }],
+      });
       expect(oversize.code).toBe('INVALID_ARGUMENT');
       expect(oversize.message).toMatch(/documents\[0\]\.content is 1000001 bytes long; at most 1000000/);
 
-      const twice = await failureOf(Rpcs.workspacePut, { agent: 'helper', documents: [{ name: 'memory/2026-11-22.md', content: 'a' }, { name: '2026-11-22.md', content: 'b' }] });
+      const twice = await failureOf(Rpcs.workspacePut, {
+        agent: 'helper',
+        documents: [
+          { name: 'memory/2026-11-22.md', content: 'a' },
+          { name: '2026-11-22.md', content: 'b' },
+        ],
+      });
       expect(twice.message).toMatch(/both memory\/2026-11-22\.md/);
 
-      expect((await admin.query(`SELECT 1 FROM workspace_documents WHERE name IN ('AGENTS.md', 'TOOLS.md')`)).rowCount).toBe(0);
+      expect(
+        (await admin.query(`SELECT 1 FROM workspace_documents WHERE name IN ('AGENTS.md', 'TOOLS.md')`))
+          .rowCount,
+      ).toBe(0);
     });
   });
 
   describe('skills', () => {
     const skillRows = async () =>
-      (await admin.query(`SELECT name, description, keywords, patterns, body, source, updated_at FROM skills WHERE tenant_id = 'acme' AND agent = 'helper' ORDER BY name`)).rows;
+      (
+        await admin.query(
+          `SELECT name, description, keywords, patterns, body, source, updated_at FROM skills WHERE tenant_id = 'acme' AND agent = 'helper' ORDER BY name`,
+        )
+      ).rows;
 
     it('stores valid skill files and rejects a broken one with the problem, upserting by skill name', async () => {
       const files = [
@@ -201,7 +274,12 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
       expect(reply.stored).toEqual(['deploy', 'notes']);
       expect(reply.rejected).toMatchObject([
         { name: 'broken.md', reason: expect.stringMatching(/^invalid YAML front matter: /) },
-        { name: 'bad-pattern.md', reason: expect.stringMatching(/triggers\.patterns\[0\] "deploy\(" is not a valid regular expression/) },
+        {
+          name: 'bad-pattern.md',
+          reason: expect.stringMatching(
+            /triggers\.patterns\[0\] "deploy\(" is not a valid regular expression/,
+          ),
+        },
       ]);
       expect(reply.rejected[0]!.reason).toMatch(/flow|collection|\]/i);
       const stored = await skillRows();
@@ -214,7 +292,14 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
           body: '# Deploy\n\nRun the pipeline, then watch the dashboards.',
           source: DEPLOY_SKILL,
         },
-        { name: 'notes', description: null, keywords: [], patterns: [], body: 'Plain notes, no front matter.', source: 'Plain notes, no front matter.' },
+        {
+          name: 'notes',
+          description: null,
+          keywords: [],
+          patterns: [],
+          body: 'Plain notes, no front matter.',
+          source: 'Plain notes, no front matter.',
+        },
       ]);
 
       await rpc.call(Rpcs.skillPut, { agent: 'helper', files }, { tenantId: 'acme' });
@@ -224,13 +309,25 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
     it('rejects a second file naming the same skill, and refuses a bad request as a whole', async () => {
       const reply = await rpc.call(
         Rpcs.skillPut,
-        { agent: 'helper', files: [{ name: 'a.md', markdown: '---\nname: same\n---\nA' }, { name: 'b.md', markdown: '---\nname: same\n---\nB' }] },
+        {
+          agent: 'helper',
+          files: [
+            { name: 'a.md', markdown: '---\nname: same\n---\nA' },
+            { name: 'b.md', markdown: '---\nname: same\n---\nB' },
+          ],
+        },
         { tenantId: 'acme' },
       );
-      expect(reply).toMatchObject({ stored: ['same'], rejected: [{ name: 'b.md', reason: 'skill "same" is already given by a.md' }] });
+      expect(reply).toMatchObject({
+        stored: ['same'],
+        rejected: [{ name: 'b.md', reason: 'skill "same" is already given by a.md' }],
+      });
       const error = await failureOf(Rpcs.skillPut, { agent: '', files: [{ name: '', markdown: 'x' }] });
       expect(error.code).toBe('INVALID_ARGUMENT');
-      expect((error.details['fieldViolations'] as Array<{ field: string }>).map((v) => v.field)).toEqual(['agent', 'files[0].name']);
+      expect((error.details['fieldViolations'] as Array<{ field: string }>).map((v) => v.field)).toEqual([
+        'agent',
+        'files[0].name',
+      ]);
     });
   });
 });

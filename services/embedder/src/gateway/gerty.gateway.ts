@@ -44,7 +44,8 @@ export class GertyGateway implements OnModuleInit {
 
   /** The model whose vectors the store should hold (Gerty's default embedding model). */
   async embeddingModel(refresh = false): Promise<EmbeddingModel> {
-    if (!refresh && this.current && Date.now() - this.current.at < MODEL_REFRESH_MS) return this.current.model;
+    if (!refresh && this.current && Date.now() - this.current.at < MODEL_REFRESH_MS)
+      return this.current.model;
     const listed = await this.call(() => this.rpc.call(Rpcs.gertyModels, {}, { timeoutMs: 5000 }));
     const info = listed.models.find((m) => m.name === listed.defaultEmbeddingModel);
     if (!info) throw new DependencyUnavailableError(`gerty names no default embedding model`);
@@ -55,7 +56,9 @@ export class GertyGateway implements OnModuleInit {
     }
     const model = { modelId: info.modelId, dimensions: info.dimensions };
     if (this.current && this.current.model.modelId !== model.modelId) {
-      this.logger.warn(`embedding model changed from ${this.current.model.modelId} to ${model.modelId}: rows will be re-embedded`);
+      this.logger.warn(
+        `embedding model changed from ${this.current.model.modelId} to ${model.modelId}: rows will be re-embedded`,
+      );
     }
     this.current = { model, at: Date.now() };
     return model;
@@ -70,10 +73,14 @@ export class GertyGateway implements OnModuleInit {
       );
       if (answer.model !== model.modelId) {
         // The default changed under us; the sweep re-embeds with the new one.
-        throw new DependencyUnavailableError(`gerty answered with model ${answer.model}, expected ${model.modelId}`);
+        throw new DependencyUnavailableError(
+          `gerty answered with model ${answer.model}, expected ${model.modelId}`,
+        );
       }
       if (answer.vectors.length !== chunk.length || answer.dimensions !== model.dimensions) {
-        throw new Error(`gerty returned ${answer.vectors.length} vectors of ${answer.dimensions} for ${chunk.length} texts`);
+        throw new Error(
+          `gerty returned ${answer.vectors.length} vectors of ${answer.dimensions} for ${chunk.length} texts`,
+        );
       }
       for (const v of answer.vectors) vectors.push(v.values);
     }
@@ -104,7 +111,10 @@ function* chunks(texts: readonly string[], dimensions: number): Generator<string
   let chunk: string[] = [];
   let chars = 0;
   for (const text of texts) {
-    if (chunk.length > 0 && (chunk.length >= maxTexts || chars + Math.min(text.length, MAX_EMBED_CHARS) > MAX_REQUEST_CHARS)) {
+    if (
+      chunk.length > 0 &&
+      (chunk.length >= maxTexts || chars + Math.min(text.length, MAX_EMBED_CHARS) > MAX_REQUEST_CHARS)
+    ) {
       yield chunk;
       chunk = [];
       chars = 0;

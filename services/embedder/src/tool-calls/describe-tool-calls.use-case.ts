@@ -54,7 +54,9 @@ export class DescribeToolCallsUseCase {
         const described: Array<{ id: string; text: string }> = [];
         for (let i = 0; i < pending.length; i += AT_ONCE) {
           const slice = pending.slice(i, i + AT_ONCE);
-          const results = await Promise.allSettled(slice.map((c) => this.gateway.describeToolCall(c.toolName!, c.toolArgs)));
+          const results = await Promise.allSettled(
+            slice.map((c) => this.gateway.describeToolCall(c.toolName!, c.toolArgs)),
+          );
           results.forEach((result, k) => {
             const call = slice[k]!;
             if (result.status === 'fulfilled') described.push({ id: call.id, text: result.value });

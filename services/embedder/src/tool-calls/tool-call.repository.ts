@@ -11,15 +11,24 @@ export interface StoredToolCall {
 @Injectable()
 export class ToolCallRepository {
   async find(manager: EntityManager, messageIds: readonly string[]): Promise<StoredToolCall[]> {
-    const rows: Array<{ id: string; content: string; tool_name: string | null; tool_args: unknown }> = await manager.query(
-      `SELECT id, content, tool_name, tool_args FROM messages WHERE id = ANY($1::bigint[])`,
-      [messageIds],
-    );
-    return rows.map((row) => ({ id: String(row.id), content: row.content, toolName: row.tool_name, toolArgs: row.tool_args }));
+    const rows: Array<{ id: string; content: string; tool_name: string | null; tool_args: unknown }> =
+      await manager.query(
+        `SELECT id, content, tool_name, tool_args FROM messages WHERE id = ANY($1::bigint[])`,
+        [messageIds],
+      );
+    return rows.map((row) => ({
+      id: String(row.id),
+      content: row.content,
+      toolName: row.tool_name,
+      toolArgs: row.tool_args,
+    }));
   }
 
   /** Writes each description once: only into empty content, marked synthesised (the call's own fields stay). */
-  async writeDescriptions(manager: EntityManager, descriptions: ReadonlyArray<{ id: string; text: string }>): Promise<void> {
+  async writeDescriptions(
+    manager: EntityManager,
+    descriptions: ReadonlyArray<{ id: string; text: string }>,
+  ): Promise<void> {
     if (descriptions.length === 0) return;
     await manager.query(
       `UPDATE messages m SET content = d.text, content_synthesised = true

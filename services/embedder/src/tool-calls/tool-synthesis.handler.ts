@@ -22,7 +22,8 @@ export class ToolSynthesisHandler {
       work[0]!.delivery.traceContext,
     );
     outcomes.forEach((outcome, i) => {
-      if (outcome.kind === 'failed') work[i]!.delivery.retry(outcome.reason, { dependencyDown: outcome.dependencyDown });
+      if (outcome.kind === 'failed')
+        work[i]!.delivery.retry(outcome.reason, { dependencyDown: outcome.dependencyDown });
     });
   }
 }

@@ -19,9 +19,14 @@ export class ToolSynthesisQueue {
   async enqueue(items: readonly ToolCallToDescribe[]): Promise<void> {
     await Promise.all(
       items.map((item) =>
-        this.events.publishTo(ToolSynthesisWorkSchema, Subjects.toolSynthesis(item.tenantId, item.messageId), item, {
-          msgId: `toolsynth:${item.tenantId}:${item.messageId}`,
-        }),
+        this.events.publishTo(
+          ToolSynthesisWorkSchema,
+          Subjects.toolSynthesis(item.tenantId, item.messageId),
+          item,
+          {
+            msgId: `toolsynth:${item.tenantId}:${item.messageId}`,
+          },
+        ),
       ),
     );
   }

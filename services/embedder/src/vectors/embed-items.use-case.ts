@@ -37,19 +37,35 @@ export class EmbedItemsUseCase {
     if (wanted.length === 0) return;
     const model = await this.gateway.embeddingModel();
 
-    const groups = new Map<string, { tenantId: string; kind: ItemKind; ids: Set<string>; todo: TextToEmbed[] }>();
+    const groups = new Map<
+      string,
+      { tenantId: string; kind: ItemKind; ids: Set<string>; todo: TextToEmbed[] }
+    >();
     for (const source of wanted) {
       const key = `${source.tenantId}\u0000${source.kind}`;
-      const group = groups.get(key) ?? { tenantId: source.tenantId, kind: source.kind, ids: new Set<string>(), todo: [] };
+      const group = groups.get(key) ?? {
+        tenantId: source.tenantId,
+        kind: source.kind,
+        ids: new Set<string>(),
+        todo: [],
+      };
       source.ids.forEach((id) => group.ids.add(id));
       groups.set(key, group);
     }
     for (const group of groups.values()) {
-      group.todo = await this.transactions.run(group.tenantId, (m) => this.vectors.needingVectors(m, group.kind, [...group.ids], model.modelId));
+      group.todo = await this.transactions.run(group.tenantId, (m) =>
+        this.vectors.needingVectors(m, group.kind, [...group.ids], model.modelId),
+      );
     }
 
     const all = [...groups.values()].flatMap((g) => g.todo);
-    const vectors = all.length > 0 ? await this.gateway.embed(all.map((t) => t.text), model) : [];
+    const vectors =
+      all.length > 0
+        ? await this.gateway.embed(
+            all.map((t) => t.text),
+            model,
+          )
+        : [];
     let next = 0;
     const embedded = new Map<string, Set<string>>();
     for (const [key, group] of groups) {
@@ -69,8 +85,17 @@ export class EmbedItemsUseCase {
         return this.events.publish(
           Events.embeddingWritten,
           source.tenantId,
-          { tenantId: source.tenantId, kind: source.kind, ids, model: model.modelId, dimensions: model.dimensions },
-          { msgId: `embedded:${source.key}:${model.modelId}`, ...(source.traceContext && { traceContext: source.traceContext }) },
+          {
+            tenantId: source.tenantId,
+            kind: source.kind,
+            ids,
+            model: model.modelId,
+            dimensions: model.dimensions,
+          },
+          {
+            msgId: `embedded:${source.key}:${model.modelId}`,
+            ...(source.traceContext && { traceContext: source.traceContext }),
+          },
         );
       }),
     );

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
 import { DataSource, TenantTransactions, tryWithAdvisoryLock } from '@engram/store';
@@ -56,12 +62,17 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
   private async sweep(): Promise<void> {
     if (!this.dataSource.isInitialized || (await this.eventsBacklogged())) return;
     const model = await this.gateway.embeddingModel();
-    const tenants: Array<{ tenant_id: string }> = await this.dataSource.query('SELECT engram_tenant_ids() AS tenant_id');
+    const tenants: Array<{ tenant_id: string }> = await this.dataSource.query(
+      'SELECT engram_tenant_ids() AS tenant_id',
+    );
     let embedded = 0;
     for (const { tenant_id: tenantId } of tenants) {
       if (this.stopping) return;
       // Another replica sweeping this tenant: leave it to them.
-      embedded += (await tryWithAdvisoryLock(this.dataSource, `sweep/${tenantId}`, () => this.sweepTenant(tenantId, model))) ?? 0;
+      embedded +=
+        (await tryWithAdvisoryLock(this.dataSource, `sweep/${tenantId}`, () =>
+          this.sweepTenant(tenantId, model),
+        )) ?? 0;
     }
     if (embedded > 0) this.logger.log(`sweep embedded ${embedded} rows with ${model.modelId}`);
   }
@@ -72,10 +83,14 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
       for (;;) {
         if (this.stopping) return embedded;
         const olderThan = new Date(Date.now() - this.config.EMBEDDER_SWEEP_GRACE_MS);
-        const page = await this.transactions.run(tenantId, (m) => this.vectors.sweepCandidates(m, kind, model.modelId, olderThan, PAGE));
+        const page = await this.transactions.run(tenantId, (m) =>
+          this.vectors.sweepCandidates(m, kind, model.modelId, olderThan, PAGE),
+        );
         if (page.length === 0) break;
         const ids = page.map((p) => p.id).sort((a, b) => Number(BigInt(a) - BigInt(b)));
-        await this.embedItems.execute([{ key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids }]);
+        await this.embedItems.execute([
+          { key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids },
+        ]);
         embedded += page.length;
       }
     }

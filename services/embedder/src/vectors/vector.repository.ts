@@ -25,7 +25,12 @@ const digest = (text: string) => createHash('md5').update(text).digest('hex');
 @Injectable()
 export class VectorRepository {
   /** Of these items, the ones with text and without a vector of this model. */
-  async needingVectors(manager: EntityManager, kind: ItemKind, ids: readonly string[], modelId: string): Promise<TextToEmbed[]> {
+  async needingVectors(
+    manager: EntityManager,
+    kind: ItemKind,
+    ids: readonly string[],
+    modelId: string,
+  ): Promise<TextToEmbed[]> {
     if (ids.length === 0) return [];
     const rows: Array<{ id: string; content: string }> = await manager.query(
       `SELECT t.id, t.content FROM ${ITEMS[kind].table} t
@@ -42,7 +47,13 @@ export class VectorRepository {
    * than `olderThan` to the event path. (No ORDER BY: the tenant's own rows are
    * scanned through its index, and any missing ones will do.)
    */
-  async sweepCandidates(manager: EntityManager, kind: ItemKind, modelId: string, olderThan: Date, limit: number): Promise<TextToEmbed[]> {
+  async sweepCandidates(
+    manager: EntityManager,
+    kind: ItemKind,
+    modelId: string,
+    olderThan: Date,
+    limit: number,
+  ): Promise<TextToEmbed[]> {
     const { table, ageColumn } = ITEMS[kind];
     const rows: Array<{ id: string; content: string }> = await manager.query(
       `SELECT t.id, t.content FROM ${table} t
@@ -75,13 +86,24 @@ export class VectorRepository {
          SET model = excluded.model, embedding = excluded.embedding, embedded_at = now()
          WHERE e.model IS DISTINCT FROM excluded.model
        RETURNING e.item_id`,
-      [kind, modelId, items.map((i) => i.id), items.map((i) => `[${i.vector.join(',')}]`), items.map((i) => digest(i.text))],
+      [
+        kind,
+        modelId,
+        items.map((i) => i.id),
+        items.map((i) => `[${i.vector.join(',')}]`),
+        items.map((i) => digest(i.text)),
+      ],
     );
     return rows.map((r) => String(r.item_id));
   }
 
   /** Of these items, the ones whose vector is of this model. */
-  async embeddedWith(manager: EntityManager, kind: ItemKind, ids: readonly string[], modelId: string): Promise<string[]> {
+  async embeddedWith(
+    manager: EntityManager,
+    kind: ItemKind,
+    ids: readonly string[],
+    modelId: string,
+  ): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows: Array<{ item_id: string }> = await manager.query(
       `SELECT item_id FROM embeddings WHERE item_kind = $3 AND item_id = ANY($1::bigint[]) AND model = $2 ORDER BY item_id`,

@@ -35,7 +35,10 @@ export class CompleteUseCase {
     private readonly keys: TenantKeysService,
   ) {}
 
-  async execute(request: CompleteRequest, signal: AbortSignal): Promise<MessageInitShape<typeof CompleteResponseSchema>> {
+  async execute(
+    request: CompleteRequest,
+    signal: AbortSignal,
+  ): Promise<MessageInitShape<typeof CompleteResponseSchema>> {
     const route = this.router.resolve(request.model, 'complete');
     const apiKey = await this.keys.keyFor(route.definition, request.tenantId, request.apiKey);
     const options = { signal, ...(apiKey && { apiKey }) };
@@ -56,15 +59,25 @@ export class CompleteUseCase {
     }
   }
 
-  private async runTask(route: RoutedModel, request: CompleteRequest, options: { signal: AbortSignal; apiKey?: string }): Promise<Completion> {
+  private async runTask(
+    route: RoutedModel,
+    request: CompleteRequest,
+    options: { signal: AbortSignal; apiKey?: string },
+  ): Promise<Completion> {
     const task = request.task;
     if (!isTaskName(task)) throw RpcError.invalidArgument(`unknown task "${task}"`, { tasks: [...TASKS] });
     const input = parseTaskInput(task, request.taskInput ?? {});
-    if (!input.ok) throw RpcError.invalidArgument(`taskInput is not a valid ${task} input`, { problems: input.problems });
-    if (route.provider.runTask) return this.grounded(task, input.value, route.provider.runTask(task, input.value));
+    if (!input.ok)
+      throw RpcError.invalidArgument(`taskInput is not a valid ${task} input`, { problems: input.problems });
+    if (route.provider.runTask)
+      return this.grounded(task, input.value, route.provider.runTask(task, input.value));
     const prompt = renderTaskPrompt(task, input.value);
     const answer = await route.provider.complete(
-      { ...prompt, ...(request.maxTokens && { maxTokens: request.maxTokens }), ...(request.temperature !== undefined && { temperature: request.temperature }) },
+      {
+        ...prompt,
+        ...(request.maxTokens && { maxTokens: request.maxTokens }),
+        ...(request.temperature !== undefined && { temperature: request.temperature }),
+      },
       options,
     );
     return this.grounded(task, input.value, this.checked(task, answer));
@@ -74,7 +87,11 @@ export class CompleteUseCase {
   private checked(task: TaskName, answer: Completion): Completion {
     if (task !== 'extract_facts') return { ...answer, text: answer.text.trim() };
     const facts = extractedFacts.safeParse(answer.json);
-    if (!facts.success) throw new RpcError('INTERNAL', `the model's facts are not in the expected shape: ${facts.error.issues[0]?.message ?? ''}`);
+    if (!facts.success)
+      throw new RpcError(
+        'INTERNAL',
+        `the model's facts are not in the expected shape: ${facts.error.issues[0]?.message ?? ''}`,
+      );
     return { ...answer, json: facts.data as unknown as JsonValue };
   }
 
@@ -82,12 +99,20 @@ export class CompleteUseCase {
   private grounded<T extends TaskName>(task: T, input: TaskInput<T>, answer: Completion): Completion {
     if (task !== 'answer_from_memory') return answer;
     const parsed = memoryAnswer.safeParse(answer.json);
-    if (!parsed.success) throw new RpcError('INTERNAL', `the model's answer is not in the expected shape: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success)
+      throw new RpcError(
+        'INTERNAL',
+        `the model's answer is not in the expected shape: ${parsed.error.issues[0]?.message ?? ''}`,
+      );
     const cited = citingOnlyHits(parsed.data, (input as AnswerFromMemoryInput).hits);
     return { ...answer, text: cited.answer, json: cited };
   }
 
-  private async chat(route: RoutedModel, request: CompleteRequest, options: { signal: AbortSignal; apiKey?: string }): Promise<Completion> {
+  private async chat(
+    route: RoutedModel,
+    request: CompleteRequest,
+    options: { signal: AbortSignal; apiKey?: string },
+  ): Promise<Completion> {
     if (route.provider.runTask) {
       throw RpcError.failedPrecondition(
         `the built-in model does Engram's tasks (${TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,

@@ -17,21 +17,36 @@ export class EmbedTextsUseCase {
     private readonly keys: TenantKeysService,
   ) {}
 
-  async execute(request: EmbedRequest, signal: AbortSignal): Promise<MessageInitShape<typeof EmbedResponseSchema>> {
+  async execute(
+    request: EmbedRequest,
+    signal: AbortSignal,
+  ): Promise<MessageInitShape<typeof EmbedResponseSchema>> {
     if (request.texts.length > MAX_TEXTS) {
-      throw RpcError.invalidArgument(`at most ${MAX_TEXTS} texts per request`, { texts: request.texts.length });
+      throw RpcError.invalidArgument(`at most ${MAX_TEXTS} texts per request`, {
+        texts: request.texts.length,
+      });
     }
     const route = this.router.resolve(request.model, 'embed');
     const { provider, definition } = route;
-    if (request.texts.length === 0) return { vectors: [], model: provider.modelId, dimensions: provider.dimensions ?? 0 };
+    if (request.texts.length === 0)
+      return { vectors: [], model: provider.modelId, dimensions: provider.dimensions ?? 0 };
     const apiKey = await this.keys.keyFor(definition, request.tenantId, '');
     try {
-      const result = await route.admission.run(() => provider.embed(request.texts, { signal, ...(apiKey && { apiKey }) }));
+      const result = await route.admission.run(() =>
+        provider.embed(request.texts, { signal, ...(apiKey && { apiKey }) }),
+      );
       if (provider.dimensions !== undefined && result.dimensions !== provider.dimensions) {
-        throw new RpcError('FAILED_PRECONDITION', `model ${definition.name} answered ${result.dimensions}-d vectors; it is configured for ${provider.dimensions}`);
+        throw new RpcError(
+          'FAILED_PRECONDITION',
+          `model ${definition.name} answered ${result.dimensions}-d vectors; it is configured for ${provider.dimensions}`,
+        );
       }
       embedded.inc({ model: provider.modelId }, request.texts.length);
-      return { vectors: result.vectors.map((v) => ({ values: Array.from(v) })), model: provider.modelId, dimensions: result.dimensions };
+      return {
+        vectors: result.vectors.map((v) => ({ values: Array.from(v) })),
+        model: provider.modelId,
+        dimensions: result.dimensions,
+      };
     } catch (error) {
       throw toRpcError(error, definition.name);
     }

@@ -18,7 +18,9 @@ export class TenantKeysRepository {
 
   store(tenantId: string, name: string, sealed: Buffer): Promise<void> {
     return this.transactions.run(tenantId, async (manager) => {
-      await manager.query(`INSERT INTO tenants (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`, [tenantId]);
+      await manager.query(`INSERT INTO tenants (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`, [
+        tenantId,
+      ]);
       await manager.query(
         `INSERT INTO tenant_secrets (tenant_id, name, ciphertext) VALUES ($1, $2, $3)
          ON CONFLICT (tenant_id, name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = now()`,

@@ -24,9 +24,14 @@ export class TenantKeysService {
 
   async store(tenantId: string, model: ModelDefinition, apiKey: string): Promise<void> {
     if (model.provider === 'builtin') throw RpcError.invalidArgument(`model ${model.name} needs no key`);
-    if (!this.box) throw RpcError.failedPrecondition('this Engram cannot store keys: ENGRAM_SECRET_KEY is not set');
+    if (!this.box)
+      throw RpcError.failedPrecondition('this Engram cannot store keys: ENGRAM_SECRET_KEY is not set');
     const context = `${tenantId}/${nameOf(model.name)}`;
-    await this.keys.store(tenantId, nameOf(model.name), apiKey ? this.box.seal(apiKey, context) : Buffer.alloc(0));
+    await this.keys.store(
+      tenantId,
+      nameOf(model.name),
+      apiKey ? this.box.seal(apiKey, context) : Buffer.alloc(0),
+    );
   }
 
   /** The key for a call: the request's own, else the tenant's stored one, else the operator's. */

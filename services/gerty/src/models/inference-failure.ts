@@ -7,11 +7,21 @@ export function toRpcError(error: unknown, model: string): unknown {
   const details = { model, ...(error.status !== undefined && { status: error.status }) };
   switch (error.kind) {
     case 'unavailable':
-      return new RpcError('UNAVAILABLE', `model ${model} is unavailable: ${error.message}`, { ...details, retryable: true });
+      return new RpcError('UNAVAILABLE', `model ${model} is unavailable: ${error.message}`, {
+        ...details,
+        retryable: true,
+      });
     case 'rate_limited':
-      return new RpcError('RESOURCE_EXHAUSTED', `model ${model} is rate-limited: ${error.message}`, { ...details, retryable: true });
+      return new RpcError('RESOURCE_EXHAUSTED', `model ${model} is rate-limited: ${error.message}`, {
+        ...details,
+        retryable: true,
+      });
     case 'rejected':
-      return new RpcError('FAILED_PRECONDITION', `model ${model} refused the request: ${error.message}`, details);
+      return new RpcError(
+        'FAILED_PRECONDITION',
+        `model ${model} refused the request: ${error.message}`,
+        details,
+      );
     case 'aborted':
       return new RpcError('DEADLINE_EXCEEDED', `the caller stopped waiting for model ${model}`, details);
     default:

@@ -125,7 +125,10 @@ describe('ModelAdmission', () => {
     const first = h.submit();
     const second = h.submit();
     expect(await isSettled(second.result)).toBe(true);
-    await expect(second.result).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', details: { model: 'local' } });
+    await expect(second.result).rejects.toMatchObject({
+      code: 'RESOURCE_EXHAUSTED',
+      details: { model: 'local' },
+    });
     expect(await isSettled(first.result)).toBe(false);
     first.job.finish();
     expect(await first.result).toBe(1);

@@ -27,10 +27,14 @@ export class ModelAdmission {
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (!this.slots.tryAcquire()) {
       if (this.slots.waiting >= this.maxQueued) {
-        throw new RpcError('RESOURCE_EXHAUSTED', `model ${this.model} is busy (${this.slots.inUse} running, ${this.slots.waiting} waiting)`, {
-          model: this.model,
-          retryable: true,
-        });
+        throw new RpcError(
+          'RESOURCE_EXHAUSTED',
+          `model ${this.model} is busy (${this.slots.inUse} running, ${this.slots.waiting} waiting)`,
+          {
+            model: this.model,
+            retryable: true,
+          },
+        );
       }
       await this.slots.acquire();
     }

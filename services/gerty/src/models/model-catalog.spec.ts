@@ -155,13 +155,22 @@ models:
         maxQueued: 64,
       });
       // the key comes from the variable the file names, never from the file itself
-      expect(catalog.models.get('cloud')).toMatchObject({ model: 'gpt-4o-mini', apiKey: 'sk-cloud-from-env' });
-      expect(catalog.models.get('local')).toMatchObject({ provider: 'builtin', embeds: true, completes: true });
+      expect(catalog.models.get('cloud')).toMatchObject({
+        model: 'gpt-4o-mini',
+        apiKey: 'sk-cloud-from-env',
+      });
+      expect(catalog.models.get('local')).toMatchObject({
+        provider: 'builtin',
+        embeds: true,
+        completes: true,
+      });
     });
 
     it('keeps the built-in defaults when the file names none', () => {
       const catalog = load({
-        modelsFile: modelsFile(`models:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1/v1\n`),
+        modelsFile: modelsFile(
+          `models:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1/v1\n`,
+        ),
       });
       expect(catalog.defaultEmbeddingModel).toBe('local');
       expect(catalog.defaultCompletionModel).toBe('local');
@@ -196,7 +205,9 @@ models:
     });
 
     it('an unknown provider', () => {
-      const path = modelsFile('models:\n  mistral:\n    provider: mistral-cloud\n    model: m\n    baseUrl: http://x:1\n');
+      const path = modelsFile(
+        'models:\n  mistral:\n    provider: mistral-cloud\n    model: m\n    baseUrl: http://x:1\n',
+      );
       const message = failure({ modelsFile: path });
       expect(message).toContain(`GERTY_MODELS_FILE ${path}: `);
       expect(message).toContain('models.mistral.provider');
@@ -212,7 +223,9 @@ models:
     });
 
     it('an unknown setting (a typo is not silently ignored)', () => {
-      const path = modelsFile('models:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n    concurency: 4\n');
+      const path = modelsFile(
+        'models:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n    concurency: 4\n',
+      );
       const message = failure({ modelsFile: path });
       expect(message).toContain(`GERTY_MODELS_FILE ${path}: `);
       expect(message).toContain('concurency');
@@ -230,7 +243,9 @@ models:
     });
 
     it('a default that names no configured model', () => {
-      const path = modelsFile('defaults:\n  completion: gpt-5\nmodels:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n');
+      const path = modelsFile(
+        'defaults:\n  completion: gpt-5\nmodels:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n',
+      );
       const message = failure({ modelsFile: path });
       expect(message).toContain(`GERTY_MODELS_FILE ${path}: `);
       expect(message).toContain('default completion model "gpt-5"');
@@ -241,14 +256,17 @@ models:
     });
 
     it('a default of the wrong kind', () => {
-      const embedOnly = 'models:\n  embed:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n    embeds: true\n    completes: false\n    dimensions: 100\n';
+      const embedOnly =
+        'models:\n  embed:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n    embeds: true\n    completes: false\n    dimensions: 100\n';
       const asCompletion = modelsFile(`defaults:\n  completion: embed\n${embedOnly}`);
       let message = failure({ modelsFile: asCompletion });
       expect(message).toContain(`GERTY_MODELS_FILE ${asCompletion}: `);
       expect(message).toContain('default completion model "embed"');
       expect(message).toContain('does not complete');
 
-      const chatOnly = modelsFile('defaults:\n  embedding: chat\nmodels:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n');
+      const chatOnly = modelsFile(
+        'defaults:\n  embedding: chat\nmodels:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n',
+      );
       message = failure({ modelsFile: chatOnly });
       expect(message).toContain(`GERTY_MODELS_FILE ${chatOnly}: `);
       expect(message).toContain('default embedding model "chat"');

@@ -28,7 +28,10 @@ export interface ModelCatalog {
 export const BUILTIN_MODEL = 'local';
 
 const modelsFileSchema = z.object({
-  defaults: z.object({ embedding: z.string().optional(), completion: z.string().optional() }).strict().optional(),
+  defaults: z
+    .object({ embedding: z.string().optional(), completion: z.string().optional() })
+    .strict()
+    .optional(),
   models: z.record(
     z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'model names are [A-Za-z0-9_.-]{1,64}'),
     z
@@ -66,7 +69,13 @@ export interface CatalogSources {
 export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
   const { limits } = sources;
   const models = new Map<string, ModelDefinition>();
-  models.set(BUILTIN_MODEL, { name: BUILTIN_MODEL, provider: 'builtin', embeds: true, completes: true, ...limits });
+  models.set(BUILTIN_MODEL, {
+    name: BUILTIN_MODEL,
+    provider: 'builtin',
+    embeds: true,
+    completes: true,
+    ...limits,
+  });
   let defaultEmbeddingModel = BUILTIN_MODEL;
   let defaultCompletionModel = BUILTIN_MODEL;
 
@@ -74,7 +83,13 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
   if (openAi?.baseUrl) {
     const base = { provider: 'openai' as const, baseUrl: openAi.baseUrl, apiKey: openAi.apiKey, ...limits };
     if (openAi.chatModel) {
-      models.set('openai-chat', { ...base, name: 'openai-chat', model: openAi.chatModel, embeds: false, completes: true });
+      models.set('openai-chat', {
+        ...base,
+        name: 'openai-chat',
+        model: openAi.chatModel,
+        embeds: false,
+        completes: true,
+      });
       defaultCompletionModel = 'openai-chat';
     }
     if (openAi.embeddingModel) {
@@ -106,7 +121,9 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
     for (const [name, m] of Object.entries(file.data.models)) {
       const apiKey = m.apiKeyEnv ? (sources.env ?? process.env)[m.apiKeyEnv] : undefined;
       if (m.apiKeyEnv && !apiKey) {
-        throw new Error(`GERTY_MODELS_FILE ${sources.modelsFile}: model ${name} reads its key from ${m.apiKeyEnv}, which is not set`);
+        throw new Error(
+          `GERTY_MODELS_FILE ${sources.modelsFile}: model ${name} reads its key from ${m.apiKeyEnv}, which is not set`,
+        );
       }
       models.set(name, {
         name,
@@ -128,12 +145,24 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
   // A problem with the defaults is the models file's when there is one (it may name them, and it
   // lists the models they could name).
   const where = sources.modelsFile ? `GERTY_MODELS_FILE ${sources.modelsFile}: ` : '';
-  const named = (kind: 'embedding' | 'completion', name: string, does: (m: ModelDefinition) => boolean): ModelDefinition => {
+  const named = (
+    kind: 'embedding' | 'completion',
+    name: string,
+    does: (m: ModelDefinition) => boolean,
+  ): ModelDefinition => {
     const model = models.get(name);
-    const fitting = [...models.values()].filter(does).map((m) => m.name).join(', ');
-    if (!model) throw new Error(`${where}default ${kind} model "${name}": no model named "${name}" is configured (${kind} models: ${fitting})`);
+    const fitting = [...models.values()]
+      .filter(does)
+      .map((m) => m.name)
+      .join(', ');
+    if (!model)
+      throw new Error(
+        `${where}default ${kind} model "${name}": no model named "${name}" is configured (${kind} models: ${fitting})`,
+      );
     if (!does(model)) {
-      throw new Error(`${where}default ${kind} model "${name}" does not ${kind === 'embedding' ? 'embed' : 'complete'} (${kind} models: ${fitting})`);
+      throw new Error(
+        `${where}default ${kind} model "${name}" does not ${kind === 'embedding' ? 'embed' : 'complete'} (${kind} models: ${fitting})`,
+      );
     }
     return model;
   };

@@ -49,7 +49,10 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
         embeddingModel: this.config.GERTY_OPENAI_EMBEDDING_MODEL,
       },
       embeddingDimensions: this.config.EMBEDDING_DIMENSIONS,
-      limits: { concurrency: this.config.GERTY_MODEL_CONCURRENCY, maxQueued: this.config.GERTY_MODEL_MAX_QUEUED },
+      limits: {
+        concurrency: this.config.GERTY_MODEL_CONCURRENCY,
+        maxQueued: this.config.GERTY_MODEL_MAX_QUEUED,
+      },
     });
     let builtin: BuiltinProvider | undefined;
     for (const definition of this.catalog.models.values()) {
@@ -68,7 +71,10 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
         `embedding: ${this.catalog.defaultEmbeddingModel}, completion: ${this.catalog.defaultCompletionModel}`,
     );
     const embedding = this.routes.get(this.catalog.defaultEmbeddingModel)!;
-    if (embedding.provider.dimensions !== undefined && embedding.provider.dimensions !== this.config.EMBEDDING_DIMENSIONS) {
+    if (
+      embedding.provider.dimensions !== undefined &&
+      embedding.provider.dimensions !== this.config.EMBEDDING_DIMENSIONS
+    ) {
       throw new Error(
         `the default embedding model ${embedding.provider.modelId} makes ${embedding.provider.dimensions}-d vectors, ` +
           `but EMBEDDING_DIMENSIONS is ${this.config.EMBEDDING_DIMENSIONS}`,
@@ -82,11 +88,20 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
 
   /** The model to use: the named one, or the default for the purpose. */
   resolve(name: string | undefined, purpose: 'embed' | 'complete'): RoutedModel {
-    const wanted = name || (purpose === 'embed' ? this.catalog.defaultEmbeddingModel : this.catalog.defaultCompletionModel);
+    const wanted =
+      name ||
+      (purpose === 'embed' ? this.catalog.defaultEmbeddingModel : this.catalog.defaultCompletionModel);
     const route = this.routes.get(wanted);
-    if (!route) throw RpcError.notFound(`no model named "${wanted}"`, { model: wanted, known: [...this.routes.keys()] });
+    if (!route)
+      throw RpcError.notFound(`no model named "${wanted}"`, {
+        model: wanted,
+        known: [...this.routes.keys()],
+      });
     if (purpose === 'embed' ? !route.definition.embeds : !route.definition.completes) {
-      throw RpcError.invalidArgument(`model "${wanted}" does not ${purpose === 'embed' ? 'embed' : 'complete'}`, { model: wanted });
+      throw RpcError.invalidArgument(
+        `model "${wanted}" does not ${purpose === 'embed' ? 'embed' : 'complete'}`,
+        { model: wanted },
+      );
     }
     return route;
   }
@@ -94,7 +109,8 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
   /** A model by name, whatever it is for. */
   named(name: string): RoutedModel {
     const route = this.routes.get(name);
-    if (!route) throw RpcError.notFound(`no model named "${name}"`, { model: name, known: [...this.routes.keys()] });
+    if (!route)
+      throw RpcError.notFound(`no model named "${name}"`, { model: name, known: [...this.routes.keys()] });
     return route;
   }
 

@@ -16,6 +16,9 @@ export class TenantSettingsHandler {
 
   @HandleRpc(Rpcs.tenantSettingsSet)
   set(@Payload() request: SetTenantSettingsRequest, @Ctx() ctx: RpcCallContext): Promise<TenantSettingsView> {
-    return this.settings.update(ctx.tenantId, request.memoryEnabled === undefined ? {} : { memoryEnabled: request.memoryEnabled });
+    return this.settings.update(
+      ctx.tenantId,
+      request.memoryEnabled === undefined ? {} : { memoryEnabled: request.memoryEnabled },
+    );
   }
 }

@@ -14,7 +14,13 @@ import {
   type MessageShape,
 } from '@engram/contracts';
 import { listenOnJetStream, RpcClient } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, waitFor, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  waitFor,
+  type NatsServerHandle,
+  type ScratchDatabase,
+} from '@engram/testing';
 import { fromJson } from '@bufbuild/protobuf';
 import { TurnEventSchema } from '@engram/contracts';
 import { ROOT_CONTEXT } from '@engram/telemetry';
@@ -31,20 +37,30 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
   let jsm: JetStreamManager;
   let admin: Client;
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> => (await admin.query(text, params)).rows as T[];
+  const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> =>
+    (await admin.query(text, params)).rows as T[];
 
-  async function eventsOf<S extends DescMessage>(stream: string, subject: string, schema: S): Promise<MessageShape<S>[]> {
+  async function eventsOf<S extends DescMessage>(
+    stream: string,
+    subject: string,
+    schema: S,
+  ): Promise<MessageShape<S>[]> {
     const out: MessageShape<S>[] = [];
     const info = await jsm.streams.info(stream);
     for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
       const m = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-      if (m && (m.subject === subject || subject === '>')) out.push(decodeMessage(schema, m.data, { strict: false }));
+      if (m && (m.subject === subject || subject === '>'))
+        out.push(decodeMessage(schema, m.data, { strict: false }));
     }
     return out;
   }
 
   const publish = (subject: string, turn: object | string, msgID?: string) =>
-    js.publish(subject, typeof turn === 'string' ? turn : JSON.stringify(turn), msgID ? { msgID } : undefined);
+    js.publish(
+      subject,
+      typeof turn === 'string' ? turn : JSON.stringify(turn),
+      msgID ? { msgID } : undefined,
+    );
 
   beforeAll(async () => {
     [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('ingest')]);
@@ -73,7 +89,20 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
   });
 
   async function messagesOf(tenant: string, sessionKey: string) {
-    return sql<{ id: string; role: string; author: string | null; content: string; raw_content: string | null; tool_name: string | null; tool_args: unknown; tool_result: unknown; metadata: unknown; position: number; turn_id: string; created_at: Date }>(
+    return sql<{
+      id: string;
+      role: string;
+      author: string | null;
+      content: string;
+      raw_content: string | null;
+      tool_name: string | null;
+      tool_args: unknown;
+      tool_result: unknown;
+      metadata: unknown;
+      position: number;
+      turn_id: string;
+      created_at: Date;
+    }>(
       `SELECT m.* FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE c.tenant_id = $1 AND c.session_key = $2 ORDER BY m.created_at, m.stream_seq, m.position`,
       [tenant, sessionKey],
@@ -90,7 +119,13 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       occurredAt: '2026-02-22T10:00:00Z',
       messages: [
         { role: 'user', content: 'Weather in Lisbon?', author: 'Ada', metadata: { client: 'ios' } },
-        { role: 'assistant', content: '', toolName: 'weather', toolArgs: { city: 'Lisbon' }, toolCallId: 'call-1' },
+        {
+          role: 'assistant',
+          content: '',
+          toolName: 'weather',
+          toolArgs: { city: 'Lisbon' },
+          toolCallId: 'call-1',
+        },
         { role: 'tool', toolName: 'weather', toolResult: { tempC: 18, sky: 'clear' }, toolCallId: 'call-1' },
         { role: 'assistant', content: 'It is 18 °C and clear.' },
       ],
@@ -107,26 +142,60 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(rows[1]).toMatchObject({ tool_name: 'weather', tool_args: { city: 'Lisbon' } });
     expect(rows[2]).toMatchObject({ tool_result: { tempC: 18, sky: 'clear' } });
     expect(rows[0]!.created_at.toISOString()).toBe('2026-02-22T10:00:00.000Z');
-    const [conversation] = await sql<{ channel: string; channel_id: string; title: string; message_count: number; agent: string }>(
-      `SELECT * FROM conversations WHERE tenant_id = 'acme' AND session_key = 'chat-1'`,
-    );
-    expect(conversation).toMatchObject({ agent: 'helper', channel: 'slack', channel_id: 'C42', title: 'Weather', message_count: 4 });
+    const [conversation] = await sql<{
+      channel: string;
+      channel_id: string;
+      title: string;
+      message_count: number;
+      agent: string;
+    }>(`SELECT * FROM conversations WHERE tenant_id = 'acme' AND session_key = 'chat-1'`);
+    expect(conversation).toMatchObject({
+      agent: 'helper',
+      channel: 'slack',
+      channel_id: 'C42',
+      title: 'Weather',
+      message_count: 4,
+    });
 
-    await waitFor('stored event', async () => (await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema)).length === 1, 5000);
+    await waitFor(
+      'stored event',
+      async () =>
+        (await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema)).length === 1,
+      5000,
+    );
     const [stored] = await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema);
-    expect(stored).toMatchObject({ tenantId: 'acme', agent: 'helper', turnId: 'turn-1', sessionKey: 'chat-1', memoryEnabled: true });
+    expect(stored).toMatchObject({
+      tenantId: 'acme',
+      agent: 'helper',
+      turnId: 'turn-1',
+      sessionKey: 'chat-1',
+      memoryEnabled: true,
+    });
     expect(stored!.messages.map((m) => m.id)).toEqual(rows.map((r) => String(r.id)));
     expect(stored!.messages[1]).toMatchObject({ toolName: 'weather', contentEmpty: true });
   });
 
   it('adds nothing when the same turn is published again, and announces it only once', async () => {
-    const turn = { turnId: 'turn-r', sessionKey: 'chat-r', messages: [{ role: 'user', content: 'once' }, { role: 'assistant', content: 'only once' }] };
+    const turn = {
+      turnId: 'turn-r',
+      sessionKey: 'chat-r',
+      messages: [
+        { role: 'user', content: 'once' },
+        { role: 'assistant', content: 'only once' },
+      ],
+    };
     await publish('mem.turn.acme.helper', turn, 'first');
     await waitFor('stored', async () => (await messagesOf('acme', 'chat-r')).length === 2, 10_000);
     await publish('mem.turn.acme.helper', turn, 'a-retry-with-another-msg-id');
-    await publish('mem.turn.acme.helper', { turnId: 'turn-r2', sessionKey: 'chat-r', messages: [{ role: 'user', content: 'next' }] });
+    await publish('mem.turn.acme.helper', {
+      turnId: 'turn-r2',
+      sessionKey: 'chat-r',
+      messages: [{ role: 'user', content: 'next' }],
+    });
     await waitFor('next turn', async () => (await messagesOf('acme', 'chat-r')).length === 3, 10_000);
-    const [conversation] = await sql<{ message_count: number }>(`SELECT message_count FROM conversations WHERE session_key = 'chat-r'`);
+    const [conversation] = await sql<{ message_count: number }>(
+      `SELECT message_count FROM conversations WHERE session_key = 'chat-r'`,
+    );
     expect(conversation!.message_count).toBe(3);
     const stored = await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema);
     expect(stored.filter((e) => e.turnId === 'turn-r')).toHaveLength(1);
@@ -136,7 +205,10 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     const event = fromJson(TurnEventSchema, {
       turnId: 'twice',
       sessionKey: 'chat-twice',
-      messages: [{ role: 'assistant', content: 'a [MEMORY:sticky]The user has two cats.[/MEMORY]' }, { role: 'user', content: 'b' }],
+      messages: [
+        { role: 'assistant', content: 'a [MEMORY:sticky]The user has two cats.[/MEMORY]' },
+        { role: 'user', content: 'b' },
+      ],
     });
     const incoming = (seq: number) => ({
       event,
@@ -146,7 +218,9 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     const outcomes = await app.get(IngestTurnsUseCase).execute([incoming(900_001), incoming(900_002)]);
     expect(outcomes).toEqual([{ kind: 'stored' }, { kind: 'stored' }]);
     expect(await messagesOf('initech', 'chat-twice')).toHaveLength(2);
-    expect(await sql(`SELECT message_count FROM conversations WHERE session_key = 'chat-twice'`)).toEqual([{ message_count: 2 }]);
+    expect(await sql(`SELECT message_count FROM conversations WHERE session_key = 'chat-twice'`)).toEqual([
+      { message_count: 2 },
+    ]);
     expect(await sql(`SELECT content FROM facts WHERE content = 'The user has two cats.'`)).toHaveLength(1);
   });
 
@@ -157,30 +231,75 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       traceContext: ROOT_CONTEXT,
     });
     await app.get(IngestTurnsUseCase).execute([
-      incoming({ turnId: 'a', sessionKey: 'chat-attrs', title: 'Trip planning', settings: { lang: 'en' }, messages: [{ role: 'user', content: 'a' }] }, 900_010),
-      incoming({ turnId: 'b', sessionKey: 'chat-attrs', channel: 'slack', settings: { tz: 'UTC' }, messages: [{ role: 'user', content: 'b' }] }, 900_011),
+      incoming(
+        {
+          turnId: 'a',
+          sessionKey: 'chat-attrs',
+          title: 'Trip planning',
+          settings: { lang: 'en' },
+          messages: [{ role: 'user', content: 'a' }],
+        },
+        900_010,
+      ),
+      incoming(
+        {
+          turnId: 'b',
+          sessionKey: 'chat-attrs',
+          channel: 'slack',
+          settings: { tz: 'UTC' },
+          messages: [{ role: 'user', content: 'b' }],
+        },
+        900_011,
+      ),
     ]);
-    expect(await sql(`SELECT title, channel, settings, message_count FROM conversations WHERE session_key = 'chat-attrs'`)).toEqual([
+    expect(
+      await sql(
+        `SELECT title, channel, settings, message_count FROM conversations WHERE session_key = 'chat-attrs'`,
+      ),
+    ).toEqual([
       { title: 'Trip planning', channel: 'slack', settings: { lang: 'en', tz: 'UTC' }, message_count: 2 },
     ]);
   });
 
   it('dead-letters invalid turns with a clear reason and stores the turns behind them', async () => {
     await publish('mem.turn.acme.helper', '{"turnId": "broken", ');
-    await publish('mem.turn.acme.helper', { turnId: 'no-session', messages: [{ role: 'user', content: 'x' }] });
-    await publish('mem.turn.acme.helper', { turnId: 't', sessionKey: 's', messages: [{ role: 'robot', content: 'beep' }] });
+    await publish('mem.turn.acme.helper', {
+      turnId: 'no-session',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    await publish('mem.turn.acme.helper', {
+      turnId: 't',
+      sessionKey: 's',
+      messages: [{ role: 'robot', content: 'beep' }],
+    });
     await publish('mem.turn.acme.helper', { turnId: 't', sessionKey: 's', messages: [], surprise: 1 });
-    await publish('mem.turn.acme.helper', { turnId: 'fine', sessionKey: 'chat-after-bad', messages: [{ role: 'user', content: 'still here' }] });
-    await waitFor('valid turn stored', async () => (await messagesOf('acme', 'chat-after-bad')).length === 1, 10_000);
-    await waitFor('4 dead letters', async () => (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).length === 4, 10_000);
-    const reasons = (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).map((l) => `${l.cause}: ${l.reason}`);
+    await publish('mem.turn.acme.helper', {
+      turnId: 'fine',
+      sessionKey: 'chat-after-bad',
+      messages: [{ role: 'user', content: 'still here' }],
+    });
+    await waitFor(
+      'valid turn stored',
+      async () => (await messagesOf('acme', 'chat-after-bad')).length === 1,
+      10_000,
+    );
+    await waitFor(
+      '4 dead letters',
+      async () => (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).length === 4,
+      10_000,
+    );
+    const reasons = (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).map(
+      (l) => `${l.cause}: ${l.reason}`,
+    );
     expect(reasons).toHaveLength(4);
-    expect(reasons).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^invalid: does not decode as memory\.v1\.TurnEvent/),
-      'invalid: invalid turn: sessionKey: sessionKey is required',
-      'invalid: invalid turn: messages[0].role: role must be one of user, assistant, system, tool',
-      expect.stringMatching(/^invalid: does not decode as memory\.v1\.TurnEvent: .*surprise/),
-    ]));
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^invalid: does not decode as memory\.v1\.TurnEvent/),
+        'invalid: invalid turn: sessionKey: sessionKey is required',
+        'invalid: invalid turn: messages[0].role: role must be one of user, assistant, system, tool',
+        expect.stringMatching(/^invalid: does not decode as memory\.v1\.TurnEvent: .*surprise/),
+      ]),
+    );
   });
 
   it('turns memory tags into facts and state, hides them from users and keeps the raw text', async () => {
@@ -191,41 +310,79 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
         { role: 'user', content: 'Call me Ada. I like dark mode.' },
         {
           role: 'assistant',
-          content: 'Sure, Ada. [MEMORY:sticky]The user is called Ada.[/MEMORY] [MEMORY:user_preference]The user prefers dark mode.[/MEMORY][STATE:theme]dark[/STATE]',
+          content:
+            'Sure, Ada. [MEMORY:sticky]The user is called Ada.[/MEMORY] [MEMORY:user_preference]The user prefers dark mode.[/MEMORY][STATE:theme]dark[/STATE]',
           createdAt: '2026-03-01T09:00:00Z',
         },
       ],
     });
-    await waitFor('facts', async () => (await sql(`SELECT id FROM facts WHERE tenant_id = 'acme'`)).length === 2, 10_000);
+    await waitFor(
+      'facts',
+      async () => (await sql(`SELECT id FROM facts WHERE tenant_id = 'acme'`)).length === 2,
+      10_000,
+    );
     const [assistant] = (await messagesOf('acme', 'chat-tags')).filter((m) => m.role === 'assistant');
     expect(assistant!.content).toBe('Sure, Ada.');
     expect(assistant!.raw_content).toContain('[MEMORY:sticky]The user is called Ada.[/MEMORY]');
-    const facts = await sql<{ content: string; category: string; lifetime: string; importance: number; expires_at: Date | null; source_message_ids: string[] }>(
-      `SELECT * FROM facts WHERE tenant_id = 'acme' ORDER BY id`,
-    );
-    expect(facts.map((f) => [f.content, f.category, f.lifetime, f.expires_at?.toISOString() ?? null])).toEqual([
+    const facts = await sql<{
+      content: string;
+      category: string;
+      lifetime: string;
+      importance: number;
+      expires_at: Date | null;
+      source_message_ids: string[];
+    }>(`SELECT * FROM facts WHERE tenant_id = 'acme' ORDER BY id`);
+    expect(
+      facts.map((f) => [f.content, f.category, f.lifetime, f.expires_at?.toISOString() ?? null]),
+    ).toEqual([
       ['The user is called Ada.', 'fact', 'sticky', null],
       ['The user prefers dark mode.', 'preference', 'user_preference', '2026-05-30T09:00:00.000Z'],
     ]);
     expect(facts[0]!.source_message_ids).toEqual([String(assistant!.id)]);
-    expect(await sql(`SELECT agent, key, value FROM state WHERE tenant_id = 'acme'`)).toEqual([{ agent: 'helper', key: 'theme', value: 'dark' }]);
-    await waitFor('fact events', async () => (await eventsOf(Streams.events.name, 'mem.fact.upserted.acme', FactUpsertedSchema)).length === 2, 5000);
+    expect(await sql(`SELECT agent, key, value FROM state WHERE tenant_id = 'acme'`)).toEqual([
+      { agent: 'helper', key: 'theme', value: 'dark' },
+    ]);
+    await waitFor(
+      'fact events',
+      async () =>
+        (await eventsOf(Streams.events.name, 'mem.fact.upserted.acme', FactUpsertedSchema)).length === 2,
+      5000,
+    );
   });
 
   it('does not store a fact again when an active fact of the same agent already says it, but renews it', async () => {
     await publish('mem.turn.acme.helper', {
       turnId: 'tags-2',
       sessionKey: 'chat-tags',
-      messages: [{ role: 'assistant', content: 'Noted. [MEMORY:user_preference]User prefers dark mode![/MEMORY] [MEMORY:user_preference]The user prefers dark mode in the terminal and in the editor.[/MEMORY]', createdAt: '2026-04-01T09:00:00Z' }],
+      messages: [
+        {
+          role: 'assistant',
+          content:
+            'Noted. [MEMORY:user_preference]User prefers dark mode![/MEMORY] [MEMORY:user_preference]The user prefers dark mode in the terminal and in the editor.[/MEMORY]',
+          createdAt: '2026-04-01T09:00:00Z',
+        },
+      ],
     });
     await publish('mem.turn.acme.other-agent', {
       turnId: 'tags-3',
       sessionKey: 'chat-tags-other',
-      messages: [{ role: 'assistant', content: 'ok [MEMORY:user_preference]The user prefers dark mode.[/MEMORY]' }],
+      messages: [
+        { role: 'assistant', content: 'ok [MEMORY:user_preference]The user prefers dark mode.[/MEMORY]' },
+      ],
     });
-    await waitFor('other agent fact', async () => (await sql(`SELECT id FROM facts WHERE agent = 'other-agent'`)).length === 1, 10_000);
-    await waitFor('second turn stored', async () => (await messagesOf('acme', 'chat-tags')).length === 3, 10_000);
-    const helperFacts = await sql<{ content: string; expires_at: Date | null }>(`SELECT content, expires_at FROM facts WHERE tenant_id = 'acme' AND agent = 'helper' ORDER BY id`);
+    await waitFor(
+      'other agent fact',
+      async () => (await sql(`SELECT id FROM facts WHERE agent = 'other-agent'`)).length === 1,
+      10_000,
+    );
+    await waitFor(
+      'second turn stored',
+      async () => (await messagesOf('acme', 'chat-tags')).length === 3,
+      10_000,
+    );
+    const helperFacts = await sql<{ content: string; expires_at: Date | null }>(
+      `SELECT content, expires_at FROM facts WHERE tenant_id = 'acme' AND agent = 'helper' ORDER BY id`,
+    );
     expect(helperFacts.map((f) => f.content)).toEqual([
       'The user is called Ada.',
       'The user prefers dark mode.',
@@ -236,21 +393,46 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
   });
 
   it('keeps the newest state when an older turn arrives late', async () => {
-    await publish('mem.turn.acme.helper', { turnId: 'st-new', sessionKey: 'chat-st', messages: [{ role: 'assistant', content: '[STATE:project]engram[/STATE]', createdAt: '2026-05-02T00:00:00Z' }] });
-    await waitFor('new state', async () => (await sql(`SELECT 1 FROM state WHERE key = 'project'`)).length === 1, 10_000);
-    await publish('mem.turn.acme.helper', { turnId: 'st-old', sessionKey: 'chat-st', messages: [{ role: 'assistant', content: '[STATE:project]old-thing[/STATE]', createdAt: '2026-05-01T00:00:00Z' }] });
+    await publish('mem.turn.acme.helper', {
+      turnId: 'st-new',
+      sessionKey: 'chat-st',
+      messages: [
+        { role: 'assistant', content: '[STATE:project]engram[/STATE]', createdAt: '2026-05-02T00:00:00Z' },
+      ],
+    });
+    await waitFor(
+      'new state',
+      async () => (await sql(`SELECT 1 FROM state WHERE key = 'project'`)).length === 1,
+      10_000,
+    );
+    await publish('mem.turn.acme.helper', {
+      turnId: 'st-old',
+      sessionKey: 'chat-st',
+      messages: [
+        { role: 'assistant', content: '[STATE:project]old-thing[/STATE]', createdAt: '2026-05-01T00:00:00Z' },
+      ],
+    });
     await waitFor('old turn stored', async () => (await messagesOf('acme', 'chat-st')).length === 2, 10_000);
     expect(await sql(`SELECT value FROM state WHERE key = 'project'`)).toEqual([{ value: 'engram' }]);
   });
 
   it('keeps the transcript but derives nothing when the tenant switched memory off', async () => {
     const rpc = app.get(RpcClient);
-    expect(await rpc.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'quiet' })).toMatchObject({ memoryEnabled: true });
-    expect(await rpc.call(Rpcs.tenantSettingsSet, { memoryEnabled: false }, { tenantId: 'quiet' })).toMatchObject({ tenantId: 'quiet', memoryEnabled: false });
+    expect(await rpc.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'quiet' })).toMatchObject({
+      memoryEnabled: true,
+    });
+    expect(
+      await rpc.call(Rpcs.tenantSettingsSet, { memoryEnabled: false }, { tenantId: 'quiet' }),
+    ).toMatchObject({ tenantId: 'quiet', memoryEnabled: false });
     await publish('mem.turn.quiet.helper', {
       turnId: 'q-1',
       sessionKey: 'chat-q',
-      messages: [{ role: 'assistant', content: 'Fine. [MEMORY:sticky]The user is secretive.[/MEMORY][STATE:mood]calm[/STATE]' }],
+      messages: [
+        {
+          role: 'assistant',
+          content: 'Fine. [MEMORY:sticky]The user is secretive.[/MEMORY][STATE:mood]calm[/STATE]',
+        },
+      ],
     });
     await waitFor('stored', async () => (await messagesOf('quiet', 'chat-q')).length === 1, 10_000);
     expect((await messagesOf('quiet', 'chat-q'))[0]).toMatchObject({ content: 'Fine.' });
@@ -261,7 +443,11 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
   });
 
   it('isolates tenants with row-level security for the role the services use', async () => {
-    await publish('mem.turn.globex.helper', { turnId: 'g-1', sessionKey: 'chat-g', messages: [{ role: 'user', content: 'globex secret' }] });
+    await publish('mem.turn.globex.helper', {
+      turnId: 'g-1',
+      sessionKey: 'chat-g',
+      messages: [{ role: 'user', content: 'globex secret' }],
+    });
     await waitFor('globex stored', async () => (await messagesOf('globex', 'chat-g')).length === 1, 10_000);
     const appClient = new Client({ connectionString: db.appUrl });
     await appClient.connect();
@@ -269,17 +455,21 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       expect((await appClient.query('SELECT count(*)::int AS n FROM messages')).rows[0].n).toBe(0);
       await appClient.query('BEGIN');
       await appClient.query(`SELECT set_config('engram.tenant_id', 'acme', true)`);
-      const seen = await appClient.query<{ tenant_id: string; content: string }>('SELECT tenant_id, content FROM messages');
+      const seen = await appClient.query<{ tenant_id: string; content: string }>(
+        'SELECT tenant_id, content FROM messages',
+      );
       expect(seen.rows.length).toBeGreaterThan(0);
       expect(new Set(seen.rows.map((r) => r.tenant_id))).toEqual(new Set(['acme']));
       expect(seen.rows.some((r) => r.content === 'globex secret')).toBe(false);
-      await expect(
-        appClient.query(`INSERT INTO tenants (tenant_id) VALUES ('globex2')`),
-      ).rejects.toThrow(/row-level security/);
+      await expect(appClient.query(`INSERT INTO tenants (tenant_id) VALUES ('globex2')`)).rejects.toThrow(
+        /row-level security/,
+      );
       await appClient.query('ROLLBACK');
       await appClient.query('BEGIN');
       await appClient.query(`SELECT set_config('engram.tenant_id', 'acme', true)`);
-      await expect(appClient.query(`UPDATE messages SET content = 'rewritten' WHERE role = 'user'`)).rejects.toThrow(/immutable/);
+      await expect(
+        appClient.query(`UPDATE messages SET content = 'rewritten' WHERE role = 'user'`),
+      ).rejects.toThrow(/immutable/);
       await appClient.query('ROLLBACK');
     } finally {
       await appClient.end();

@@ -1,11 +1,21 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Events, timestampFromDate, type TurnEvent } from '@engram/contracts';
-import { normalizeTurn, type NormalizedMessage, type NormalizedTurn, type TurnEnvelope } from '@engram/memory-core';
+import {
+  normalizeTurn,
+  type NormalizedMessage,
+  type NormalizedTurn,
+  type TurnEnvelope,
+} from '@engram/memory-core';
 import { errorMessage, EventPublisher, isDependencyFailure } from '@engram/messaging';
 import { actAsTenant, ensureTenant, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { INGEST_CONFIG, type IngestConfig } from '../ingest.config';
-import { TaggedMemoryRepository, type RecordedFact, type TaggedFact, type TaggedStateValue } from './tagged-memory.repository';
+import {
+  TaggedMemoryRepository,
+  type RecordedFact,
+  type TaggedFact,
+  type TaggedStateValue,
+} from './tagged-memory.repository';
 import {
   TranscriptRepository,
   type ConversationTotals,
@@ -44,7 +54,8 @@ interface WrittenTurns {
   readonly isNew: ReadonlySet<string>;
 }
 
-const rowKey = (conversationId: string, turnId: string, position: number) => `${conversationId}/${turnId}/${position}`;
+const rowKey = (conversationId: string, turnId: string, position: number) =>
+  `${conversationId}/${turnId}/${position}`;
 
 /**
  * Makes a batch of turns durable in one transaction (every message of a turn or
@@ -110,7 +121,9 @@ export class IngestTurnsUseCase {
         return;
       }
       // One bad turn must not hold back the others: store them one by one.
-      this.logger.warn(`batch of ${valid.length} turns failed (${errorMessage(error)}); storing them one by one`);
+      this.logger.warn(
+        `batch of ${valid.length} turns failed (${errorMessage(error)}); storing them one by one`,
+      );
       for (const item of valid) {
         try {
           const [one] = await this.store([item.turn]);
@@ -154,7 +167,11 @@ export class IngestTurnsUseCase {
   }
 
   /** The tenant, its conversations (found or created) and the turns' message rows (new or found). */
-  private async writeMessages(manager: EntityManager, tenantId: string, turns: NormalizedTurn[]): Promise<WrittenTurns> {
+  private async writeMessages(
+    manager: EntityManager,
+    tenantId: string,
+    turns: NormalizedTurn[],
+  ): Promise<WrittenTurns> {
     const { memoryEnabled } = await ensureTenant(manager, tenantId);
     const conversations = await this.transcript.findOrCreateConversations(manager, tenantId, turns);
     const conversationOf = new Map(turns.map((t) => [t, this.transcript.conversationIdOf(conversations, t)]));
@@ -188,7 +205,12 @@ export class IngestTurnsUseCase {
       const row = idOf.get(rowKey(conversationId, turn.turnId, message.position))!;
       const fresh = isNew.has(row.id);
       if (fresh) {
-        const total = totals.get(conversationId) ?? { messages: 0, tokens: 0, firstAt: message.createdAt, lastAt: message.createdAt };
+        const total = totals.get(conversationId) ?? {
+          messages: 0,
+          tokens: 0,
+          firstAt: message.createdAt,
+          lastAt: message.createdAt,
+        };
         total.messages++;
         total.tokens += message.tokenEstimate;
         if (message.createdAt < total.firstAt) total.firstAt = message.createdAt;
@@ -209,12 +231,23 @@ export class IngestTurnsUseCase {
       }
       if (fresh) {
         for (const s of message.state) {
-          state.push({ agent: turn.agent, key: s.key, value: s.value, messageId: row.id, statedAt: message.createdAt });
+          state.push({
+            agent: turn.agent,
+            key: s.key,
+            value: s.value,
+            messageId: row.id,
+            statedAt: message.createdAt,
+          });
         }
       }
     }
     const facts = [
-      ...(await this.taggedMemory.recordFacts(manager, tenantId, newFacts, this.config.FACT_OVERLAP_THRESHOLD)),
+      ...(await this.taggedMemory.recordFacts(
+        manager,
+        tenantId,
+        newFacts,
+        this.config.FACT_OVERLAP_THRESHOLD,
+      )),
       ...(await this.taggedMemory.findRecordedFacts(manager, knownFacts)),
     ];
     await this.taggedMemory.recordState(manager, tenantId, state);
@@ -224,7 +257,13 @@ export class IngestTurnsUseCase {
       const conversationId = conversationOf.get(turn)!;
       const messages = turn.messages.map((m) => idOf.get(rowKey(conversationId, turn.turnId, m.position))!);
       const ids = new Set(messages.map((m) => m.id));
-      return { turn, conversationId, memoryEnabled, messages, facts: facts.filter((f) => ids.has(f.messageId)) };
+      return {
+        turn,
+        conversationId,
+        memoryEnabled,
+        messages,
+        facts: facts.filter((f) => ids.has(f.messageId)),
+      };
     });
   }
 
@@ -259,7 +298,14 @@ export class IngestTurnsUseCase {
         this.events.publish(
           Events.factUpserted,
           turn.tenantId,
-          { tenantId: turn.tenantId, agent: fact.agent, factId: fact.id, operation: 'created', category: fact.category, conversationId },
+          {
+            tenantId: turn.tenantId,
+            agent: fact.agent,
+            factId: fact.id,
+            operation: 'created',
+            category: fact.category,
+            conversationId,
+          },
           { msgId: `fact:${turn.tenantId}:${fact.id}:created`, traceContext },
         ),
       ),
@@ -274,7 +320,11 @@ export class IngestTurnsUseCase {
 function failureOf(error: unknown): TurnOutcome {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (/^(22|54)/.test(code) || (code.startsWith('23') && code !== '23505'))) {
-    return { kind: 'invalid', reason: `the store refused the turn: ${errorMessage(error)} (SQLSTATE ${code})`, problems: [] };
+    return {
+      kind: 'invalid',
+      reason: `the store refused the turn: ${errorMessage(error)} (SQLSTATE ${code})`,
+      problems: [],
+    };
   }
   return { kind: 'failed', reason: errorMessage(error), dependencyDown: isDependencyFailure(error) };
 }

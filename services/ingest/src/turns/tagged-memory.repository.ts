@@ -65,7 +65,12 @@ export class TaggedMemoryRepository {
       await lockFactWriters(manager, tenantId, agent);
       // Open facts in force when the earliest candidate was stated (imports may replay old turns).
       const earliest = new Date(Math.min(...candidates.map((c) => c.statedAt.getTime())));
-      const active = await openFactsSharingWords(manager, agent, candidates.map((c) => c.content), earliest);
+      const active = await openFactsSharingWords(
+        manager,
+        agent,
+        candidates.map((c) => c.content),
+        earliest,
+      );
       for (const fact of candidates) {
         const { category, lifetime } = classifyMemoryTag(fact.type);
         const expiresAt = expiryOf(lifetime, fact.statedAt);
@@ -88,15 +93,25 @@ export class TaggedMemoryRepository {
   /** Facts already recorded from these tags (for a turn stored by an earlier delivery). */
   async findRecordedFacts(manager: EntityManager, facts: readonly TaggedFact[]): Promise<RecordedFact[]> {
     if (facts.length === 0) return [];
-    const rows: Array<{ id: string; agent: string; category: FactCategory; message_id: string }> = await manager.query(
-      `SELECT id, agent, category, source_message_ids[1] AS message_id FROM facts WHERE origin_key = ANY($1::text[])`,
-      [facts.map((f) => tagOriginKey(f.messageId, f.tagIndex))],
-    );
-    return rows.map((r) => ({ id: String(r.id), agent: r.agent, category: r.category, messageId: String(r.message_id) }));
+    const rows: Array<{ id: string; agent: string; category: FactCategory; message_id: string }> =
+      await manager.query(
+        `SELECT id, agent, category, source_message_ids[1] AS message_id FROM facts WHERE origin_key = ANY($1::text[])`,
+        [facts.map((f) => tagOriginKey(f.messageId, f.tagIndex))],
+      );
+    return rows.map((r) => ({
+      id: String(r.id),
+      agent: r.agent,
+      category: r.category,
+      messageId: String(r.message_id),
+    }));
   }
 
   /** The latest statement of each key wins, also against what an older, redelivered turn says. */
-  async recordState(manager: EntityManager, tenantId: string, values: readonly TaggedStateValue[]): Promise<void> {
+  async recordState(
+    manager: EntityManager,
+    tenantId: string,
+    values: readonly TaggedStateValue[],
+  ): Promise<void> {
     const latest = new Map<string, TaggedStateValue>();
     for (const v of values) {
       const key = `${v.agent}\u0000${v.key}`;

@@ -73,7 +73,10 @@ export class TranscriptRepository {
   ): Promise<Map<string, string>> {
     const latest = attributesByConversation(turns, (turn) => conversationKey(turn.agent, turn.sessionKey));
     const ids = await this.findConversations(manager, tenantId, [...latest.values()]);
-    const missing = [...latest.keys()].filter((key) => !ids.has(key)).sort().map((key) => latest.get(key)!);
+    const missing = [...latest.keys()]
+      .filter((key) => !ids.has(key))
+      .sort()
+      .map((key) => latest.get(key)!);
     if (missing.length === 0) return ids;
     const created: Array<{ id: string; agent: string; session_key: string }> = await manager.query(
       `INSERT INTO conversations AS c (tenant_id, agent, session_key, channel, channel_id, bot_identity, title, model, settings)
@@ -95,7 +98,8 @@ export class TranscriptRepository {
     for (const r of created) ids.set(conversationKey(r.agent, r.session_key), String(r.id));
     // Created meanwhile by a concurrent batch (committed after this statement's snapshot): read again.
     const raced = missing.filter((t) => !ids.has(conversationKey(t.agent, t.sessionKey)));
-    if (raced.length > 0) for (const [key, id] of await this.findConversations(manager, tenantId, raced)) ids.set(key, id);
+    if (raced.length > 0)
+      for (const [key, id] of await this.findConversations(manager, tenantId, raced)) ids.set(key, id);
     return ids;
   }
 
@@ -174,12 +178,13 @@ export class TranscriptRepository {
     turns: ReadonlyArray<{ conversationId: string; turnId: string }>,
   ): Promise<StoredMessageRow[]> {
     if (turns.length === 0) return [];
-    const rows: Array<{ id: string; conversation_id: string; turn_id: string; position: number }> = await manager.query(
-      `SELECT m.id, m.conversation_id, m.turn_id, m.position
+    const rows: Array<{ id: string; conversation_id: string; turn_id: string; position: number }> =
+      await manager.query(
+        `SELECT m.id, m.conversation_id, m.turn_id, m.position
          FROM unnest($1::bigint[], $2::text[]) AS t(conversation_id, turn_id)
          JOIN messages m ON m.conversation_id = t.conversation_id AND m.turn_id = t.turn_id`,
-      [turns.map((t) => t.conversationId), turns.map((t) => t.turnId)],
-    );
+        [turns.map((t) => t.conversationId), turns.map((t) => t.turnId)],
+      );
     return rows.map(toRow);
   }
 
@@ -199,7 +204,10 @@ export class TranscriptRepository {
     const latest = attributesByConversation(turns, (turn) => this.conversationIdOf(conversations, turn));
     if (latest.size === 0) return;
     const ids = [...latest.keys()].sort((a, b) => Number(BigInt(a) - BigInt(b)));
-    await manager.query(`SELECT id FROM conversations WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`, [ids]);
+    await manager.query(
+      `SELECT id FROM conversations WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE`,
+      [ids],
+    );
     const turnOf = (id: string) => latest.get(id)!;
     await manager.query(
       `UPDATE conversations c SET
@@ -235,6 +243,16 @@ export class TranscriptRepository {
   }
 }
 
-function toRow(r: { id: string; conversation_id: string; turn_id: string; position: number }): StoredMessageRow {
-  return { id: String(r.id), conversationId: String(r.conversation_id), turnId: r.turn_id, position: Number(r.position) };
+function toRow(r: {
+  id: string;
+  conversation_id: string;
+  turn_id: string;
+  position: number;
+}): StoredMessageRow {
+  return {
+    id: String(r.id),
+    conversationId: String(r.conversation_id),
+    turnId: r.turn_id,
+    position: Number(r.position),
+  };
 }

@@ -17,8 +17,10 @@ export class TurnBatchHandler {
       })),
     );
     outcomes.forEach((outcome, i) => {
-      if (outcome.kind === 'invalid') deliveries[i]!.reject(outcome.reason, { problems: [...outcome.problems] });
-      if (outcome.kind === 'failed') deliveries[i]!.retry(outcome.reason, { dependencyDown: outcome.dependencyDown });
+      if (outcome.kind === 'invalid')
+        deliveries[i]!.reject(outcome.reason, { problems: [...outcome.problems] });
+      if (outcome.kind === 'failed')
+        deliveries[i]!.retry(outcome.reason, { dependencyDown: outcome.dependencyDown });
     });
   }
 }

@@ -18,7 +18,14 @@ export class AccessRecorder {
     if (refs.length === 0) return;
     const eventId = randomUUID();
     this.events
-      .publish(Events.accessRecorded, tenantId, { tenantId, refs, accessedAt: timestampFromDate(at), eventId }, { msgId: `access:${eventId}` })
-      .catch((error: unknown) => this.logger.warn(`access of ${refs.length} items not recorded: ${errorMessage(error)}`));
+      .publish(
+        Events.accessRecorded,
+        tenantId,
+        { tenantId, refs, accessedAt: timestampFromDate(at), eventId },
+        { msgId: `access:${eventId}` },
+      )
+      .catch((error: unknown) =>
+        this.logger.warn(`access of ${refs.length} items not recorded: ${errorMessage(error)}`),
+      );
   }
 }

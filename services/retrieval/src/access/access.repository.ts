@@ -30,7 +30,13 @@ export class AccessRepository {
        ON CONFLICT (item_kind, item_id) DO UPDATE
          SET access_count = item_access.access_count + EXCLUDED.access_count,
              last_accessed_at = greatest(item_access.last_accessed_at, EXCLUDED.last_accessed_at)`,
-      [tenantId, bumps.map((b) => b.kind), bumps.map((b) => b.id), bumps.map((b) => b.count), bumps.map((b) => b.at.toISOString())],
+      [
+        tenantId,
+        bumps.map((b) => b.kind),
+        bumps.map((b) => b.id),
+        bumps.map((b) => b.count),
+        bumps.map((b) => b.at.toISOString()),
+      ],
     );
   }
 }

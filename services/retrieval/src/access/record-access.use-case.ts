@@ -24,7 +24,9 @@ export class RecordAccessUseCase {
     for (const e of events) byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     for (const [tenantId, group] of byTenant) {
       await this.transactions.run(tenantId, async (manager) => {
-        const fresh = await this.repository.claimEvents(manager, tenantId, [...new Set(group.map((e) => e.eventId))]);
+        const fresh = await this.repository.claimEvents(manager, tenantId, [
+          ...new Set(group.map((e) => e.eventId)),
+        ]);
         await this.repository.bump(manager, tenantId, tally(group.filter((e) => fresh.has(e.eventId))));
       });
     }

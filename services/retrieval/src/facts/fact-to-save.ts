@@ -50,31 +50,50 @@ export function factToSave(request: SaveRequest): FactToSave {
   const content = request.content.trim();
   const chars = [...content].length;
   if (content === '') problem('content', 'content is required');
-  else if (chars > MAX_FACT_CHARS) problem('content', `content is ${chars} characters long; at most ${MAX_FACT_CHARS} are accepted`);
+  else if (chars > MAX_FACT_CHARS)
+    problem('content', `content is ${chars} characters long; at most ${MAX_FACT_CHARS} are accepted`);
   if (content.includes('\u0000')) problem('content', 'content may not contain NUL characters');
 
   const category = request.category.trim().toLowerCase() || 'general';
-  if (!isFactCategory(category)) problem('category', `category must be one of ${FACT_CATEGORIES.join(', ')} (got "${request.category}")`);
+  if (!isFactCategory(category))
+    problem('category', `category must be one of ${FACT_CATEGORIES.join(', ')} (got "${request.category}")`);
 
   const lifetime = request.lifetime.trim().toLowerCase() || 'sticky';
-  if (!isFactLifetime(lifetime)) problem('lifetime', `lifetime must be one of ${FACT_LIFETIMES.join(', ')} (got "${request.lifetime}")`);
+  if (!isFactLifetime(lifetime))
+    problem('lifetime', `lifetime must be one of ${FACT_LIFETIMES.join(', ')} (got "${request.lifetime}")`);
 
   if (request.importance !== 0 && (request.importance < 1 || request.importance > 10)) {
-    problem('importance', `importance must be between 1 and 10, or 0 for the category's default (got ${request.importance})`);
+    problem(
+      'importance',
+      `importance must be between 1 and 10, or 0 for the category's default (got ${request.importance})`,
+    );
   }
 
   const conversationId = request.conversationId === '' ? null : request.conversationId;
-  if (conversationId !== null && !isRowId(conversationId)) problem('conversationId', `"${conversationId}" is not a conversation id`);
+  if (conversationId !== null && !isRowId(conversationId))
+    problem('conversationId', `"${conversationId}" is not a conversation id`);
 
   const sourceMessageIds = [...new Set(request.sourceMessageIds)];
   if (sourceMessageIds.length > MAX_SOURCE_MESSAGES) {
-    problem('sourceMessageIds', `at most ${MAX_SOURCE_MESSAGES} source messages may be cited (got ${sourceMessageIds.length})`);
+    problem(
+      'sourceMessageIds',
+      `at most ${MAX_SOURCE_MESSAGES} source messages may be cited (got ${sourceMessageIds.length})`,
+    );
   }
   const malformed = sourceMessageIds.filter((id) => !isRowId(id));
-  if (malformed.length > 0) problem('sourceMessageIds', `not message ids: ${malformed.slice(0, 5).map((id) => `"${id}"`).join(', ')}`);
+  if (malformed.length > 0)
+    problem(
+      'sourceMessageIds',
+      `not message ids: ${malformed
+        .slice(0, 5)
+        .map((id) => `"${id}"`)
+        .join(', ')}`,
+    );
 
   if (problems.length > 0) {
-    throw RpcError.invalidArgument(`invalid save: ${problems.map((p) => p.description).join('; ')}`, { fieldViolations: problems });
+    throw RpcError.invalidArgument(`invalid save: ${problems.map((p) => p.description).join('; ')}`, {
+      fieldViolations: problems,
+    });
   }
   const known = category as FactCategory;
   return {

@@ -57,13 +57,22 @@ export class FactRepository {
     return rows[0]!.now;
   }
 
-  async findConversation(manager: EntityManager, conversationId: string): Promise<{ id: string; agent: string } | null> {
-    const rows: Array<{ id: string; agent: string }> = await manager.query('SELECT id, agent FROM conversations WHERE id = $1', [conversationId]);
+  async findConversation(
+    manager: EntityManager,
+    conversationId: string,
+  ): Promise<{ id: string; agent: string } | null> {
+    const rows: Array<{ id: string; agent: string }> = await manager.query(
+      'SELECT id, agent FROM conversations WHERE id = $1',
+      [conversationId],
+    );
     return rows[0] ? { id: String(rows[0].id), agent: rows[0].agent } : null;
   }
 
   /** The messages among `ids` that exist (for this tenant), with their conversation and agent. */
-  async findMessages(manager: EntityManager, ids: readonly string[]): Promise<Array<{ id: string; conversationId: string; agent: string }>> {
+  async findMessages(
+    manager: EntityManager,
+    ids: readonly string[],
+  ): Promise<Array<{ id: string; conversationId: string; agent: string }>> {
     if (ids.length === 0) return [];
     const rows: Array<{ id: string; conversation_id: string; agent: string }> = await manager.query(
       'SELECT id, conversation_id, agent FROM messages WHERE id = ANY($1::bigint[])',
@@ -73,7 +82,9 @@ export class FactRepository {
   }
 
   async findByOriginKey(manager: EntityManager, originKey: string): Promise<FactRow | null> {
-    const rows: RawFact[] = await manager.query(`SELECT ${FACT_COLUMNS} FROM facts WHERE origin_key = $1`, [originKey]);
+    const rows: RawFact[] = await manager.query(`SELECT ${FACT_COLUMNS} FROM facts WHERE origin_key = $1`, [
+      originKey,
+    ]);
     return rows[0] ? factOf(rows[0]) : null;
   }
 

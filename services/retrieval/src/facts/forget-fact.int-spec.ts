@@ -21,7 +21,12 @@ describe('memory_forget (real Postgres and NATS)', () => {
       (error: unknown) => error as RpcError,
     );
   const factRow = async (id: string) =>
-    (await admin.query<{ content: string; valid_to: Date | null; forget_reason: string | null }>(`SELECT * FROM facts WHERE id = $1`, [id])).rows[0];
+    (
+      await admin.query<{ content: string; valid_to: Date | null; forget_reason: string | null }>(
+        `SELECT * FROM facts WHERE id = $1`,
+        [id],
+      )
+    ).rows[0];
 
   const factsAnnounced = (tenantId: string) => factEvents(js, tenantId);
 
@@ -35,7 +40,11 @@ describe('memory_forget (real Postgres and NATS)', () => {
   });
 
   it('closes the fact’s validity, keeps the row and the reason, and announces it', async () => {
-    const { factId } = await save({ agent: 'helper', content: 'The user is vegetarian.', category: 'preference' });
+    const { factId } = await save({
+      agent: 'helper',
+      content: 'The user is vegetarian.',
+      category: 'preference',
+    });
     const before = Date.now();
     const forgotten = await forget({ factId, reason: 'the user asked to forget it' });
     expect(forgotten.factId).toBe(factId);
@@ -43,7 +52,10 @@ describe('memory_forget (real Postgres and NATS)', () => {
     expect(validTo.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(validTo.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     const row = await factRow(factId);
-    expect(row).toMatchObject({ content: 'The user is vegetarian.', forget_reason: 'the user asked to forget it' });
+    expect(row).toMatchObject({
+      content: 'The user is vegetarian.',
+      forget_reason: 'the user asked to forget it',
+    });
     expect(row!.valid_to!.getTime()).toBe(validTo.getTime());
     const events = (await factsAnnounced('acme')).filter((e) => e.event.factId === factId);
     expect(events.map((e) => [e.event.operation, e.msgId])).toEqual([
@@ -59,7 +71,11 @@ describe('memory_forget (real Postgres and NATS)', () => {
     const second = await forget({ factId, reason: 'something else' });
     expect(second).toEqual(first);
     expect(await factRow(factId)).toMatchObject({ forget_reason: 'wrong' });
-    expect((await factsAnnounced('acme')).filter((e) => e.event.factId === factId && e.event.operation === 'forgotten')).toHaveLength(1);
+    expect(
+      (await factsAnnounced('acme')).filter(
+        (e) => e.event.factId === factId && e.event.operation === 'forgotten',
+      ),
+    ).toHaveLength(1);
   });
 
   it('no longer counts a forgotten fact as a duplicate: saying it again stores a new fact', async () => {
@@ -71,12 +87,19 @@ describe('memory_forget (real Postgres and NATS)', () => {
     expect(await factRow(first.factId)).toMatchObject({ valid_to: expect.any(Date), forget_reason: null });
     expect(await factRow(again.factId)).toMatchObject({ valid_to: null });
     // …and a retry of that save finds the new fact, not the forgotten one.
-    expect(await save({ agent: 'helper', content: 'The user works at Initech.' })).toMatchObject({ factId: again.factId, deduplicated: true });
+    expect(await save({ agent: 'helper', content: 'The user works at Initech.' })).toMatchObject({
+      factId: again.factId,
+      deduplicated: true,
+    });
   });
 
   it('keeps tenants apart: another tenant can neither forget nor see the fact', async () => {
     const { factId } = await save({ agent: 'helper', content: 'The launch code is 0000.' });
-    expect(await forgetFailure({ factId }, 'globex')).toMatchObject({ code: 'NOT_FOUND', message: `fact ${factId} not found`, details: { factId } });
+    expect(await forgetFailure({ factId }, 'globex')).toMatchObject({
+      code: 'NOT_FOUND',
+      message: `fact ${factId} not found`,
+      details: { factId },
+    });
     expect(await factRow(factId)).toMatchObject({ valid_to: null });
     const theirs = await save({ agent: 'helper', content: 'The launch code is 0000.' }, 'globex');
     expect(theirs).toMatchObject({ deduplicated: false });

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Events, timestampFromDate, type ForgetRequest, type ForgetResponseSchema, type MessageInitShape } from '@engram/contracts';
+import {
+  Events,
+  timestampFromDate,
+  type ForgetRequest,
+  type ForgetResponseSchema,
+  type MessageInitShape,
+} from '@engram/contracts';
 import { isRowId } from '@engram/memory-core';
 import { EventPublisher, RpcError } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions } from '@engram/store';
@@ -27,12 +33,16 @@ export class ForgetFactUseCase {
   async forget(tenantId: string, request: ForgetRequest): Promise<ForgetResponseInit> {
     const factId = request.factId;
     if (factId === '') throw RpcError.invalidArgument('factId is required', { field: 'factId' });
-    if (!isRowId(factId)) throw RpcError.invalidArgument(`"${factId}" is not a fact id`, { field: 'factId', factId });
+    if (!isRowId(factId))
+      throw RpcError.invalidArgument(`"${factId}" is not a fact id`, { field: 'factId', factId });
     const reason = request.reason.trim();
     if ([...reason].length > MAX_FORGET_REASON_CHARS) {
-      throw RpcError.invalidArgument(`reason is longer than ${MAX_FORGET_REASON_CHARS} characters`, { field: 'reason' });
+      throw RpcError.invalidArgument(`reason is longer than ${MAX_FORGET_REASON_CHARS} characters`, {
+        field: 'reason',
+      });
     }
-    if (reason.includes('\u0000')) throw RpcError.invalidArgument('reason may not contain NUL characters', { field: 'reason' });
+    if (reason.includes('\u0000'))
+      throw RpcError.invalidArgument('reason may not contain NUL characters', { field: 'reason' });
 
     const fact = await this.transactions.run(tenantId, async (manager) => {
       const found = await this.facts.findById(manager, factId);
@@ -48,7 +58,14 @@ export class ForgetFactUseCase {
       await this.events.publish(
         Events.factUpserted,
         tenantId,
-        { tenantId, agent: fact.agent, factId, operation: 'forgotten', category: fact.category, conversationId: fact.conversationId ?? '' },
+        {
+          tenantId,
+          agent: fact.agent,
+          factId,
+          operation: 'forgotten',
+          category: fact.category,
+          conversationId: fact.conversationId ?? '',
+        },
         { msgId: `fact:${tenantId}:${factId}:forgotten` },
       );
     }

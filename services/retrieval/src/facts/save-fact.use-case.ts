@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Events, type SaveRequest, type SaveResponseSchema, type MessageInitShape } from '@engram/contracts';
 import { expiryOf, findDuplicateFact, type FactCategory } from '@engram/memory-core';
 import { EventPublisher, RpcError } from '@engram/messaging';
-import { ensureTenant, lockFactWriters, openFactsSharingWords, renewFact, TenantTransactions, type EntityManager } from '@engram/store';
+import {
+  ensureTenant,
+  lockFactWriters,
+  openFactsSharingWords,
+  renewFact,
+  TenantTransactions,
+  type EntityManager,
+} from '@engram/store';
 import { FactRepository, type FactRow } from './fact.repository';
 import { FACTS_OPTIONS, type FactsOptions } from './facts.options';
 import { factToSave, type FactToSave } from './fact-to-save';
@@ -14,11 +21,16 @@ type SaveResponseInit = MessageInitShape<typeof SaveResponseSchema>;
 interface SaveOutcome {
   readonly factId: string;
   readonly deduplicated: boolean;
-  readonly announce: { readonly agent: string; readonly category: FactCategory; readonly conversationId: string | null } | null;
+  readonly announce: {
+    readonly agent: string;
+    readonly category: FactCategory;
+    readonly conversationId: string | null;
+  } | null;
 }
 
 /** The key the next save of this content takes, or the fact that is that save. */
-type KeyLookup = { readonly kind: 'free'; readonly originKey: string } | { readonly kind: 'saved'; readonly fact: FactRow };
+type KeyLookup =
+  { readonly kind: 'free'; readonly originKey: string } | { readonly kind: 'saved'; readonly fact: FactRow };
 
 /** Saying the same thing, forgetting it and saying it again this many times is not a use we serve. */
 const MAX_RESAVES = 1000;
@@ -45,10 +57,13 @@ export class SaveFactUseCase {
     const outcome = await this.transactions.run(tenantId, async (manager) => {
       const { memoryEnabled } = await ensureTenant(manager, tenantId);
       if (!memoryEnabled) {
-        throw RpcError.failedPrecondition(`memory is switched off for tenant ${tenantId}: facts are not kept`, {
-          tenantId,
-          setting: 'memoryEnabled',
-        });
+        throw RpcError.failedPrecondition(
+          `memory is switched off for tenant ${tenantId}: facts are not kept`,
+          {
+            tenantId,
+            setting: 'memoryEnabled',
+          },
+        );
       }
       const conversationId = await this.checkSources(manager, fact);
       await lockFactWriters(manager, tenantId, fact.agent);
@@ -60,7 +75,14 @@ export class SaveFactUseCase {
       await this.events.publish(
         Events.factUpserted,
         tenantId,
-        { tenantId, agent, factId: outcome.factId, operation: 'created', category, conversationId: conversationId ?? '' },
+        {
+          tenantId,
+          agent,
+          factId: outcome.factId,
+          operation: 'created',
+          category,
+          conversationId: conversationId ?? '',
+        },
         { msgId: `fact:${tenantId}:${outcome.factId}:created` },
       );
     }
@@ -87,7 +109,12 @@ export class SaveFactUseCase {
       return { factId: duplicate.id, deduplicated: true, announce: null };
     }
 
-    const factId = await this.facts.insertSaved(manager, tenantId, { ...fact, originKey: byKey.originKey, validFrom: now, expiresAt });
+    const factId = await this.facts.insertSaved(manager, tenantId, {
+      ...fact,
+      originKey: byKey.originKey,
+      validFrom: now,
+      expiresAt,
+    });
     return { factId, deduplicated: false, announce: fact };
   }
 
@@ -95,7 +122,11 @@ export class SaveFactUseCase {
    * Follows the content's keys: the first save of it takes the base key; one said again
    * after its predecessor was closed or expired takes a key naming that predecessor.
    */
-  private async lookUpKey(manager: EntityManager, baseKey: string, inForce: (f: FactRow) => boolean): Promise<KeyLookup> {
+  private async lookUpKey(
+    manager: EntityManager,
+    baseKey: string,
+    inForce: (f: FactRow) => boolean,
+  ): Promise<KeyLookup> {
     let originKey = baseKey;
     for (let i = 0; i < MAX_RESAVES; i++) {
       const fact = await this.facts.findByOriginKey(manager, originKey);
@@ -111,12 +142,16 @@ export class SaveFactUseCase {
     const conversationId = fact.conversationId;
     if (conversationId !== null) {
       const conversation = await this.facts.findConversation(manager, conversationId);
-      if (!conversation) throw RpcError.notFound(`conversation ${conversationId} not found`, { conversationId });
+      if (!conversation)
+        throw RpcError.notFound(`conversation ${conversationId} not found`, { conversationId });
       if (conversation.agent !== fact.agent) {
-        throw RpcError.invalidArgument(`conversation ${conversationId} belongs to agent "${conversation.agent}", not "${fact.agent}"`, {
-          conversationId,
-          agent: fact.agent,
-        });
+        throw RpcError.invalidArgument(
+          `conversation ${conversationId} belongs to agent "${conversation.agent}", not "${fact.agent}"`,
+          {
+            conversationId,
+            agent: fact.agent,
+          },
+        );
       }
     }
     if (fact.sourceMessageIds.length === 0) return conversationId;
@@ -124,9 +159,14 @@ export class SaveFactUseCase {
     const known = new Set(found.map((m) => m.id));
     const missing = fact.sourceMessageIds.filter((id) => !known.has(id));
     if (missing.length > 0) {
-      throw RpcError.notFound(`source message${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`, { missingMessageIds: missing });
+      throw RpcError.notFound(
+        `source message${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found`,
+        { missingMessageIds: missing },
+      );
     }
-    const foreign = found.filter((m) => (conversationId !== null ? m.conversationId !== conversationId : m.agent !== fact.agent));
+    const foreign = found.filter((m) =>
+      conversationId !== null ? m.conversationId !== conversationId : m.agent !== fact.agent,
+    );
     if (foreign.length > 0) {
       throw RpcError.invalidArgument(
         conversationId !== null

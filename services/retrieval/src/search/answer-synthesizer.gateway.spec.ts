@@ -32,14 +32,27 @@ describe('AnswerSynthesizerGateway', () => {
       json: fromJson(ValueSchema, { answer: 'Bailey and Oliver [message:1].', citedIds: ['message:1'] }),
       model: 'engram-local-rules-v1',
     }));
-    const hits = [hit('1', 'x'.repeat(ANSWER_FROM_MEMORY_LIMITS.contentChars + 10), 'Ada'), ...Array.from({ length: 40 }, (_, i) => hit(String(i + 2), 'cats'))];
+    const hits = [
+      hit('1', 'x'.repeat(ANSWER_FROM_MEMORY_LIMITS.contentChars + 10), 'Ada'),
+      ...Array.from({ length: 40 }, (_, i) => hit(String(i + 2), 'cats')),
+    ];
     const outcome = await gateway.answer('acme', 'cats?', hits);
 
-    expect(outcome).toEqual({ synthesis: { answer: 'Bailey and Oliver [message:1].', citedIds: ['message:1'], model: 'engram-local-rules-v1' } });
+    expect(outcome).toEqual({
+      synthesis: {
+        answer: 'Bailey and Oliver [message:1].',
+        citedIds: ['message:1'],
+        model: 'engram-local-rules-v1',
+      },
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.spec).toBe(Rpcs.gertyComplete);
     expect(calls[0]!.options).toEqual({ timeoutMs: 1234 });
-    const { task, tenantId, taskInput } = calls[0]!.request as { task: string; tenantId: string; taskInput: { question: string; hits: Array<Record<string, unknown>> } };
+    const { task, tenantId, taskInput } = calls[0]!.request as {
+      task: string;
+      tenantId: string;
+      taskInput: { question: string; hits: Array<Record<string, unknown>> };
+    };
     expect([task, tenantId, taskInput.question]).toEqual(['answer_from_memory', 'acme', 'cats?']);
     expect(taskInput.hits).toHaveLength(ANSWER_FROM_MEMORY_LIMITS.hits);
     expect(taskInput.hits[0]).toEqual({
@@ -53,7 +66,9 @@ describe('AnswerSynthesizerGateway', () => {
   });
 
   it('says why there is no synthesis when Gerty fails, times out or answers something else', async () => {
-    const failing = gatewayAnswering(() => Promise.reject(new RpcError('DEADLINE_EXCEEDED', 'gerty.rpc.complete did not answer within 1234 ms')));
+    const failing = gatewayAnswering(() =>
+      Promise.reject(new RpcError('DEADLINE_EXCEEDED', 'gerty.rpc.complete did not answer within 1234 ms')),
+    );
     expect(await failing.gateway.answer('acme', 'cats?', [hit('1', 'cats')])).toEqual({
       synthesis: null,
       reason: 'no synthesis (gerty: gerty.rpc.complete did not answer within 1234 ms)',

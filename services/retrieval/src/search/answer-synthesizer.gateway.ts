@@ -26,7 +26,10 @@ export class AnswerSynthesizerGateway {
 
   async answer(tenantId: string, question: string, hits: readonly Hit[]): Promise<SynthesisOutcome> {
     // The best hits, each cut to what the task accepts: a long transcript turn is not refused, it is shortened.
-    const taskInput: AnswerFromMemoryRequest = { question, hits: hits.slice(0, ANSWER_FROM_MEMORY_LIMITS.hits).map(toMemoryHit) };
+    const taskInput: AnswerFromMemoryRequest = {
+      question,
+      hits: hits.slice(0, ANSWER_FROM_MEMORY_LIMITS.hits).map(toMemoryHit),
+    };
     try {
       const reply = await this.rpc.call(
         Rpcs.gertyComplete,
@@ -34,8 +37,14 @@ export class AnswerSynthesizerGateway {
         { timeoutMs: this.config.SEARCH_SYNTHESIS_TIMEOUT_MS },
       );
       const parsed = memoryAnswer.safeParse(reply.json ? toJson(ValueSchema, reply.json) : undefined);
-      if (!parsed.success) return { synthesis: null, reason: `no synthesis: gerty's model ${reply.model} gave no answer in the expected shape` };
-      return { synthesis: { answer: parsed.data.answer, citedIds: parsed.data.citedIds, model: reply.model } };
+      if (!parsed.success)
+        return {
+          synthesis: null,
+          reason: `no synthesis: gerty's model ${reply.model} gave no answer in the expected shape`,
+        };
+      return {
+        synthesis: { answer: parsed.data.answer, citedIds: parsed.data.citedIds, model: reply.model },
+      };
     } catch (error) {
       return { synthesis: null, reason: `no synthesis (gerty: ${errorMessage(error)})` };
     }

@@ -14,10 +14,17 @@ export class QueryVectorGateway {
 
   async embed(text: string, tenantId: string): Promise<QueryVector> {
     try {
-      const answer = await this.rpc.call(Rpcs.gertyEmbed, { texts: [text], tenantId }, { timeoutMs: this.config.SEARCH_EMBED_TIMEOUT_MS });
+      const answer = await this.rpc.call(
+        Rpcs.gertyEmbed,
+        { texts: [text], tenantId },
+        { timeoutMs: this.config.SEARCH_EMBED_TIMEOUT_MS },
+      );
       const values = answer.vectors[0]?.values;
       if (!values || values.length !== this.config.EMBEDDING_DIMENSIONS) {
-        return { vector: null, reason: `gerty's model ${answer.model} answered ${values?.length ?? 0}-d vectors; the store holds ${this.config.EMBEDDING_DIMENSIONS}-d` };
+        return {
+          vector: null,
+          reason: `gerty's model ${answer.model} answered ${values?.length ?? 0}-d vectors; the store holds ${this.config.EMBEDDING_DIMENSIONS}-d`,
+        };
       }
       return { vector: values, model: answer.model };
     } catch (error) {

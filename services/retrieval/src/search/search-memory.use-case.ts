@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { timestampFromDate, type MessageInitShape, type SearchRequest, type SearchResponseSchema } from '@engram/contracts';
+import {
+  timestampFromDate,
+  type MessageInitShape,
+  type SearchRequest,
+  type SearchResponseSchema,
+} from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
 import { runSearch, SCAN_TIMEOUT, type PlacedItem, type StatementRunner } from '@engram/search';
 import { TenantTransactions, type EntityManager } from '@engram/store';
@@ -32,12 +37,24 @@ export class SearchMemoryUseCase {
     const search = validateSearch(tenantId, request);
     // Made by Gerty while the terms are counted.
     const vector = this.queryVectors.embed(search.query, tenantId);
-    const outcome = await this.transactions.run(tenantId, (manager) => runSearch(statementRunner(manager), search, vector, now)).catch(translateStoreError);
+    const outcome = await this.transactions
+      .run(tenantId, (manager) => runSearch(statementRunner(manager), search, vector, now))
+      .catch(translateStoreError);
     if (!outcome.known) throw RpcError.notFound(`tenant ${tenantId} has no memory`, { tenantId });
     const hits = outcome.placed.map(toHit);
-    if (request.recordAccess ?? true) this.access.record(tenantId, hits.map((h) => `${h.kind}:${h.id}`), now);
-    const answered = search.synthesize && hits.length > 0 ? await this.synthesizer.answer(tenantId, search.query, hits) : null;
-    const degradedReason = [outcome.degradedReason, answered?.synthesis === null ? answered.reason : ''].filter(Boolean).join('; ');
+    if (request.recordAccess ?? true)
+      this.access.record(
+        tenantId,
+        hits.map((h) => `${h.kind}:${h.id}`),
+        now,
+      );
+    const answered =
+      search.synthesize && hits.length > 0
+        ? await this.synthesizer.answer(tenantId, search.query, hits)
+        : null;
+    const degradedReason = [outcome.degradedReason, answered?.synthesis === null ? answered.reason : '']
+      .filter(Boolean)
+      .join('; ');
     return {
       hits,
       degraded: degradedReason !== '',
@@ -60,7 +77,16 @@ function toHit({ kind, id, ranked, expandedFrom, item }: PlacedItem): Hit {
     kind,
     content: item.content,
     score: s?.fused ?? 0,
-    signals: s ? { fulltext: s.fulltext, semantic: s.semantic, temporal: s.temporal, importance: s.importance, timeMatch: s.timeMatch, fused: s.fused } : {},
+    signals: s
+      ? {
+          fulltext: s.fulltext,
+          semantic: s.semantic,
+          temporal: s.temporal,
+          importance: s.importance,
+          timeMatch: s.timeMatch,
+          fused: s.fused,
+        }
+      : {},
     createdAt: timestampFromDate(item.created_at),
     ...(accessed && { lastAccessedAt: timestampFromDate(accessed) }),
     provenance: {
@@ -80,7 +106,12 @@ function toHit({ kind, id, ranked, expandedFrom, item }: PlacedItem): Hit {
 function translateStoreError(error: unknown): never {
   const code = (error as { code?: string }).code;
   const message = (error as { message?: string }).message ?? '';
-  if (code === '2201B') throw RpcError.invalidArgument(`the regex is not valid: ${message}`, { field: 'query' });
-  if (code === '57014') throw new RpcError('DEADLINE_EXCEEDED', `the search took longer than ${SCAN_TIMEOUT}; narrow it with filters or a more specific pattern`);
+  if (code === '2201B')
+    throw RpcError.invalidArgument(`the regex is not valid: ${message}`, { field: 'query' });
+  if (code === '57014')
+    throw new RpcError(
+      'DEADLINE_EXCEEDED',
+      `the search took longer than ${SCAN_TIMEOUT}; narrow it with filters or a more specific pattern`,
+    );
   throw error;
 }

@@ -33,13 +33,10 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
 
   async function embed(kind: string, id: string, tenant: string, text: string) {
     const v = embedder.embedOne(text);
-    await admin.query(`INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding) VALUES ($1, $2, $3, $4, $5)`, [
-      kind,
-      id,
-      tenant,
-      LOCAL_EMBEDDING_MODEL_ID,
-      `[${Array.from(v).join(',')}]`,
-    ]);
+    await admin.query(
+      `INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding) VALUES ($1, $2, $3, $4, $5)`,
+      [kind, id, tenant, LOCAL_EMBEDDING_MODEL_ID, `[${Array.from(v).join(',')}]`],
+    );
   }
 
   async function seed() {
@@ -69,7 +66,9 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
     );
     ids.push(String(other.rows[0]!.id));
     // globex has its own conversation about cats: never visible to acme.
-    await admin.query(`INSERT INTO conversations (tenant_id, agent, session_key, message_count, token_estimate) VALUES ('globex', 'helper', 'g1', 1, 10)`);
+    await admin.query(
+      `INSERT INTO conversations (tenant_id, agent, session_key, message_count, token_estimate) VALUES ('globex', 'helper', 'g1', 1, 10)`,
+    );
     await admin.query(
       `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
        SELECT 'globex', id, 'helper', 'g', 0, 1, 'user', 'Globex cats Bailey and Oliver secret', 5, now() FROM conversations WHERE tenant_id = 'globex'`,
@@ -78,15 +77,18 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
       `INSERT INTO summaries (tenant_id, conversation_id, agent, depth, content, earliest_at, latest_at, message_count, token_estimate, model)
        VALUES ('acme', $1, 'helper', 0, 'Infrastructure troubles: a failing database upgrade and evicted workloads.', $2, $3, 4, 20, 'test')
        RETURNING id`,
-      [conversations.s2, new Date(base + 30 * 86_400_000).toISOString(), new Date(base + 31 * 86_400_000).toISOString()],
+      [
+        conversations.s2,
+        new Date(base + 30 * 86_400_000).toISOString(),
+        new Date(base + 31 * 86_400_000).toISOString(),
+      ],
     );
     summaryId = String(s.rows[0]!.id);
     for (let k = 6; k < 10; k++) {
-      await admin.query(`INSERT INTO summary_sources (tenant_id, summary_id, source_kind, source_id, ordinal) VALUES ('acme', $1, 'message', $2, $3)`, [
-        summaryId,
-        ids[k],
-        k,
-      ]);
+      await admin.query(
+        `INSERT INTO summary_sources (tenant_id, summary_id, source_kind, source_id, ordinal) VALUES ('acme', $1, 'message', $2, $3)`,
+        [summaryId, ids[k], k],
+      );
     }
     await admin.query(
       `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key, source_message_ids, valid_from)
@@ -115,7 +117,11 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
 
   const search = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
     rpc.call(Rpcs.search, request, { tenantId }) as Promise<SearchResponse>;
-  const errorOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RpcError);
+  const errorOf = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as RpcError,
+    );
 
   it('finds messages by their words, each hit with its id, kind, signals, time and provenance', async () => {
     const res = await search({ query: 'Kubernetes evicting pods', topK: 3 });
@@ -128,39 +134,69 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
     expect(top.signals!.importance).toBe(0.5);
     expect(top.score).toBeCloseTo(top.signals!.fused, 10);
     expect(top.createdAt).toBeDefined();
-    expect(top.provenance).toMatchObject({ agent: 'helper', conversationId: conversations.s2, channel: 'web', role: 'user', author: 'Ada' });
+    expect(top.provenance).toMatchObject({
+      agent: 'helper',
+      conversationId: conversations.s2,
+      channel: 'web',
+      role: 'user',
+      author: 'Ada',
+    });
   });
 
   it('finds an answer through the question before it (neighbouring turns are context)', async () => {
     // (Within the chat about the flat: the other chat's messages were returned, hence used, by the test before.)
-    const res = await search({ query: 'What pets does Ada have?', topK: 3, filters: { kinds: ['message'], conversationId: conversations.s1 } });
+    const res = await search({
+      query: 'What pets does Ada have?',
+      topK: 3,
+      filters: { kinds: ['message'], conversationId: conversations.s1 },
+    });
     expect(res.hits[0]!.id).toBe(ids[4]); // "Two cats, Bailey and Oliver" never says "pet"
   });
 
   it('narrows by agent, conversation, channel, role, kind and time', async () => {
     const all = await search({ query: 'cats migration', topK: 20, filters: { kinds: ['message'] } });
     expect(all.hits.map((h) => h.id)).toContain(ids[10]);
-    const helperOnly = await search({ query: 'cats migration', topK: 20, filters: { agent: 'helper', kinds: ['message'] } });
+    const helperOnly = await search({
+      query: 'cats migration',
+      topK: 20,
+      filters: { agent: 'helper', kinds: ['message'] },
+    });
     expect(helperOnly.hits.every((h) => h.provenance!.agent === 'helper')).toBe(true);
-    const s2 = await search({ query: 'migration credentials', topK: 20, filters: { conversationId: conversations.s2 } });
+    const s2 = await search({
+      query: 'migration credentials',
+      topK: 20,
+      filters: { conversationId: conversations.s2 },
+    });
     expect(s2.hits.length).toBeGreaterThan(0);
     expect(s2.hits.every((h) => h.provenance!.conversationId === conversations.s2)).toBe(true);
     const slack = await search({ query: 'cats flat Lisbon', topK: 20, filters: { channel: 'slack' } });
     expect(slack.hits.length).toBeGreaterThan(0);
     expect(slack.hits.every((h) => h.provenance!.channel === 'slack')).toBe(true);
-    const assistant = await search({ query: 'migration credentials memory', topK: 20, filters: { roles: ['assistant'] } });
+    const assistant = await search({
+      query: 'migration credentials memory',
+      topK: 20,
+      filters: { roles: ['assistant'] },
+    });
     expect(assistant.hits.length).toBeGreaterThan(0);
-    expect(assistant.hits.every((h) => h.kind === 'message' && h.provenance!.role === 'assistant')).toBe(true);
+    expect(assistant.hits.every((h) => h.kind === 'message' && h.provenance!.role === 'assistant')).toBe(
+      true,
+    );
     const facts = await search({ query: 'tea coffee', topK: 20, filters: { kinds: ['fact'] } });
     expect(facts.hits.map((h) => h.content)).toEqual(['Ada prefers tea over coffee']); // the closed fact is not served
     expect(facts.hits[0]!.signals!.importance).toBeCloseTo(0.8);
     const june = await search({
       query: 'migration cats flat',
       topK: 20,
-      filters: { kinds: ['message'], from: timestampFromDate(new Date(base - 86_400_000)), to: timestampFromDate(new Date(base + 86_400_000)) },
+      filters: {
+        kinds: ['message'],
+        from: timestampFromDate(new Date(base - 86_400_000)),
+        to: timestampFromDate(new Date(base + 86_400_000)),
+      },
     });
     expect(june.hits.length).toBeGreaterThan(0);
-    expect(june.hits.every((h) => Math.abs(Number(h.createdAt!.seconds) * 1000 - base) < 86_400_000)).toBe(true);
+    expect(june.hits.every((h) => Math.abs(Number(h.createdAt!.seconds) * 1000 - base) < 86_400_000)).toBe(
+      true,
+    );
   });
 
   it('never shows one tenant what another remembered', async () => {
@@ -171,20 +207,36 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
   });
 
   it('matches misspellings in trigram mode and patterns in regex mode', async () => {
-    const fuzzy = await search({ query: 'Kubernets evictng', mode: 'trigram', topK: 3, filters: { kinds: ['message'] } });
+    const fuzzy = await search({
+      query: 'Kubernets evictng',
+      mode: 'trigram',
+      topK: 3,
+      filters: { kinds: ['message'] },
+    });
     expect(fuzzy.hits[0]?.id).toBe(ids[8]);
     const regex = await search({ query: 'Bailey|Oliver', mode: 'regex', topK: 10 });
     expect(regex.hits.map((h) => h.id)).toEqual([ids[4]]);
   });
 
   it('expands a summary hit to its source messages, right after it and within top k', async () => {
-    const res = await search({ query: 'failing database upgrade evicted workloads', topK: 4, filters: { kinds: ['summary'] } });
+    const res = await search({
+      query: 'failing database upgrade evicted workloads',
+      topK: 4,
+      filters: { kinds: ['summary'] },
+    });
     expect(res.hits[0]).toMatchObject({ kind: 'summary', id: summaryId, expandedFrom: '' });
     const expanded = res.hits.slice(1);
     expect(expanded.length).toBe(3);
-    expect(expanded.every((h) => h.kind === 'message' && h.expandedFrom === `summary:${summaryId}`)).toBe(true);
+    expect(expanded.every((h) => h.kind === 'message' && h.expandedFrom === `summary:${summaryId}`)).toBe(
+      true,
+    );
     expect(expanded.every((h) => ids.slice(6, 10).includes(h.id))).toBe(true);
-    const off = await search({ query: 'failing database upgrade evicted workloads', topK: 4, expand: false, filters: { kinds: ['summary'] } });
+    const off = await search({
+      query: 'failing database upgrade evicted workloads',
+      topK: 4,
+      expand: false,
+      filters: { kinds: ['summary'] },
+    });
     expect(off.hits.map((h) => h.kind)).toEqual(['summary']);
   });
 
@@ -220,12 +272,21 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
     await waitFor(
       'access recorded',
       async () => {
-        const row = (await admin.query(`SELECT access_count, last_accessed_at FROM item_access WHERE item_kind = 'message' AND item_id = $1`, [ids[2]])).rows[0];
+        const row = (
+          await admin.query(
+            `SELECT access_count, last_accessed_at FROM item_access WHERE item_kind = 'message' AND item_id = $1`,
+            [ids[2]],
+          )
+        ).rows[0];
         return row?.access_count >= 1 && row.last_accessed_at >= before;
       },
       10_000,
     );
-    const again = await search({ query: 'bakery downstairs river', topK: 1, filters: { kinds: ['message'] } });
+    const again = await search({
+      query: 'bakery downstairs river',
+      topK: 1,
+      filters: { kinds: ['message'] },
+    });
     expect(again.hits[0]!.lastAccessedAt).toBeDefined();
   });
 

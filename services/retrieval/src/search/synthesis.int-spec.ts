@@ -30,13 +30,24 @@ describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () =>
       const message = await admin.query<{ id: string }>(
         `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, author, content, token_estimate, created_at)
          VALUES ('acme', $1, 'helper', $2, 0, $3, $4, $5, $6, 15, $7) RETURNING id`,
-        [conversation.rows[0]!.id, `t${i}`, i + 1, role, author, content, new Date(Date.parse('2026-06-01T10:00:00Z') + i * 60_000).toISOString()],
+        [
+          conversation.rows[0]!.id,
+          `t${i}`,
+          i + 1,
+          role,
+          author,
+          content,
+          new Date(Date.parse('2026-06-01T10:00:00Z') + i * 60_000).toISOString(),
+        ],
       );
-      await admin.query(`INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding) VALUES ('message', $1, 'acme', $2, $3)`, [
-        message.rows[0]!.id,
-        LOCAL_EMBEDDING_MODEL_ID,
-        `[${Array.from(embedder.embedOne(content)).join(',')}]`,
-      ]);
+      await admin.query(
+        `INSERT INTO embeddings (item_kind, item_id, tenant_id, model, embedding) VALUES ('message', $1, 'acme', $2, $3)`,
+        [
+          message.rows[0]!.id,
+          LOCAL_EMBEDDING_MODEL_ID,
+          `[${Array.from(embedder.embedOne(content)).join(',')}]`,
+        ],
+      );
     }
     await admin.query('VACUUM ANALYZE');
   }
@@ -56,11 +67,17 @@ describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () =>
     await retrieval?.stop();
   });
 
-  const search = (request: Parameters<RpcClient['call']>[1]) => rpc.call(Rpcs.search, request, { tenantId: 'acme' }) as Promise<SearchResponse>;
+  const search = (request: Parameters<RpcClient['call']>[1]) =>
+    rpc.call(Rpcs.search, request, { tenantId: 'acme' }) as Promise<SearchResponse>;
   const refs = (res: SearchResponse) => res.hits.map((h) => `${h.kind}:${h.id}`);
 
   it('answers over the hits, citing ids that are among them, named with the model that wrote it', async () => {
-    const res = await search({ query: 'What are the names of the cats?', topK: 5, synthesize: true, recordAccess: false });
+    const res = await search({
+      query: 'What are the names of the cats?',
+      topK: 5,
+      synthesize: true,
+      recordAccess: false,
+    });
     expect(res.degraded).toBe(false);
     expect(res.synthesis).toBeDefined();
     const { answer, citedIds, model } = res.synthesis!;
@@ -82,7 +99,12 @@ describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () =>
   it('without Gerty still answers with the hits, and says why the synthesis is missing', async () => {
     gerty.kill();
     await gerty.exited;
-    const res = await search({ query: 'What are the names of the cats?', topK: 5, synthesize: true, recordAccess: false });
+    const res = await search({
+      query: 'What are the names of the cats?',
+      topK: 5,
+      synthesize: true,
+      recordAccess: false,
+    });
     expect(refs(res).length).toBeGreaterThan(0);
     expect(res.synthesis).toBeUndefined();
     expect(res.degraded).toBe(true);

@@ -1,5 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { isValidToken, type MessageInitShape, type StatsRequest, type StatsResponseSchema } from '@engram/contracts';
+import {
+  isValidToken,
+  type MessageInitShape,
+  type StatsRequest,
+  type StatsResponseSchema,
+} from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
 import { QueueStatsReader } from './queue-stats.reader';
@@ -23,7 +28,10 @@ export class MemoryStatsUseCase {
   async stats(tenantId: string, request: StatsRequest): Promise<StatsResponseInit> {
     const agent = request.agent === '' ? null : request.agent;
     if (agent !== null && !isValidToken(agent)) {
-      throw RpcError.invalidArgument('agent must be 1-64 letters, digits, "_" or "-"', { field: 'agent', agent });
+      throw RpcError.invalidArgument('agent must be 1-64 letters, digits, "_" or "-"', {
+        field: 'agent',
+        agent,
+      });
     }
     const [store, queues] = await Promise.all([
       this.transactions.run(tenantId, (manager) => this.store.read(manager, agent)),
@@ -33,7 +41,12 @@ export class MemoryStatsUseCase {
       messages: store.messages,
       messagesEmbedded: store.messagesEmbedded,
       embeddingCoverage: store.messages === 0n ? 1 : Number(store.messagesEmbedded) / Number(store.messages),
-      queues: queues.queues.map((q) => ({ name: q.queue, pending: BigInt(q.pending), inFlight: BigInt(q.inFlight), failed: BigInt(q.failed) })),
+      queues: queues.queues.map((q) => ({
+        name: q.queue,
+        pending: BigInt(q.pending),
+        inFlight: BigInt(q.inFlight),
+        failed: BigInt(q.failed),
+      })),
       unsummarisedByConversation: store.unsummarisedByConversation,
       conversationsCompacted: store.conversationsCompacted,
       summaryTreeDepth: store.summaryTreeLevels,

@@ -16,11 +16,19 @@ describe('QueueStatsReader against a NATS server without JetStream', () => {
     const port = await freePort();
     server = spawn(natsServerBinary(), ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' }); // no -js
     const url = `nats://127.0.0.1:${port}`;
-    await waitFor('nats-server', async () => {
-      await (await connect({ servers: url })).close();
-      return true;
-    }, 10_000, 50);
-    nats = new NatsClient(messagingOptionsFrom('retrieval', loadRetrievalConfig({ NATS_URL: url })), new ReadinessRegistry());
+    await waitFor(
+      'nats-server',
+      async () => {
+        await (await connect({ servers: url })).close();
+        return true;
+      },
+      10_000,
+      50,
+    );
+    nats = new NatsClient(
+      messagingOptionsFrom('retrieval', loadRetrievalConfig({ NATS_URL: url })),
+      new ReadinessRegistry(),
+    );
   });
 
   afterAll(async () => {

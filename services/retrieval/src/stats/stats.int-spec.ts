@@ -5,7 +5,16 @@ import { Consumers, Rpcs, Subjects } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
 import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
 
-const NO_FACTS = { preference: 0n, fact: 0n, event: 0n, relationship: 0n, decision: 0n, correction: 0n, task: 0n, general: 0n };
+const NO_FACTS = {
+  preference: 0n,
+  fact: 0n,
+  event: 0n,
+  relationship: 0n,
+  decision: 0n,
+  correction: 0n,
+  task: 0n,
+  general: 0n,
+};
 
 describe('memory_stats (real Postgres and NATS)', () => {
   let retrieval: RetrievalUnderTest;
@@ -15,10 +24,16 @@ describe('memory_stats (real Postgres and NATS)', () => {
   const conversation: Record<string, string> = {};
   const dims = loadConfig(['EMBEDDING_DIMENSIONS']).EMBEDDING_DIMENSIONS;
 
-  const stats = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') => rpc.call(Rpcs.stats, request, { tenantId });
+  const stats = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
+    rpc.call(Rpcs.stats, request, { tenantId });
 
   /** `count` messages in a conversation; returns their ids in order. */
-  async function addMessages(tenant: string, conversationId: string, agent: string, count: number): Promise<string[]> {
+  async function addMessages(
+    tenant: string,
+    conversationId: string,
+    agent: string,
+    count: number,
+  ): Promise<string[]> {
     const rows = await admin.query<{ id: string }>(
       `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
        SELECT $1, $2, $3, 't' || i, 0, i, 'user', 'message ' || i, 2, now() - (i || ' seconds')::interval
@@ -38,7 +53,13 @@ describe('memory_stats (real Postgres and NATS)', () => {
   }
 
   /** A summary of `depth` over messages (depth 0) or child summaries; returns its id. */
-  async function summarise(tenant: string, conversationId: string, agent: string, depth: number, sources: readonly string[]): Promise<string> {
+  async function summarise(
+    tenant: string,
+    conversationId: string,
+    agent: string,
+    depth: number,
+    sources: readonly string[],
+  ): Promise<string> {
     const rows = await admin.query<{ id: string }>(
       `INSERT INTO summaries (tenant_id, conversation_id, agent, depth, content, earliest_at, latest_at, message_count, token_estimate, model)
        VALUES ($1, $2, $3, $4, 'summary', now(), now(), $5, 10, 'test') RETURNING id`,
@@ -53,7 +74,12 @@ describe('memory_stats (real Postgres and NATS)', () => {
     return id;
   }
 
-  async function addFact(tenant: string, agent: string, category: string, options: { closed?: boolean; expired?: boolean } = {}) {
+  async function addFact(
+    tenant: string,
+    agent: string,
+    category: string,
+    options: { closed?: boolean; expired?: boolean } = {},
+  ) {
     await admin.query(
       `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key, valid_from, valid_to, expires_at)
        VALUES ($1, $2, 'fact ' || $3, $3, 'sticky', 5, 'saved', gen_random_uuid()::text, now() - interval '2 days',
@@ -153,7 +179,13 @@ describe('memory_stats (real Postgres and NATS)', () => {
       factsByCategory: { ...NO_FACTS, task: 1n },
     });
     const nobody = await stats({ agent: 'nobody' });
-    expect(nobody).toMatchObject({ messages: 0n, messagesEmbedded: 0n, embeddingCoverage: 1, conversationsCompacted: 0n, summaryTreeDepth: 0 });
+    expect(nobody).toMatchObject({
+      messages: 0n,
+      messagesEmbedded: 0n,
+      embeddingCoverage: 1,
+      conversationsCompacted: 0n,
+      summaryTreeDepth: 0,
+    });
     expect(nobody.unsummarisedByConversation).toEqual({});
   });
 
@@ -167,24 +199,45 @@ describe('memory_stats (real Postgres and NATS)', () => {
       summaryTreeDepth: 3,
       factsByCategory: { ...NO_FACTS, correction: 3n },
     });
-    expect(await stats({}, 'empty')).toMatchObject({ messages: 0n, messagesEmbedded: 0n, embeddingCoverage: 1, factsByCategory: NO_FACTS });
+    expect(await stats({}, 'empty')).toMatchObject({
+      messages: 0n,
+      messagesEmbedded: 0n,
+      embeddingCoverage: 1,
+      factsByCategory: NO_FACTS,
+    });
   });
 
   it('reports the workers’ queues and dead letters from JetStream', async () => {
     const jsm = await js.jetstreamManager();
     const spec = Consumers.embedMessages;
-    await jsm.consumers.add(spec.stream.name, { durable_name: spec.durable, filter_subject: spec.filterSubject, ack_policy: AckPolicy.Explicit });
-    for (let i = 0; i < 3; i++) await js.publish(Subjects.messageStored('acme'), JSON.stringify({ tenantId: 'acme' }));
+    await jsm.consumers.add(spec.stream.name, {
+      durable_name: spec.durable,
+      filter_subject: spec.filterSubject,
+      ack_policy: AckPolicy.Explicit,
+    });
+    for (let i = 0; i < 3; i++)
+      await js.publish(Subjects.messageStored('acme'), JSON.stringify({ tenantId: 'acme' }));
     const held = await (await js.consumers.get(spec.stream.name, spec.durable)).next({ expires: 2000 }); // delivered, not acked
     expect(held).not.toBeNull();
     await js.publish(Subjects.deadLetter(spec.stream.name, spec.durable), '{}');
-    await js.publish(Subjects.deadLetter(Consumers.ingestTurns.stream.name, Consumers.ingestTurns.durable), '{}');
+    await js.publish(
+      Subjects.deadLetter(Consumers.ingestTurns.stream.name, Consumers.ingestTurns.durable),
+      '{}',
+    );
 
     const answer = await stats({});
     expect(answer.queues.map((q) => q.name)).toEqual(Object.values(Consumers).map((c) => c.durable));
-    expect(answer.queues.find((q) => q.name === spec.durable)).toMatchObject({ pending: 2n, inFlight: 1n, failed: 1n });
+    expect(answer.queues.find((q) => q.name === spec.durable)).toMatchObject({
+      pending: 2n,
+      inFlight: 1n,
+      failed: 1n,
+    });
     // ingest never ran here: its consumer does not exist, but its dead letter counts.
-    expect(answer.queues.find((q) => q.name === Consumers.ingestTurns.durable)).toMatchObject({ pending: 0n, inFlight: 0n, failed: 1n });
+    expect(answer.queues.find((q) => q.name === Consumers.ingestTurns.durable)).toMatchObject({
+      pending: 0n,
+      inFlight: 0n,
+      failed: 1n,
+    });
     expect(answer.deadLetters).toBe(2n);
     // Queues are not per tenant: another tenant sees the same.
     expect((await stats({}, 'globex')).queues).toEqual(answer.queues);
@@ -193,7 +246,10 @@ describe('memory_stats (real Postgres and NATS)', () => {
   it('refuses an agent that cannot be one', async () => {
     const failure = await stats({ agent: 'no such agent' }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(RpcError);
-    expect(failure).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/agent must be/) });
+    expect(failure).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/agent must be/),
+    });
   });
 
   it('answers in well under a second for a tenant with 10,000 messages', async () => {
@@ -220,7 +276,11 @@ describe('memory_stats (real Postgres and NATS)', () => {
     const agentAnswer = await stats({ agent: 'agent-1' }, 'big');
     const agentTookMs = performance.now() - agentStarted;
 
-    expect(answer).toMatchObject({ messages: 10_000n, messagesEmbedded: 8_000n, conversationsCompacted: 100n });
+    expect(answer).toMatchObject({
+      messages: 10_000n,
+      messagesEmbedded: 8_000n,
+      conversationsCompacted: 100n,
+    });
     expect(Object.keys(answer.unsummarisedByConversation)).toHaveLength(100);
     expect(Object.values(answer.unsummarisedByConversation).every((n) => n === 50n)).toBe(true); // the top 100: unsummarised ones
     expect(agentAnswer).toMatchObject({ messages: 2_500n, messagesEmbedded: 2_000n });

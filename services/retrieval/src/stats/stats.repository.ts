@@ -71,7 +71,9 @@ export class StatsRepository {
     return {
       messages: BigInt(counts!.messages),
       messagesEmbedded: BigInt(counts!.embedded),
-      unsummarisedByConversation: Object.fromEntries(unsummarised.map((r) => [String(r.conversation_id), BigInt(r.n)])),
+      unsummarisedByConversation: Object.fromEntries(
+        unsummarised.map((r) => [String(r.conversation_id), BigInt(r.n)]),
+      ),
       conversationsCompacted: BigInt(summaries!.compacted),
       summaryTreeLevels: summaries!.levels,
       factsByCategory,

@@ -5,7 +5,12 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import { decodeMessage, FactUpsertedSchema, Streams, Subjects, type FactUpserted } from '@engram/contracts';
 import { listenOnJetStream, RpcClient } from '@engram/messaging';
-import { createScratchDatabase, startNatsServer, type NatsServerHandle, type ScratchDatabase } from '@engram/testing';
+import {
+  createScratchDatabase,
+  startNatsServer,
+  type NatsServerHandle,
+  type ScratchDatabase,
+} from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
 import { RetrievalModule } from '../retrieval.module';
 
@@ -29,14 +34,19 @@ export interface RetrievalUnderTest {
  */
 export async function startRetrieval(
   label: string,
-  seed: (admin: Client, env: { nats: NatsServerHandle; db: ScratchDatabase }) => Promise<void> = async () => {},
+  seed: (
+    admin: Client,
+    env: { nats: NatsServerHandle; db: ScratchDatabase },
+  ) => Promise<void> = async () => {},
 ): Promise<RetrievalUnderTest> {
   const [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase(label)]);
   const admin = new Client({ connectionString: db.adminUrl });
   await admin.connect();
   await seed(admin, { nats, db });
   const app = await NestFactory.create(
-    RetrievalModule.register(loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' })),
+    RetrievalModule.register(
+      loadRetrievalConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' }),
+    ),
     { logger: false },
   );
   await listenOnJetStream(app);
@@ -60,11 +70,19 @@ export async function startRetrieval(
 }
 
 /** The mem.fact.upserted events published for a tenant so far, with their msg ids. */
-export async function factEvents(js: JetStreamClient, tenantId: string): Promise<Array<{ event: FactUpserted; msgId: string }>> {
-  const consumer = await js.consumers.get(Streams.events.name, { filter_subjects: Subjects.factUpserted(tenantId) });
+export async function factEvents(
+  js: JetStreamClient,
+  tenantId: string,
+): Promise<Array<{ event: FactUpserted; msgId: string }>> {
+  const consumer = await js.consumers.get(Streams.events.name, {
+    filter_subjects: Subjects.factUpserted(tenantId),
+  });
   const out: Array<{ event: FactUpserted; msgId: string }> = [];
   for await (const m of await consumer.fetch({ max_messages: 1000, expires: 1000 })) {
-    out.push({ event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }), msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+    out.push({
+      event: decodeMessage(FactUpsertedSchema, m.data, { strict: false }),
+      msgId: m.headers?.get('Nats-Msg-Id') ?? '',
+    });
     if (m.info.pending === 0) break;
   }
   return out;

@@ -11,7 +11,12 @@ import {
 import { decodeCursor, encodeCursor, type PageDirection, type TranscriptPosition } from '@engram/memory-core';
 import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
-import { TranscriptReaderRepository, type PageStart, type TranscriptRow, type TranscriptScope } from './transcript-reader.repository';
+import {
+  TranscriptReaderRepository,
+  type PageStart,
+  type TranscriptRow,
+  type TranscriptScope,
+} from './transcript-reader.repository';
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 500;
@@ -40,10 +45,14 @@ export class BrowseTranscriptUseCase {
       throw RpcError.invalidArgument('direction must be "forward" or "backward"', { direction });
     }
     if (request.conversationId && !/^\d{1,19}$/.test(request.conversationId)) {
-      throw RpcError.invalidArgument('conversationId is not a conversation id', { conversationId: request.conversationId });
+      throw RpcError.invalidArgument('conversationId is not a conversation id', {
+        conversationId: request.conversationId,
+      });
     }
     if (request.aroundMessageId && !/^\d{1,19}$/.test(request.aroundMessageId)) {
-      throw RpcError.invalidArgument('aroundMessageId is not a message id', { aroundMessageId: request.aroundMessageId });
+      throw RpcError.invalidArgument('aroundMessageId is not a message id', {
+        aroundMessageId: request.aroundMessageId,
+      });
     }
     const starts = [request.cursor, request.from, request.aroundMessageId].filter(Boolean).length;
     if (starts > 1) throw RpcError.invalidArgument('give at most one of cursor, from and aroundMessageId');
@@ -55,12 +64,27 @@ export class BrowseTranscriptUseCase {
       if (request.aroundMessageId) {
         const anchor = await this.reader.positionOf(manager, scope, request.aroundMessageId);
         if (!anchor) throw RpcError.notFound(`message ${request.aroundMessageId} is not in this transcript`);
-        const before = await this.reader.page(manager, scope, { kind: 'after', position: anchor, inclusive: false }, 'backward', Math.floor(limit / 2) + 1);
+        const before = await this.reader.page(
+          manager,
+          scope,
+          { kind: 'after', position: anchor, inclusive: false },
+          'backward',
+          Math.floor(limit / 2) + 1,
+        );
         const olderExist = before.length > Math.floor(limit / 2);
         const older = before.slice(0, Math.floor(limit / 2)).reverse();
-        const after = await this.reader.page(manager, scope, { kind: 'after', position: anchor, inclusive: true }, 'forward', limit - older.length + 1);
+        const after = await this.reader.page(
+          manager,
+          scope,
+          { kind: 'after', position: anchor, inclusive: true },
+          'forward',
+          limit - older.length + 1,
+        );
         const newerExist = after.length > limit - older.length;
-        return respond([...older, ...after.slice(0, limit - older.length)], { before: olderExist, after: newerExist });
+        return respond([...older, ...after.slice(0, limit - older.length)], {
+          before: olderExist,
+          after: newerExist,
+        });
       }
       const travel: PageDirection = cursor?.direction ?? direction;
       const start: PageStart = cursor
@@ -73,18 +97,33 @@ export class BrowseTranscriptUseCase {
       const page = rows.slice(0, limit);
       if (travel === 'backward') page.reverse();
       const startedInside = start.kind !== 'edge';
-      return respond(page, travel === 'forward' ? { before: startedInside, after: more } : { before: more, after: startedInside });
+      return respond(
+        page,
+        travel === 'forward'
+          ? { before: startedInside, after: more }
+          : { before: more, after: startedInside },
+      );
     });
   }
 
-  private async scopeOf(manager: Parameters<TranscriptReaderRepository['page']>[0], request: BrowseRequest): Promise<TranscriptScope> {
+  private async scopeOf(
+    manager: Parameters<TranscriptReaderRepository['page']>[0],
+    request: BrowseRequest,
+  ): Promise<TranscriptScope> {
     if (request.conversationId || request.sessionKey) {
-      if (request.sessionKey && !request.agent) throw RpcError.invalidArgument('sessionKey needs the agent it belongs to');
+      if (request.sessionKey && !request.agent)
+        throw RpcError.invalidArgument('sessionKey needs the agent it belongs to');
       const id = await this.reader.findConversationId(
         manager,
-        request.conversationId ? { id: request.conversationId } : { agent: request.agent, sessionKey: request.sessionKey },
+        request.conversationId
+          ? { id: request.conversationId }
+          : { agent: request.agent, sessionKey: request.sessionKey },
       );
-      if (!id) throw RpcError.notFound('no such conversation', { conversationId: request.conversationId, sessionKey: request.sessionKey });
+      if (!id)
+        throw RpcError.notFound('no such conversation', {
+          conversationId: request.conversationId,
+          sessionKey: request.sessionKey,
+        });
       return { conversationId: id };
     }
     if (request.agent) return { agent: request.agent };
@@ -118,7 +157,12 @@ function respond(rows: TranscriptRow[], exist: { before: boolean; after: boolean
 }
 
 function positionOf(row: TranscriptRow): TranscriptPosition {
-  return { createdAt: row.created_at_text, streamSeq: String(row.stream_seq), position: row.position, id: String(row.id) };
+  return {
+    createdAt: row.created_at_text,
+    streamSeq: String(row.stream_seq),
+    position: row.position,
+    id: String(row.id),
+  };
 }
 
 function jsonValue(value: unknown) {

@@ -24,10 +24,42 @@ describe('memory_browse (real Postgres and NATS)', () => {
     const rows: unknown[][] = [];
     for (let i = 0; i < 120; i++) {
       const at = new Date(base + Math.floor(i / 4) * 60_000).toISOString(); // 4 messages per minute: ties on time
-      rows.push(['acme', c1, 'helper', `t${Math.floor(i / 2)}`, i % 2, 1000 + Math.floor(i / 2), i % 2 ? 'assistant' : 'user', `m${i}`, at]);
+      rows.push([
+        'acme',
+        c1,
+        'helper',
+        `t${Math.floor(i / 2)}`,
+        i % 2,
+        1000 + Math.floor(i / 2),
+        i % 2 ? 'assistant' : 'user',
+        `m${i}`,
+        at,
+      ]);
     }
-    for (let i = 0; i < 5; i++) rows.push(['acme', c2, 'helper', `u${i}`, 0, 5000 + i, 'user', `other-${i}`, new Date(base + i * 90_000).toISOString()]);
-    for (let i = 0; i < 3; i++) rows.push(['globex', g1, 'helper', `g${i}`, 0, 9000 + i, 'user', `globex-${i}`, new Date(base).toISOString()]);
+    for (let i = 0; i < 5; i++)
+      rows.push([
+        'acme',
+        c2,
+        'helper',
+        `u${i}`,
+        0,
+        5000 + i,
+        'user',
+        `other-${i}`,
+        new Date(base + i * 90_000).toISOString(),
+      ]);
+    for (let i = 0; i < 3; i++)
+      rows.push([
+        'globex',
+        g1,
+        'helper',
+        `g${i}`,
+        0,
+        9000 + i,
+        'user',
+        `globex-${i}`,
+        new Date(base).toISOString(),
+      ]);
     for (const r of rows) {
       await admin.query(
         `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
@@ -46,7 +78,8 @@ describe('memory_browse (real Postgres and NATS)', () => {
     await retrieval?.stop();
   });
 
-  const browse = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') => rpc.call(Rpcs.browse, request, { tenantId });
+  const browse = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
+    rpc.call(Rpcs.browse, request, { tenantId });
 
   it('pages forward through a conversation without skipping or repeating a message, ties included', async () => {
     const seen: string[] = [];
@@ -64,16 +97,36 @@ describe('memory_browse (real Postgres and NATS)', () => {
 
   it('pages backward from the end, each page in chronological order', async () => {
     const first = await browse({ agent: 'helper', sessionKey: 'chat-1', direction: 'backward', limit: 7 });
-    expect(first.messages.map((m) => m.content)).toEqual(['m113', 'm114', 'm115', 'm116', 'm117', 'm118', 'm119']);
+    expect(first.messages.map((m) => m.content)).toEqual([
+      'm113',
+      'm114',
+      'm115',
+      'm116',
+      'm117',
+      'm118',
+      'm119',
+    ]);
     expect(first.nextCursor).toBe(''); // nothing newer than the end
     const older = await browse({ conversationId, cursor: first.prevCursor, limit: 7 });
-    expect(older.messages.map((m) => m.content)).toEqual(['m106', 'm107', 'm108', 'm109', 'm110', 'm111', 'm112']);
+    expect(older.messages.map((m) => m.content)).toEqual([
+      'm106',
+      'm107',
+      'm108',
+      'm109',
+      'm110',
+      'm111',
+      'm112',
+    ]);
     const newerAgain = await browse({ conversationId, cursor: older.nextCursor, limit: 7 });
     expect(newerAgain.messages.map((m) => m.content)).toEqual(first.messages.map((m) => m.content));
   });
 
   it('starts from a point in time', async () => {
-    const page = await browse({ conversationId, from: timestampFromDate(new Date(base + 10 * 60_000)), limit: 3 });
+    const page = await browse({
+      conversationId,
+      from: timestampFromDate(new Date(base + 10 * 60_000)),
+      limit: 3,
+    });
     expect(page.messages.map((m) => m.content)).toEqual(['m40', 'm41', 'm42']);
     expect(page.prevCursor).not.toBe('');
   });
@@ -89,12 +142,23 @@ describe('memory_browse (real Postgres and NATS)', () => {
 
   it('pages through all of an agent’s conversations by time', async () => {
     const page = await browse({ agent: 'helper', limit: 8 });
-    expect(page.messages.map((m) => m.content)).toEqual(['m0', 'm1', 'm2', 'm3', 'other-0', 'm4', 'm5', 'm6']);
+    expect(page.messages.map((m) => m.content)).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm3',
+      'other-0',
+      'm4',
+      'm5',
+      'm6',
+    ]);
     expect(new Set(page.messages.map((m) => m.conversationId)).size).toBe(2);
   });
 
   it('never shows another tenant’s conversation: it does not exist for this tenant', async () => {
-    await expect(browse({ conversationId: otherTenantConversation })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(browse({ conversationId: otherTenantConversation })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     const theirs = await browse({ conversationId: otherTenantConversation }, 'globex');
     expect(theirs.messages.map((m) => m.content)).toEqual(['globex-0', 'globex-1', 'globex-2']);
     const agentWide = await browse({ agent: 'helper', limit: 500 });

@@ -34,22 +34,40 @@ const ORDER_KEY = '(m.created_at, m.stream_seq, m.position, m.id)';
 /** Reads of the transcript in its one canonical order, under the caller's tenant. */
 @Injectable()
 export class TranscriptReaderRepository {
-  async findConversationId(manager: EntityManager, by: { id: string } | { agent: string; sessionKey: string }): Promise<string | null> {
+  async findConversationId(
+    manager: EntityManager,
+    by: { id: string } | { agent: string; sessionKey: string },
+  ): Promise<string | null> {
     const rows: Array<{ id: string }> =
       'id' in by
         ? await manager.query('SELECT id FROM conversations WHERE id = $1', [by.id])
-        : await manager.query('SELECT id FROM conversations WHERE agent = $1 AND session_key = $2', [by.agent, by.sessionKey]);
+        : await manager.query('SELECT id FROM conversations WHERE agent = $1 AND session_key = $2', [
+            by.agent,
+            by.sessionKey,
+          ]);
     return rows[0] ? String(rows[0].id) : null;
   }
 
-  async positionOf(manager: EntityManager, scope: TranscriptScope, messageId: string): Promise<TranscriptPosition | null> {
+  async positionOf(
+    manager: EntityManager,
+    scope: TranscriptScope,
+    messageId: string,
+  ): Promise<TranscriptPosition | null> {
     const [filter, value] = scopeFilter(scope);
-    const rows: Array<{ created_at_text: string; stream_seq: string; position: number; id: string }> = await manager.query(
-      `SELECT m.created_at::text AS created_at_text, m.stream_seq, m.position, m.id FROM messages m WHERE m.id = $1 AND ${filter.replace('$1', '$2')}`,
-      [messageId, value],
-    );
+    const rows: Array<{ created_at_text: string; stream_seq: string; position: number; id: string }> =
+      await manager.query(
+        `SELECT m.created_at::text AS created_at_text, m.stream_seq, m.position, m.id FROM messages m WHERE m.id = $1 AND ${filter.replace('$1', '$2')}`,
+        [messageId, value],
+      );
     const row = rows[0];
-    return row ? { createdAt: row.created_at_text, streamSeq: String(row.stream_seq), position: row.position, id: String(row.id) } : null;
+    return row
+      ? {
+          createdAt: row.created_at_text,
+          streamSeq: String(row.stream_seq),
+          position: row.position,
+          id: String(row.id),
+        }
+      : null;
   }
 
   /** Up to `limit` rows from `start` in `direction`, returned in that direction's order. */
@@ -88,5 +106,7 @@ export class TranscriptReaderRepository {
 }
 
 function scopeFilter(scope: TranscriptScope): [string, string] {
-  return 'conversationId' in scope ? ['m.conversation_id = $1', scope.conversationId] : ['m.agent = $1', scope.agent];
+  return 'conversationId' in scope
+    ? ['m.conversation_id = $1', scope.conversationId]
+    : ['m.agent = $1', scope.agent];
 }

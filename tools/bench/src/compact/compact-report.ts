@@ -28,9 +28,13 @@ export interface LeafLatencies {
  * stored (the newest message under the leaf) to its announcement. A leaf announced twice (a
  * redelivery) counts once, at its first announcement.
  */
-export function leafLatencies(announcements: readonly LeafAnnouncement[], leaves: readonly StoredLeaf[]): LeafLatencies {
+export function leafLatencies(
+  announcements: readonly LeafAnnouncement[],
+  leaves: readonly StoredLeaf[],
+): LeafLatencies {
   const first = new Map<string, number>();
-  for (const a of announcements) first.set(a.summaryId, Math.min(first.get(a.summaryId) ?? Infinity, a.receivedAtMs));
+  for (const a of announcements)
+    first.set(a.summaryId, Math.min(first.get(a.summaryId) ?? Infinity, a.receivedAtMs));
   const byId = new Map(leaves.map((l) => [l.summaryId, l]));
   const announced: number[] = [];
   const written: number[] = [];
@@ -86,7 +90,10 @@ export interface CompactBenchResult {
 }
 
 /** The --json line: {"leavesPerSecond","leafLatencyP95Ms"}. */
-export function compactHeadline(result: Pick<CompactBenchResult, 'backlog' | 'steady'>): { leavesPerSecond: number; leafLatencyP95Ms: number } {
+export function compactHeadline(result: Pick<CompactBenchResult, 'backlog' | 'steady'>): {
+  leavesPerSecond: number;
+  leafLatencyP95Ms: number;
+} {
   return {
     leavesPerSecond: Math.round(result.backlog.leavesPerSecond * 10) / 10,
     leafLatencyP95Ms: Math.round(result.steady.latency.announced.p95Ms),

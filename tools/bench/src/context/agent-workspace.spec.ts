@@ -5,13 +5,21 @@ import { agentWorkspace, SKILLS_PER_AGENT, WORKSPACE_FILES, type WordSource } fr
 
 const FUNCTION_WORDS = new Set(['the', 'of', 'and', 'to']);
 // Words YAML would read as something else than a string, to check the front matter quotes them.
-const text = new ZipfText([...FUNCTION_WORDS, 'null', 'yes', 'true', '123', ...Array.from({ length: 2000 }, (_, i) => `term${i}`)], 1);
-const words: WordSource = { word: (random: SeededRandom) => text.word(random), isContentWord: (w) => !FUNCTION_WORDS.has(w) };
+const text = new ZipfText(
+  [...FUNCTION_WORDS, 'null', 'yes', 'true', '123', ...Array.from({ length: 2000 }, (_, i) => `term${i}`)],
+  1,
+);
+const words: WordSource = {
+  word: (random: SeededRandom) => text.word(random),
+  isContentWord: (w) => !FUNCTION_WORDS.has(w),
+};
 const tenant = { id: 'tenant-007', people: ['alice', 'bob'] };
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 describe('context benchmark agent workspaces', () => {
-  const all = ['assistant', 'support', 'coder', 'ops', 'tutor', 'analyst'].map((agent) => agentWorkspace(tenant, agent, '2026-11-01', words, 42));
+  const all = ['assistant', 'support', 'coder', 'ops', 'tutor', 'analyst'].map((agent) =>
+    agentWorkspace(tenant, agent, '2026-11-01', words, 42),
+  );
 
   it('gives each agent a profile, SOUL/USER/AGENTS/MEMORY of a few hundred words and today’s daily note', () => {
     for (const w of all) {
@@ -43,6 +51,8 @@ describe('context benchmark agent workspaces', () => {
   it('is deterministic per tenant and agent, and differs between agents', () => {
     expect(agentWorkspace(tenant, 'coder', '2026-11-01', words, 42)).toEqual(all[2]);
     expect(all[2]!.documents[0]!.content).not.toBe(all[3]!.documents[0]!.content);
-    expect(agentWorkspace({ ...tenant, id: 'tenant-008' }, 'coder', '2026-11-01', words, 42).documents[0]).not.toEqual(all[2]!.documents[0]);
+    expect(
+      agentWorkspace({ ...tenant, id: 'tenant-008' }, 'coder', '2026-11-01', words, 42).documents[0],
+    ).not.toEqual(all[2]!.documents[0]);
   });
 });

@@ -28,7 +28,24 @@ export const WORKSPACE_FILES = ['SOUL.md', 'USER.md', 'AGENTS.md', 'MEMORY.md'] 
 export const SKILLS_PER_AGENT = { min: 2, max: 3 } as const;
 export const SKILL_KEYWORDS = { min: 2, max: 4 } as const;
 
-const NAMES = ['Ada', 'Basil', 'Cleo', 'Dorian', 'Edie', 'Felix', 'Greta', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Leon', 'Mina', 'Nico', 'Opal', 'Piet'];
+const NAMES = [
+  'Ada',
+  'Basil',
+  'Cleo',
+  'Dorian',
+  'Edie',
+  'Felix',
+  'Greta',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Kira',
+  'Leon',
+  'Mina',
+  'Nico',
+  'Opal',
+  'Piet',
+];
 const PERSONALITIES = [
   'Calm and precise; says when it is unsure.',
   'Warm, brief and practical; prefers examples to theory.',
@@ -48,7 +65,18 @@ const JOBS: Record<string, string> = {
   analyst: 'Answers questions from the data: queries, charts and caveats.',
 };
 const TOOLS = ['web_search', 'calendar', 'shell', 'email', 'tickets', 'sql', 'files', 'browser'];
-const SKILL_VERBS = ['triage', 'deploy', 'review', 'summarise', 'schedule', 'escalate', 'estimate', 'onboard', 'report', 'audit'];
+const SKILL_VERBS = [
+  'triage',
+  'deploy',
+  'review',
+  'summarise',
+  'schedule',
+  'escalate',
+  'estimate',
+  'onboard',
+  'report',
+  'audit',
+];
 
 /** `n` distinct content words. */
 function contentWords(random: SeededRandom, words: WordSource, n: number): string[] {
@@ -63,13 +91,21 @@ function contentWords(random: SeededRandom, words: WordSource, n: number): strin
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Paragraphs of `sentences` sentences from `templates`, each filled with topic words. */
-function prose(random: SeededRandom, words: WordSource, templates: ReadonlyArray<(w: string[]) => string>, sentences: number): string {
+function prose(
+  random: SeededRandom,
+  words: WordSource,
+  templates: ReadonlyArray<(w: string[]) => string>,
+  sentences: number,
+): string {
   const out: string[] = [];
   for (let i = 0; i < sentences; i++) {
     out.push(random.pick(templates)(contentWords(random, words, 3)));
     if (i % 5 === 4) out.push('\n\n');
   }
-  return out.join(' ').replace(/ \n\n /g, '\n\n').trim();
+  return out
+    .join(' ')
+    .replace(/ \n\n /g, '\n\n')
+    .trim();
 }
 
 /**
@@ -91,31 +127,47 @@ export function agentWorkspace(
   const job = JOBS[agent] ?? `The team's ${agent}.`;
   const tools = TOOLS.filter(() => random.chance(0.4));
 
-  const soul = prose(random, words, [
-    (w) => `Be candid about ${w[0]} and ${w[1]}; say so when something is not known.`,
-    (w) => `Prefer small, reversible steps when ${w[0]} is involved.`,
-    (w) => `When ${user} asks about ${w[0]}, answer first, then explain ${w[1]} if it helps.`,
-    (w) => `Never guess at ${w[0]}: look it up, or ask.`,
-    (w) => `Keep answers short unless ${w[0]} or ${w[1]} needs the detail.`,
-    (w) => `Disagree openly, kindly and with reasons, especially about ${w[0]}.`,
-  ], 28);
-  const userDoc = prose(random, words, [
-    (w) => `${user} works on ${w[0]} and ${w[1]}, mostly in the mornings.`,
-    (w) => `${user} prefers ${w[0]} over ${w[1]} and dislikes long meetings about ${w[2]}.`,
-    (w) => `${user}'s team owns ${w[0]}; questions about ${w[1]} go to ${capital(random.pick(tenant.people) ?? 'the lead')}.`,
-    (w) => `${user} asked to be reminded about ${w[0]} every week.`,
-    (w) => `${user} is learning ${w[0]} and likes worked examples with ${w[1]}.`,
-  ], 24);
+  const soul = prose(
+    random,
+    words,
+    [
+      (w) => `Be candid about ${w[0]} and ${w[1]}; say so when something is not known.`,
+      (w) => `Prefer small, reversible steps when ${w[0]} is involved.`,
+      (w) => `When ${user} asks about ${w[0]}, answer first, then explain ${w[1]} if it helps.`,
+      (w) => `Never guess at ${w[0]}: look it up, or ask.`,
+      (w) => `Keep answers short unless ${w[0]} or ${w[1]} needs the detail.`,
+      (w) => `Disagree openly, kindly and with reasons, especially about ${w[0]}.`,
+    ],
+    28,
+  );
+  const userDoc = prose(
+    random,
+    words,
+    [
+      (w) => `${user} works on ${w[0]} and ${w[1]}, mostly in the mornings.`,
+      (w) => `${user} prefers ${w[0]} over ${w[1]} and dislikes long meetings about ${w[2]}.`,
+      (w) =>
+        `${user}'s team owns ${w[0]}; questions about ${w[1]} go to ${capital(random.pick(tenant.people) ?? 'the lead')}.`,
+      (w) => `${user} asked to be reminded about ${w[0]} every week.`,
+      (w) => `${user} is learning ${w[0]} and likes worked examples with ${w[1]}.`,
+    ],
+    24,
+  );
   const agentsDoc = [
     `# ${name} — ${job}`,
     '',
-    prose(random, words, [
-      (w) => `Before touching ${w[0]}, read the notes on ${w[1]} in MEMORY.md.`,
-      (w) => `Log every change to ${w[0]} in the daily note, with why.`,
-      (w) => `Hand ${w[0]} questions to the ${random.pick(Object.keys(JOBS))} agent.`,
-      (w) => `Use the ${random.pick(TOOLS)} tool for ${w[0]}; never for ${w[1]}.`,
-      (w) => `Escalate ${w[0]} incidents to ${user} at once.`,
-    ], 26),
+    prose(
+      random,
+      words,
+      [
+        (w) => `Before touching ${w[0]}, read the notes on ${w[1]} in MEMORY.md.`,
+        (w) => `Log every change to ${w[0]} in the daily note, with why.`,
+        (w) => `Hand ${w[0]} questions to the ${random.pick(Object.keys(JOBS))} agent.`,
+        (w) => `Use the ${random.pick(TOOLS)} tool for ${w[0]}; never for ${w[1]}.`,
+        (w) => `Escalate ${w[0]} incidents to ${user} at once.`,
+      ],
+      26,
+    ),
   ].join('\n');
   const memoryDoc = Array.from({ length: 26 }, () => {
     const w = contentWords(random, words, 3);
@@ -132,7 +184,11 @@ export function agentWorkspace(
     return `- ${String(random.int(8, 18)).padStart(2, '0')}:${String(random.int(0, 59)).padStart(2, '0')} ${capital(w[0]!)}: ${random.pick(['done', 'blocked on', 'waiting for', 'asked about'])} ${w[1]}.`;
   }).join('\n');
 
-  const skills = sampleDistinct(random, SKILL_VERBS, random.int(SKILLS_PER_AGENT.min, SKILLS_PER_AGENT.max)).map((verb) => {
+  const skills = sampleDistinct(
+    random,
+    SKILL_VERBS,
+    random.int(SKILLS_PER_AGENT.min, SKILLS_PER_AGENT.max),
+  ).map((verb) => {
     const keywords = contentWords(random, words, random.int(SKILL_KEYWORDS.min, SKILL_KEYWORDS.max));
     const steps = Array.from({ length: random.int(4, 7) }, (_, i) => {
       const w = contentWords(random, words, 2);

@@ -87,7 +87,10 @@ export interface ContextHeadline {
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** The latencies of the calls that succeeded, the errors of the others, and the degraded answers. */
-export function latencyRunOf<R>(run: ClosedLoopRun<R>, degradedReason: (value: R) => string | undefined): LatencyRun {
+export function latencyRunOf<R>(
+  run: ClosedLoopRun<R>,
+  degradedReason: (value: R) => string | undefined,
+): LatencyRun {
   return latencyRun(run, (value) => {
     const reason = degradedReason(value);
     return reason === undefined ? {} : { degradedReason: reason };
@@ -107,7 +110,8 @@ export function buildRunOf(run: ClosedLoopRun<BuildAnswer>): BuildRun {
 }
 
 /** Only a run in which every call succeeded has a latency worth reporting. */
-const clean = (run: LatencyRun | null | undefined) => (run && run.calls > 0 && run.latency.count === run.calls ? run.latency : null);
+const clean = (run: LatencyRun | null | undefined) =>
+  run && run.calls > 0 && run.latency.count === run.calls ? run.latency : null;
 
 export function contextHeadline(result: Pick<ContextBenchResult, 'builds'>): ContextHeadline {
   const l = clean(result.builds.concurrent);
@@ -115,7 +119,10 @@ export function contextHeadline(result: Pick<ContextBenchResult, 'builds'>): Con
 }
 
 export function contextTargets(headline: ContextHeadline): ContextBenchResult['targets'] {
-  return { ...CONTEXT_TARGETS, p95Met: headline.p95Ms === null ? null : headline.p95Ms <= CONTEXT_TARGETS.p95Ms };
+  return {
+    ...CONTEXT_TARGETS,
+    p95Met: headline.p95Ms === null ? null : headline.p95Ms <= CONTEXT_TARGETS.p95Ms,
+  };
 }
 
 /** Retrieval's p95 as a share of the build's p95 at the same concurrency (null: not measured). */
@@ -132,7 +139,10 @@ function buildCells(run: BuildRun): [string, string] {
   const [head, rest] = runCells(run, 'builds');
   const answered = run.latency.count || 1;
   const pct = (n: number) => `${Math.round((100 * n) / answered)} %`;
-  return [head, `${rest}; mean ${n0(run.meanTotalTokens)} tokens, ${run.meanMemoryHits} memory hits, ${run.meanRecentMessages} recent messages; skills in ${pct(run.withSkills)}, cuts in ${pct(run.withCuts)}`];
+  return [
+    head,
+    `${rest}; mean ${n0(run.meanTotalTokens)} tokens, ${run.meanMemoryHits} memory hits, ${run.meanRecentMessages} recent messages; skills in ${pct(run.withSkills)}, cuts in ${pct(run.withCuts)}`,
+  ];
 }
 
 /** A readable table of the figures. */
@@ -141,8 +151,16 @@ export function renderContextTable(r: ContextBenchResult): string {
   const s = r.seeded;
   const k = r.settings.clients;
   const rows: ReportRow[] = [
-    [`${c.label}: corpus`, `${n0(c.messages)} messages`, `${c.tenants} tenants, ${n0(c.conversations)} conversations, ${n0(c.facts)} facts, ${n0(c.vectors)} vectors; ${c.database}${c.reused ? `, loaded ${c.loadedAt}` : ' (loaded by this run)'}`],
-    ['  seeded', `${n0(s.agents)} agents`, `${n0(s.documents)} workspace documents, ${n0(s.skills)} skills, ${n0(s.stickyFacts)} sticky facts of theirs in the corpus; ${s.seconds.toFixed(1)} s`],
+    [
+      `${c.label}: corpus`,
+      `${n0(c.messages)} messages`,
+      `${c.tenants} tenants, ${n0(c.conversations)} conversations, ${n0(c.facts)} facts, ${n0(c.vectors)} vectors; ${c.database}${c.reused ? `, loaded ${c.loadedAt}` : ' (loaded by this run)'}`,
+    ],
+    [
+      '  seeded',
+      `${n0(s.agents)} agents`,
+      `${n0(s.documents)} workspace documents, ${n0(s.skills)} skills, ${n0(s.stickyFacts)} sticky facts of theirs in the corpus; ${s.seconds.toFixed(1)} s`,
+    ],
     [`  context.build, ${k} clients`, ...buildCells(r.builds.concurrent)],
     ['  context.build, serial', ...buildCells(r.builds.serial)],
   ];
@@ -153,7 +171,11 @@ export function renderContextTable(r: ContextBenchResult): string {
     };
     const [h1, d1] = runCells(r.retrieval.concurrent, 'searches');
     const [h2, d2] = runCells(r.retrieval.serial, 'searches');
-    rows.push([`  retrieval alone, ${k} clients`, h1, `${d1}${share(r.builds.concurrent, r.retrieval.concurrent)}`]);
+    rows.push([
+      `  retrieval alone, ${k} clients`,
+      h1,
+      `${d1}${share(r.builds.concurrent, r.retrieval.concurrent)}`,
+    ]);
     rows.push(['  retrieval alone, serial', h2, `${d2}${share(r.builds.serial, r.retrieval.serial)}`]);
   }
   const h = contextHeadline(r);
@@ -166,9 +188,21 @@ export function renderContextTable(r: ContextBenchResult): string {
         : `MISSED by ${ms(h.p95Ms - t.p95Ms)}`;
   rows.push(
     ['', '', ''],
-    ['settings', `${k} clients, ${n0(r.settings.queries)} builds`, `after ${n0(r.settings.warmup)} warm-up; ${n0(r.settings.searchQueries)} searches; messages of ${r.settings.queryMix.words.min}–${r.settings.queryMix.words.max} corpus words; ${r.settings.memoryHits} memory hits asked; now ${r.settings.now}`],
-    [`target p95 at ${c.label}, ${k} clients`, `≤ ${t.p95Ms} ms`, `${h.p95Ms === null ? '–' : ms(h.p95Ms)}: ${verdict}`],
-    ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, pgvector ${r.machine.pgvector}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start, ${r.loadAverageAtEnd} at end`],
+    [
+      'settings',
+      `${k} clients, ${n0(r.settings.queries)} builds`,
+      `after ${n0(r.settings.warmup)} warm-up; ${n0(r.settings.searchQueries)} searches; messages of ${r.settings.queryMix.words.min}–${r.settings.queryMix.words.max} corpus words; ${r.settings.memoryHits} memory hits asked; now ${r.settings.now}`,
+    ],
+    [
+      `target p95 at ${c.label}, ${k} clients`,
+      `≤ ${t.p95Ms} ms`,
+      `${h.p95Ms === null ? '–' : ms(h.p95Ms)}: ${verdict}`,
+    ],
+    [
+      'machine',
+      `${r.machine.cores} × ${r.machine.cpu}`,
+      `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, pgvector ${r.machine.pgvector}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start, ${r.loadAverageAtEnd} at end`,
+    ],
   );
   return renderColumns(rows);
 }

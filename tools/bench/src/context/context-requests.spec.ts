@@ -1,6 +1,11 @@
 import { SeededRandom } from '../corpus/seeded-random';
 import { ZipfText } from '../search/zipf-text';
-import { agentsAsked, generateContextRequests, SESSION_KEY_SHARE, type ContextRequestSource } from './context-requests';
+import {
+  agentsAsked,
+  generateContextRequests,
+  SESSION_KEY_SHARE,
+  type ContextRequestSource,
+} from './context-requests';
 
 const FUNCTION_WORDS = new Set(['the', 'of', 'and', 'to']);
 const text = new ZipfText([...FUNCTION_WORDS, ...Array.from({ length: 2000 }, (_, i) => `term${i}`)], 1);
@@ -9,7 +14,14 @@ const source: ContextRequestSource = {
   word: (random: SeededRandom) => text.word(random),
   isContentWord: (w) => !FUNCTION_WORDS.has(w),
   tenants: [
-    { id: 'a', agents: ['coder', 'ops'], conversations: [{ id: 1, agent: 'coder', sessionKey: 'coder-1' }, { id: 2, agent: 'ops', sessionKey: 'ops-2' }] },
+    {
+      id: 'a',
+      agents: ['coder', 'ops'],
+      conversations: [
+        { id: 1, agent: 'coder', sessionKey: 'coder-1' },
+        { id: 2, agent: 'ops', sessionKey: 'ops-2' },
+      ],
+    },
     { id: 'b', agents: ['support'], conversations: [{ id: 3, agent: 'support', sessionKey: 'support-3' }] },
   ],
   period: { fromMs: Date.parse('2025-05-01T00:00:00Z'), toMs: NOW.getTime() },
@@ -23,7 +35,9 @@ describe('context benchmark requests', () => {
       const tenant = source.tenants.find((t) => t.id === r.tenantId)!;
       expect(tenant).toBeDefined();
       expect((r.conversationId === undefined) !== (r.sessionKey === undefined)).toBe(true);
-      const conversation = tenant.conversations.find((c) => String(c.id) === r.conversationId || c.sessionKey === r.sessionKey)!;
+      const conversation = tenant.conversations.find(
+        (c) => String(c.id) === r.conversationId || c.sessionKey === r.sessionKey,
+      )!;
       expect(conversation.agent).toBe(r.agent);
       expect(r.now).toEqual(NOW);
     }
@@ -48,7 +62,9 @@ describe('context benchmark requests', () => {
   it('lists each agent asked for once, in first-asked order', () => {
     const agents = agentsAsked(requests);
     expect(agents).toHaveLength(3);
-    expect(new Set(agents.map((a) => `${a.tenantId}/${a.agent}`))).toEqual(new Set(['a/coder', 'a/ops', 'b/support']));
+    expect(new Set(agents.map((a) => `${a.tenantId}/${a.agent}`))).toEqual(
+      new Set(['a/coder', 'a/ops', 'b/support']),
+    );
     expect(agents[0]).toEqual({ tenantId: requests[0]!.tenantId, agent: requests[0]!.agent });
   });
 });

@@ -12,7 +12,11 @@ export interface ConversationRef {
 
 /** What the requests are drawn from: the corpus plan's tenants, with their conversations. */
 export interface ContextRequestSource extends QuerySource {
-  readonly tenants: ReadonlyArray<{ readonly id: string; readonly agents: readonly string[]; readonly conversations: readonly ConversationRef[] }>;
+  readonly tenants: ReadonlyArray<{
+    readonly id: string;
+    readonly agents: readonly string[];
+    readonly conversations: readonly ConversationRef[];
+  }>;
 }
 
 /** One mem.rpc.context.build of the benchmark (the RPC's fields, plus the tenant it goes to). */
@@ -35,14 +39,22 @@ export const SESSION_KEY_SHARE = 0.5;
  * conversation of that tenant, for that conversation's agent, by session key or by id. All at
  * the same moment `now` (the corpus's last day: the day whose notes are seeded). Deterministic.
  */
-export function generateContextRequests(count: number, source: ContextRequestSource, now: Date, seed: number): ContextRequest[] {
+export function generateContextRequests(
+  count: number,
+  source: ContextRequestSource,
+  now: Date,
+  seed: number,
+): ContextRequest[] {
   const byId = new Map(source.tenants.map((t) => [t.id, t]));
   const random = new SeededRandom(mixSeed(seed, 0xc0_47e7));
   return generateQueries(count, source, seed).map((q): ContextRequest => {
     const tenant = byId.get(q.tenantId)!;
-    if (tenant.conversations.length === 0) throw new Error(`generateContextRequests: tenant ${tenant.id} has no conversations`);
+    if (tenant.conversations.length === 0)
+      throw new Error(`generateContextRequests: tenant ${tenant.id} has no conversations`);
     const conversation = random.pick(tenant.conversations);
-    const ref = random.chance(SESSION_KEY_SHARE) ? { sessionKey: conversation.sessionKey } : { conversationId: String(conversation.id) };
+    const ref = random.chance(SESSION_KEY_SHARE)
+      ? { sessionKey: conversation.sessionKey }
+      : { conversationId: String(conversation.id) };
     return { tenantId: tenant.id, agent: conversation.agent, ...ref, currentMessage: q.text, now };
   });
 }

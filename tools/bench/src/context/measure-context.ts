@@ -14,16 +14,22 @@ const TIMEOUT_MS = 10_000;
  * RPCs (upserts: a second run changes nothing), `clients` agents at a time. Fails on anything
  * skipped or rejected: the benchmark's prompts would not be what it says.
  */
-export async function seedWorkspaces(nc: NatsConnection, workspaces: readonly AgentWorkspace[], clients: number): Promise<{ documents: number; skills: number; seconds: number }> {
+export async function seedWorkspaces(
+  nc: NatsConnection,
+  workspaces: readonly AgentWorkspace[],
+  clients: number,
+): Promise<{ documents: number; skills: number; seconds: number }> {
   let documents = 0;
   let skills = 0;
   const run = await runClosedLoop(workspaces, clients, async (w) => {
     const options = { tenantId: w.tenantId, timeoutMs: TIMEOUT_MS };
     await callRpc(nc, Rpcs.agentPut, w.profile, options);
     const put = await callRpc(nc, Rpcs.workspacePut, { agent: w.agent, documents: w.documents }, options);
-    if (put.skipped.length) throw new Error(`workspace of ${w.tenantId}/${w.agent}: skipped ${JSON.stringify(put.skipped)}`);
+    if (put.skipped.length)
+      throw new Error(`workspace of ${w.tenantId}/${w.agent}: skipped ${JSON.stringify(put.skipped)}`);
     const stored = await callRpc(nc, Rpcs.skillPut, { agent: w.agent, files: w.skills }, options);
-    if (stored.rejected.length) throw new Error(`skills of ${w.tenantId}/${w.agent}: rejected ${JSON.stringify(stored.rejected)}`);
+    if (stored.rejected.length)
+      throw new Error(`skills of ${w.tenantId}/${w.agent}: rejected ${JSON.stringify(stored.rejected)}`);
     documents += put.stored.length;
     skills += stored.stored.length;
   });
@@ -46,7 +52,8 @@ export async function buildContext(nc: NatsConnection, r: ContextRequest): Promi
     },
     { tenantId: r.tenantId, timeoutMs: TIMEOUT_MS },
   );
-  const sources = (layer: string) => response.blocks.filter((b) => b.layer === layer).reduce((n, b) => n + b.sourceIds.length, 0);
+  const sources = (layer: string) =>
+    response.blocks.filter((b) => b.layer === layer).reduce((n, b) => n + b.sourceIds.length, 0);
   return {
     ...(response.degraded ? { degradedReason: response.degradedReason } : {}),
     totalTokens: response.totalTokens,
@@ -62,7 +69,13 @@ function searchAsContext(nc: NatsConnection, r: ContextRequest, topK: number) {
   return callRpc(
     nc,
     Rpcs.search,
-    { query: r.currentMessage.trim().slice(0, 2000), filters: { agent: r.agent }, topK, expand: false, recordAccess: false },
+    {
+      query: r.currentMessage.trim().slice(0, 2000),
+      filters: { agent: r.agent },
+      topK,
+      expand: false,
+      recordAccess: false,
+    },
     { tenantId: r.tenantId, timeoutMs: TIMEOUT_MS },
   );
 }
@@ -77,16 +90,32 @@ export async function measureBuilds(
 ): Promise<{ concurrent: BuildRun; serial: BuildRun }> {
   await runClosedLoop(warmup, clients, (r) => buildContext(nc, r));
   const concurrent = buildRunOf(await runClosedLoop(measured, clients, (r) => buildContext(nc, r)));
-  progress(`context.build, ${clients} clients: p50 ${concurrent.latency.p50Ms} ms, p95 ${concurrent.latency.p95Ms} ms (${concurrent.latency.count}/${concurrent.calls} answered, ${concurrent.degraded} degraded)`);
+  progress(
+    `context.build, ${clients} clients: p50 ${concurrent.latency.p50Ms} ms, p95 ${concurrent.latency.p95Ms} ms (${concurrent.latency.count}/${concurrent.calls} answered, ${concurrent.degraded} degraded)`,
+  );
   const serial = buildRunOf(await runClosedLoop(measured, 1, (r) => buildContext(nc, r)));
-  progress(`context.build, serial: p50 ${serial.latency.p50Ms} ms, p95 ${serial.latency.p95Ms} ms (${serial.latency.count}/${serial.calls} answered, ${serial.degraded} degraded)`);
+  progress(
+    `context.build, serial: p50 ${serial.latency.p50Ms} ms, p95 ${serial.latency.p95Ms} ms (${serial.latency.count}/${serial.calls} answered, ${serial.degraded} degraded)`,
+  );
   return { concurrent, serial };
 }
 
 /** Retrieval alone, for the same messages, agents and top K as the builds: `clients` at a time, then one at a time. */
-export async function measureRetrieval(nc: NatsConnection, requests: readonly ContextRequest[], clients: number, topK: number): Promise<{ concurrent: LatencyRun; serial: LatencyRun }> {
-  const degraded = (r: { degraded: boolean; degradedReason: string }) => (r.degraded ? r.degradedReason : undefined);
-  const concurrent = latencyRunOf(await runClosedLoop(requests, clients, (r) => searchAsContext(nc, r, topK)), degraded);
-  const serial = latencyRunOf(await runClosedLoop(requests, 1, (r) => searchAsContext(nc, r, topK)), degraded);
+export async function measureRetrieval(
+  nc: NatsConnection,
+  requests: readonly ContextRequest[],
+  clients: number,
+  topK: number,
+): Promise<{ concurrent: LatencyRun; serial: LatencyRun }> {
+  const degraded = (r: { degraded: boolean; degradedReason: string }) =>
+    r.degraded ? r.degradedReason : undefined;
+  const concurrent = latencyRunOf(
+    await runClosedLoop(requests, clients, (r) => searchAsContext(nc, r, topK)),
+    degraded,
+  );
+  const serial = latencyRunOf(
+    await runClosedLoop(requests, 1, (r) => searchAsContext(nc, r, topK)),
+    degraded,
+  );
   return { concurrent, serial };
 }

@@ -24,7 +24,10 @@ const CHUNK_BYTES = 1 << 20;
  * It runs as the superuser: Postgres refuses COPY FROM into a table with row-level
  * security for any role that is subject to it.
  */
-export async function measureCopyCeiling(adminUrl: string, turns: readonly NormalizedTurn[]): Promise<CopyCeiling> {
+export async function measureCopyCeiling(
+  adminUrl: string,
+  turns: readonly NormalizedTurn[],
+): Promise<CopyCeiling> {
   const client = new Client({ connectionString: adminUrl, application_name: 'engram-bench-copy' });
   await client.connect();
   try {
@@ -60,7 +63,8 @@ export async function measureCopyCeiling(adminUrl: string, turns: readonly Norma
     const seconds = (performance.now() - started) / 1000;
 
     const { rows: counted } = await client.query<{ n: string }>('SELECT count(*) AS n FROM messages');
-    if (Number(counted[0]!.n) !== rows) throw new Error(`COPY loaded ${counted[0]!.n} rows, expected ${rows}`);
+    if (Number(counted[0]!.n) !== rows)
+      throw new Error(`COPY loaded ${counted[0]!.n} rows, expected ${rows}`);
     return { rows, bytes, seconds, rowsPerSecond: rows / seconds };
   } finally {
     await client.end();
@@ -71,13 +75,17 @@ const conversationKey = (t: { tenantId: string; agent: string; sessionKey: strin
   `${t.tenantId}\u0000${t.agent}\u0000${t.sessionKey}`;
 
 /** Tenants and conversations as ingest would have created them (untimed). */
-async function createConversations(client: Client, turns: readonly NormalizedTurn[]): Promise<Map<string, string>> {
+async function createConversations(
+  client: Client,
+  turns: readonly NormalizedTurn[],
+): Promise<Map<string, string>> {
   const first = new Map<string, NormalizedTurn>();
   for (const turn of turns) if (!first.has(conversationKey(turn))) first.set(conversationKey(turn), turn);
   const conversations = [...first.values()];
-  await client.query(`INSERT INTO tenants (tenant_id) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING`, [
-    conversations.map((c) => c.tenantId),
-  ]);
+  await client.query(
+    `INSERT INTO tenants (tenant_id) SELECT DISTINCT unnest($1::text[]) ON CONFLICT DO NOTHING`,
+    [conversations.map((c) => c.tenantId)],
+  );
   const { rows } = await client.query<{ id: string; tenant_id: string; agent: string; session_key: string }>(
     `INSERT INTO conversations (tenant_id, agent, session_key, channel, title, model)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
@@ -91,5 +99,10 @@ async function createConversations(client: Client, turns: readonly NormalizedTur
       conversations.map((c) => c.model),
     ],
   );
-  return new Map(rows.map((r) => [conversationKey({ tenantId: r.tenant_id, agent: r.agent, sessionKey: r.session_key }), String(r.id)]));
+  return new Map(
+    rows.map((r) => [
+      conversationKey({ tenantId: r.tenant_id, agent: r.agent, sessionKey: r.session_key }),
+      String(r.id),
+    ]),
+  );
 }

@@ -24,12 +24,19 @@ export class CopySink {
   }
 
   /** Opens the COPY; `setup` statements run first on the same connection (e.g. session settings). */
-  static async open(url: string, table: string, columns: readonly string[], setup: readonly string[] = []): Promise<CopySink> {
+  static async open(
+    url: string,
+    table: string,
+    columns: readonly string[],
+    setup: readonly string[] = [],
+  ): Promise<CopySink> {
     const client = new Client({ connectionString: url, application_name: `engram-bench-copy-${table}` });
     await client.connect();
     try {
       for (const statement of setup) await client.query(statement);
-      const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, { highWaterMark: 1 << 22 }));
+      const stream = client.query(
+        copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`, { highWaterMark: 1 << 22 }),
+      );
       return new CopySink(table, client, stream);
     } catch (error) {
       await client.end();
@@ -52,7 +59,8 @@ export class CopySink {
     try {
       this.stream.end();
       await finished(this.stream);
-      if (this.stream.rowCount !== this.rows) throw new Error(`COPY ${this.table} loaded ${this.stream.rowCount} rows, ${this.rows} were sent`);
+      if (this.stream.rowCount !== this.rows)
+        throw new Error(`COPY ${this.table} loaded ${this.stream.rowCount} rows, ${this.rows} were sent`);
     } finally {
       await this.client.end();
     }

@@ -1,5 +1,10 @@
 import { decodeMessage, TurnEventSchema } from '@engram/contracts';
-import { normalizeTurn, type NormalizedMessage, type NormalizedTurn, type TurnLimits } from '@engram/memory-core';
+import {
+  normalizeTurn,
+  type NormalizedMessage,
+  type NormalizedTurn,
+  type TurnLimits,
+} from '@engram/memory-core';
 import type { CorpusTurn } from '../corpus/turn-corpus';
 
 /**
@@ -33,7 +38,10 @@ export const DEFAULT_TURN_LIMITS: TurnLimits = { maxMessagesPerTurn: 1000, maxCo
  * The corpus turns as ingest sees them: decoded from the same bytes and normalised
  * by the same code, with stream sequences in publishing order.
  */
-export function normalizeCorpus(turns: readonly CorpusTurn[], limits: TurnLimits = DEFAULT_TURN_LIMITS): NormalizedTurn[] {
+export function normalizeCorpus(
+  turns: readonly CorpusTurn[],
+  limits: TurnLimits = DEFAULT_TURN_LIMITS,
+): NormalizedTurn[] {
   const receivedAt = new Date();
   return turns.map((turn, i) => {
     const event = decodeMessage(TurnEventSchema, turn.payload, { strict: true });
@@ -76,5 +84,7 @@ export function copyRow(values: ReadonlyArray<string | number | null>): string {
 function copyField(value: string | number | null): string {
   if (value === null) return '\\N';
   if (typeof value === 'number') return String(value);
-  return value.replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+  return value.replace(/[\\\n\r\t]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t',
+  );
 }

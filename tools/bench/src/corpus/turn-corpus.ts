@@ -67,11 +67,21 @@ const TENANT_NAMES = ['acme', 'globex', 'initech', 'umbrella', 'hooli', 'stark',
 const AGENT_NAMES = ['assistant', 'support', 'coder', 'planner'];
 const CHANNELS = ['web', 'slack', 'cli', 'telegram'];
 const MODELS = ['gpt-4o-mini', 'claude-sonnet-4', 'llama-3.1-70b'];
-const TOOLS: ReadonlyArray<{ name: string; args: (r: SeededRandom) => unknown; result: (r: SeededRandom) => unknown }> = [
+const TOOLS: ReadonlyArray<{
+  name: string;
+  args: (r: SeededRandom) => unknown;
+  result: (r: SeededRandom) => unknown;
+}> = [
   {
     name: 'web_search',
     args: (r) => ({ query: sentence(r).slice(0, 60), limit: r.int(3, 10) }),
-    result: (r) => ({ hits: Array.from({ length: r.int(1, 3) }, (_, i) => ({ rank: i + 1, title: sentence(r), url: `https://example.com/${r.int(1, 9999)}` })) }),
+    result: (r) => ({
+      hits: Array.from({ length: r.int(1, 3) }, (_, i) => ({
+        rank: i + 1,
+        title: sentence(r),
+        url: `https://example.com/${r.int(1, 9999)}`,
+      })),
+    }),
   },
   {
     name: 'calendar_lookup',
@@ -100,7 +110,8 @@ const START = Date.parse('2026-01-05T08:00:00Z');
  */
 export function generateTurnCorpus(options: CorpusOptions): TurnCorpus {
   const random = new SeededRandom(options.seed);
-  const tenantNames = options.tenantNames ?? Array.from({ length: options.tenants }, (_, i) => TENANT_NAMES[i] ?? `tenant${i}`);
+  const tenantNames =
+    options.tenantNames ?? Array.from({ length: options.tenants }, (_, i) => TENANT_NAMES[i] ?? `tenant${i}`);
   const conversations: Conversation[] = Array.from({ length: options.conversations }, (_, i) => {
     const tenantId = tenantNames[i % tenantNames.length]!;
     const agent = AGENT_NAMES[Math.floor(i / tenantNames.length) % options.agentsPerTenant] ?? 'assistant';
@@ -158,7 +169,14 @@ export function generateTurnCorpus(options: CorpusOptions): TurnCorpus {
         toolArgs: tool.args(random),
         createdAt: at(800),
       });
-      body.push({ role: 'tool', content: '', toolName: tool.name, toolCallId: callId, toolResult: tool.result(random), createdAt: at(1900) });
+      body.push({
+        role: 'tool',
+        content: '',
+        toolName: tool.name,
+        toolCallId: callId,
+        toolResult: tool.result(random),
+        createdAt: at(1900),
+      });
     }
     let answer = prose(random, messageLength(random, 'assistant'), 'assistant');
     if (random.chance(options.memoryTagShare)) {

@@ -45,11 +45,15 @@ function main(): void {
   const t0 = performance.now();
   const embedder = LocalEmbedder.load(process.env['GERTY_LOCAL_MODEL_PATH'] || undefined);
   const loadMs = performance.now() - t0;
-  const short = timed(() => measureThroughput(embedder, { count, batchSize, minWords: 5, maxWords: 20, warmup: 5_000 }));
+  const short = timed(() =>
+    measureThroughput(embedder, { count, batchSize, minWords: 5, maxWords: 20, warmup: 5_000 }),
+  );
   let corpus: LocalThroughputReport['corpus'];
   if (corpusFile) {
     const texts = JSON.parse(readFileSync(corpusFile, 'utf8')) as string[];
-    const pass = timed(() => measureThroughput(embedder, { texts, batchSize, warmup: Math.min(5_000, texts.length) }));
+    const pass = timed(() =>
+      measureThroughput(embedder, { texts, batchSize, warmup: Math.min(5_000, texts.length) }),
+    );
     corpus = { ...pass, meanWords: pass.words / pass.texts };
   }
   const report: LocalThroughputReport = {

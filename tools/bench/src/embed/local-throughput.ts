@@ -44,19 +44,28 @@ export async function measureLocalThroughput(options: {
     : [process.execPath, args];
   try {
     const output = await new Promise<string>((resolve, reject) => {
-      const proc = spawn(command, commandArgs as string[], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.signal && { signal: options.signal }) });
+      const proc = spawn(command, commandArgs as string[], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(options.signal && { signal: options.signal }),
+      });
       let out = '';
       let err = '';
       proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
       proc.stderr.on('data', (c: Buffer) => (err += c.toString()));
       proc.once('error', reject);
-      proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`local throughput child exited ${code}: ${err.slice(-2000)}`))));
+      proc.once('exit', (code) =>
+        code === 0
+          ? resolve(out)
+          : reject(new Error(`local throughput child exited ${code}: ${err.slice(-2000)}`)),
+      );
     });
     const report = JSON.parse(output.trim().split('\n').pop()!) as LocalThroughputReport;
     return {
       ...report,
       pinned,
-      pinning: pinned ? `taskset -c ${options.core}` : 'not pinned (taskset missing or not permitted): one thread, but the OS may move it between cores',
+      pinning: pinned
+        ? `taskset -c ${options.core}`
+        : 'not pinned (taskset missing or not permitted): one thread, but the OS may move it between cores',
     };
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true });

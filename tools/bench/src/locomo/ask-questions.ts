@@ -54,7 +54,12 @@ async function ask(nc: NatsConnection, question: Question, options: AskOptions):
       const response = await callRpc(
         nc,
         Rpcs.search,
-        { query: question.query, filters: { agent: question.agent }, topK: options.topK, recordAccess: false },
+        {
+          query: question.query,
+          filters: { agent: question.agent },
+          topK: options.topK,
+          recordAccess: false,
+        },
         { tenantId: options.tenantId, timeoutMs: options.timeoutMs },
       );
       return {
@@ -78,7 +83,11 @@ async function ask(nc: NatsConnection, question: Question, options: AskOptions):
  * Asks every question, `concurrency` at once, answers in the questions' order. The first
  * question is asked alone, so a missing memory_search fails at once with a clear message.
  */
-export async function askQuestions(nc: NatsConnection, questions: readonly Question[], options: AskOptions): Promise<Answer[]> {
+export async function askQuestions(
+  nc: NatsConnection,
+  questions: readonly Question[],
+  options: AskOptions,
+): Promise<Answer[]> {
   const answers: Answer[] = new Array<Answer>(questions.length);
   if (questions.length === 0) return answers;
   try {
@@ -104,10 +113,18 @@ export async function askQuestions(nc: NatsConnection, questions: readonly Quest
         answers[index] = await ask(nc, questions[index]!, options);
       } catch (error) {
         failed = true;
-        const what = error instanceof RpcError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
-        throw new Error(`memory_search failed on question ${index + 1} of ${questions.length} ("${questions[index]!.query}", agent ${questions[index]!.agent}): ${what}`, {
-          cause: error,
-        });
+        const what =
+          error instanceof RpcError
+            ? `${error.code}: ${error.message}`
+            : error instanceof Error
+              ? error.message
+              : String(error);
+        throw new Error(
+          `memory_search failed on question ${index + 1} of ${questions.length} ("${questions[index]!.query}", agent ${questions[index]!.agent}): ${what}`,
+          {
+            cause: error,
+          },
+        );
       }
       options.onAnswer?.(++done, questions.length);
     }

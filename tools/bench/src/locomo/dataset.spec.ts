@@ -21,7 +21,14 @@ function fixture(): Sample[] {
         session_10: [{ speaker: 'Bob', dia_id: 'D10:1', text: 'Later.' }],
         session_10_date_time: '9:00 am on 1 June, 2023',
         session_2: [
-          { speaker: 'Ann', dia_id: 'D2:1', text: 'Look!', img_url: ['http://x'], blip_caption: 'a photo of a dog', query: 'dog' },
+          {
+            speaker: 'Ann',
+            dia_id: 'D2:1',
+            text: 'Look!',
+            img_url: ['http://x'],
+            blip_caption: 'a photo of a dog',
+            query: 'dog',
+          },
           { speaker: 'Bob', dia_id: 'D2:2', text: 'Nice dog.' },
         ],
         session_2_date_time: '1:56 pm on 8 May, 2023',
@@ -62,18 +69,47 @@ describe('LoCoMo file', () => {
     const replaced = change(file);
     return () => parseLocomo(replaced ?? file, 'f.json');
   };
-  const turn = (file: Sample[], session: string, index: number) => (file[0]!.conversation[session] as Obj[])[index]!;
+  const turn = (file: Sample[], session: string, index: number) =>
+    (file[0]!.conversation[session] as Obj[])[index]!;
 
   it.each([
-    ['not an array', () => ({ conversations: [] }), /f\.json is not a LoCoMo file[\s\S]*\(top level\): expected a JSON array/],
+    [
+      'not an array',
+      () => ({ conversations: [] }),
+      /f\.json is not a LoCoMo file[\s\S]*\(top level\): expected a JSON array/,
+    ],
     ['no conversations', () => [], /no conversations/],
-    ['a turn without dia_id', (f: Sample[]) => void delete turn(f, 'session_2', 1)['dia_id'], /\[0\]\.conversation\.session_2\[1\]\.dia_id: Invalid input/],
-    ['a session without its date', (f: Sample[]) => void delete f[0]!.conversation['session_10_date_time'], /session_10 has no session_10_date_time/],
-    ['a date that is not one', (f: Sample[]) => void (f[0]!.conversation['session_2_date_time'] = 'sometime in May'), /session_2_date_time: not a date and time: "sometime in May"/],
-    ['a category out of range', (f: Sample[]) => void (f[0]!.qa[0]!['category'] = 6), /\[0\]\.qa\[0\]\.category: category must be 1, 2, 3, 4 or 5/],
-    ['a sample_id that cannot be an agent name', (f: Sample[]) => void (f[0]!.sample_id = 'conv 1'), /sample_id becomes the agent name/],
+    [
+      'a turn without dia_id',
+      (f: Sample[]) => void delete turn(f, 'session_2', 1)['dia_id'],
+      /\[0\]\.conversation\.session_2\[1\]\.dia_id: Invalid input/,
+    ],
+    [
+      'a session without its date',
+      (f: Sample[]) => void delete f[0]!.conversation['session_10_date_time'],
+      /session_10 has no session_10_date_time/,
+    ],
+    [
+      'a date that is not one',
+      (f: Sample[]) => void (f[0]!.conversation['session_2_date_time'] = 'sometime in May'),
+      /session_2_date_time: not a date and time: "sometime in May"/,
+    ],
+    [
+      'a category out of range',
+      (f: Sample[]) => void (f[0]!.qa[0]!['category'] = 6),
+      /\[0\]\.qa\[0\]\.category: category must be 1, 2, 3, 4 or 5/,
+    ],
+    [
+      'a sample_id that cannot be an agent name',
+      (f: Sample[]) => void (f[0]!.sample_id = 'conv 1'),
+      /sample_id becomes the agent name/,
+    ],
     ['a sample_id twice', (f: Sample[]) => [f[0], f[0]], /sample_id "conv-1" appears twice/],
-    ['no sessions', (f: Sample[]) => void (f[0]!.conversation = { speaker_a: 'A', speaker_b: 'B' }), /no session_N with turns/],
+    [
+      'no sessions',
+      (f: Sample[]) => void (f[0]!.conversation = { speaker_a: 'A', speaker_b: 'B' }),
+      /no session_N with turns/,
+    ],
   ])('says what is wrong with %s', (_, change, message) => {
     const parse = broken(change);
     expect(parse).toThrow(LocomoFileError);

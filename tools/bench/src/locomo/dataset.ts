@@ -56,7 +56,10 @@ const TurnSchema = z.looseObject({
 const QuestionSchema = z.looseObject({
   question: z.string().min(1),
   evidence: z.array(z.string()),
-  category: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)], 'category must be 1, 2, 3, 4 or 5'),
+  category: z.union(
+    [z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)],
+    'category must be 1, 2, 3, 4 or 5',
+  ),
 });
 
 /** `conversation`: speaker_a, speaker_b, then session_N (turns) with session_N_date_time, for N = 1, 2, … */
@@ -69,18 +72,27 @@ const ConversationSchema = z
       if (!match) continue;
       const turns = z.array(TurnSchema).safeParse(raw);
       if (!turns.success) {
-        for (const issue of turns.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
+        for (const issue of turns.error.issues)
+          ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
         continue;
       }
       const dateKey = `${key}_date_time`;
       const dateTime = value[dateKey];
       if (typeof dateTime !== 'string') {
-        ctx.addIssue({ code: 'custom', message: `${key} has no ${dateKey} (a date such as "1:56 pm on 8 May, 2023")`, path: [dateKey] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${key} has no ${dateKey} (a date such as "1:56 pm on 8 May, 2023")`,
+          path: [dateKey],
+        });
         continue;
       }
       const date = parseSessionDate(dateTime);
       if (!date) {
-        ctx.addIssue({ code: 'custom', message: `not a date and time: "${dateTime}" (expected e.g. "1:56 pm on 8 May, 2023")`, path: [dateKey] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `not a date and time: "${dateTime}" (expected e.g. "1:56 pm on 8 May, 2023")`,
+          path: [dateKey],
+        });
         continue;
       }
       sessions.push({
@@ -88,7 +100,12 @@ const ConversationSchema = z
         key,
         dateTime,
         date,
-        turns: turns.data.map((t) => ({ speaker: t.speaker, diaId: t.dia_id, text: t.text, ...(t.blip_caption ? { blipCaption: t.blip_caption } : {}) })),
+        turns: turns.data.map((t) => ({
+          speaker: t.speaker,
+          diaId: t.dia_id,
+          text: t.text,
+          ...(t.blip_caption ? { blipCaption: t.blip_caption } : {}),
+        })),
       });
     }
     if (sessions.length === 0) ctx.addIssue({ code: 'custom', message: 'no session_N with turns' });
@@ -96,7 +113,9 @@ const ConversationSchema = z
   });
 
 const SampleSchema = z.looseObject({
-  sample_id: z.string().regex(TOKEN_PATTERN, 'sample_id becomes the agent name: letters, digits, "_" and "-" only (at most 64)'),
+  sample_id: z
+    .string()
+    .regex(TOKEN_PATTERN, 'sample_id becomes the agent name: letters, digits, "_" and "-" only (at most 64)'),
   conversation: ConversationSchema,
   qa: z.array(QuestionSchema),
 });
@@ -107,14 +126,22 @@ const FileSchema = z
   .superRefine((samples, ctx) => {
     const seen = new Set<string>();
     samples.forEach((s, i) => {
-      if (seen.has(s.sample_id)) ctx.addIssue({ code: 'custom', message: `sample_id "${s.sample_id}" appears twice`, path: [i, 'sample_id'] });
+      if (seen.has(s.sample_id))
+        ctx.addIssue({
+          code: 'custom',
+          message: `sample_id "${s.sample_id}" appears twice`,
+          path: [i, 'sample_id'],
+        });
       seen.add(s.sample_id);
     });
   });
 
 /** "[2].conversation.session_3[4].dia_id" */
 function issuePath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 /** Validates parsed JSON as the LoCoMo release format; `source` names it in the error. */
@@ -124,7 +151,9 @@ export function parseLocomo(json: unknown, source: string): LocomoConversation[]
     const issues = result.error.issues;
     const shown = issues.slice(0, 5).map((i) => `  ${issuePath(i.path) || '(top level)'}: ${i.message}`);
     if (issues.length > shown.length) shown.push(`  … and ${issues.length - shown.length} more`);
-    throw new LocomoFileError(`${source} is not a LoCoMo file (the release's locomo10.json format):\n${shown.join('\n')}`);
+    throw new LocomoFileError(
+      `${source} is not a LoCoMo file (the release's locomo10.json format):\n${shown.join('\n')}`,
+    );
   }
   return result.data.map((s) => ({
     sampleId: s.sample_id,
@@ -139,13 +168,17 @@ export async function loadLocomo(file: string): Promise<LocomoConversation[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new LocomoFileError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LocomoFileError(
+      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new LocomoFileError(`${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LocomoFileError(
+      `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return parseLocomo(json, file);
 }

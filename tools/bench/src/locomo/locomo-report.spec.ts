@@ -32,7 +32,9 @@ describe('LoCoMo report', () => {
     const text = lines.join('\n');
     expect(text).toMatch(/DRAGON dense retriever.*\s56\.7\s+66\.2\s+76\.7\s+82\.7/);
     expect(text).toMatch(/plain BM25 \(this split\)\s+53\.5\s+60\.0\s+67\.5\s+71\.7/);
-    expect(text).toMatch(/BM25 \+ stemming \+ neighbouring turns \(this split\)\s+64\.5\s+72\.3\s+80\.5\s+84\.8/);
+    expect(text).toMatch(
+      /BM25 \+ stemming \+ neighbouring turns \(this split\)\s+64\.5\s+72\.3\s+80\.5\s+84\.8/,
+    );
     expect(text).toMatch(/targets\s+≥ 72\s+≥ 80/);
     // the columns line up
     const r5 = lines[0]!.indexOf('R@5') + 'R@5'.length;

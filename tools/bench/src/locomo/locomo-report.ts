@@ -12,9 +12,15 @@ export const CATEGORY_NAMES: Record<string, string> = {
 
 /** Published and measured turn-level reference points (the dataset's README). */
 export const LOCOMO_REFERENCES: ReadonlyArray<{ readonly name: string; readonly recall: RecallByK }> = [
-  { name: 'DRAGON dense retriever (paper, all 10 conversations)', recall: { '5': 56.7, '10': 66.2, '25': 76.7, '50': 82.7 } },
+  {
+    name: 'DRAGON dense retriever (paper, all 10 conversations)',
+    recall: { '5': 56.7, '10': 66.2, '25': 76.7, '50': 82.7 },
+  },
   { name: 'plain BM25 (this split)', recall: { '5': 53.5, '10': 60.0, '25': 67.5, '50': 71.7 } },
-  { name: 'BM25 + stemming + neighbouring turns (this split)', recall: { '5': 64.5, '10': 72.3, '25': 80.5, '50': 84.8 } },
+  {
+    name: 'BM25 + stemming + neighbouring turns (this split)',
+    recall: { '5': 64.5, '10': 72.3, '25': 80.5, '50': 84.8 },
+  },
 ];
 
 export const LOCOMO_TARGETS = { '5': 72, '10': 80 } as const;
@@ -107,7 +113,9 @@ export function locomoHeadline(report: RecallReport): LocomoHeadline {
   return {
     questions: report.overall.questions,
     recall: report.overall.recall,
-    byCategory: Object.fromEntries(Object.entries(report.byCategory).map(([c, s]) => [c, { questions: s.questions, recall: s.recall }])),
+    byCategory: Object.fromEntries(
+      Object.entries(report.byCategory).map(([c, s]) => [c, { questions: s.questions, recall: s.recall }]),
+    ),
   };
 }
 
@@ -128,8 +136,15 @@ export function renderRecallTable(report: RecallReport): string {
   ];
   const rows: string[][] = [
     ['recall (% of evidence turns)', ...RECALL_KS.map((k) => `R@${k}`), 'questions', ''],
-    row('Engram, all categories', report.overall.recall, n0(report.overall.questions), targetsMet(report.overall.recall) ? 'targets met' : 'targets MISSED'),
-    ...Object.entries(report.byCategory).map(([c, s]) => row(`  ${c} ${CATEGORY_NAMES[c] ?? 'other'}`, s.recall, n0(s.questions))),
+    row(
+      'Engram, all categories',
+      report.overall.recall,
+      n0(report.overall.questions),
+      targetsMet(report.overall.recall) ? 'targets met' : 'targets MISSED',
+    ),
+    ...Object.entries(report.byCategory).map(([c, s]) =>
+      row(`  ${c} ${CATEGORY_NAMES[c] ?? 'other'}`, s.recall, n0(s.questions)),
+    ),
     [],
     ...LOCOMO_REFERENCES.map((r) => row(r.name, r.recall, '')),
     ['targets', `≥ ${LOCOMO_TARGETS['5']}`, `≥ ${LOCOMO_TARGETS['10']}`, '', '', '', ''],
@@ -140,7 +155,9 @@ export function renderRecallTable(report: RecallReport): string {
       r.length === 0
         ? ''
         : r
-            .map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+            .map((cell, i) =>
+              i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!),
+            )
             .join('  ')
             .trimEnd(),
     )
@@ -155,8 +172,18 @@ export function renderLocomoReport(r: LocomoBenchResult): string {
     '',
     `search     ${n0(r.search.requests)} memory_search requests (topK ${r.settings.topK}, ${r.settings.concurrency} at once): ` +
       `p50 ${ms(r.search.latency.p50Ms)}, p95 ${ms(r.search.latency.p95Ms)} at the client (service took p50 ${ms(r.search.serviceTook.p50Ms)}, p95 ${ms(r.search.serviceTook.p95Ms)})`,
-    `           degraded ${n0(r.search.degraded)}${Object.keys(r.search.degradedReasons).length ? ` (${Object.entries(r.search.degradedReasons).map(([why, n]) => `${why}: ${n}`).join('; ')})` : ''}; ` +
-      `${r.search.meanHits.toFixed(1)} hits per answer (${Object.entries(r.search.hitsByKind).map(([k, n]) => `${k} ${n0(n)}`).join(', ') || 'none'})`,
+    `           degraded ${n0(r.search.degraded)}${
+      Object.keys(r.search.degradedReasons).length
+        ? ` (${Object.entries(r.search.degradedReasons)
+            .map(([why, n]) => `${why}: ${n}`)
+            .join('; ')})`
+        : ''
+    }; ` +
+      `${r.search.meanHits.toFixed(1)} hits per answer (${
+        Object.entries(r.search.hitsByKind)
+          .map(([k, n]) => `${k} ${n0(n)}`)
+          .join(', ') || 'none'
+      })`,
     `ingest     ${n0(r.dataset.turns)} turns: published in ${r.ingest.publishSeconds.toFixed(1)} s, stored in ${r.ingest.storedSeconds.toFixed(1)} s, ` +
       `every vector in ${r.ingest.embeddedSeconds.toFixed(1)} s (from the first publish)`,
     `dataset    ${r.dataset.file}: ${r.dataset.conversations} conversations, ${r.dataset.sessions} sessions, ${n0(r.dataset.turns)} turns (${n0(r.dataset.imageTurns)} with a photo), ` +

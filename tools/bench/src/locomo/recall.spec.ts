@@ -11,7 +11,13 @@ describe('LoCoMo recall', () => {
   });
 
   it('counts only message hits: a summary or fact takes a place but finds nothing itself', () => {
-    const hits = [{ id: 'm1', kind: 'summary' }, { id: 'm2', kind: 'fact' }, message('m3'), { id: 's9', kind: 'summary' }, message('m1')];
+    const hits = [
+      { id: 'm1', kind: 'summary' },
+      { id: 'm2', kind: 'fact' },
+      message('m3'),
+      { id: 's9', kind: 'summary' },
+      message('m1'),
+    ];
     expect(evidenceRanks(['D1:1', 'D1:2', 'D1:3'], hits, lookup)).toEqual([5, null, 3]);
   });
 
@@ -34,13 +40,25 @@ describe('LoCoMo recall', () => {
       { category: 4, ranks: [3, null, null] }, // 1/3 at every k
       { category: 2, ranks: [7, 40] }, // 0, 0.5, 0.5, 1
     ]);
-    expect(report.overall).toEqual({ questions: 3, recall: { '5': 44.4, '10': 61.1, '25': 61.1, '50': 77.8 } });
+    expect(report.overall).toEqual({
+      questions: 3,
+      recall: { '5': 44.4, '10': 61.1, '25': 61.1, '50': 77.8 },
+    });
     expect(Object.keys(report.byCategory)).toEqual(['2', '4']);
-    expect(report.byCategory['4']).toEqual({ questions: 2, recall: { '5': 66.7, '10': 66.7, '25': 66.7, '50': 66.7 } });
-    expect(report.byCategory['2']).toEqual({ questions: 1, recall: { '5': 0, '10': 50, '25': 50, '50': 100 } });
+    expect(report.byCategory['4']).toEqual({
+      questions: 2,
+      recall: { '5': 66.7, '10': 66.7, '25': 66.7, '50': 66.7 },
+    });
+    expect(report.byCategory['2']).toEqual({
+      questions: 1,
+      recall: { '5': 0, '10': 50, '25': 50, '50': 100 },
+    });
   });
 
   it('reports no questions as zero, not NaN', () => {
-    expect(summariseRecall([])).toEqual({ overall: { questions: 0, recall: { '5': 0, '10': 0, '25': 0, '50': 0 } }, byCategory: {} });
+    expect(summariseRecall([])).toEqual({
+      overall: { questions: 0, recall: { '5': 0, '10': 0, '25': 0, '50': 0 } },
+      byCategory: {},
+    });
   });
 });

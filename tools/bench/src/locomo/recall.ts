@@ -74,6 +74,8 @@ export function summariseRecall(questions: readonly ScoredQuestion[]): RecallRep
   const categories = [...new Set(questions.map((q) => q.category))].sort((a, b) => a - b);
   return {
     overall: summarise(questions),
-    byCategory: Object.fromEntries(categories.map((c) => [String(c), summarise(questions.filter((q) => q.category === c))])),
+    byCategory: Object.fromEntries(
+      categories.map((c) => [String(c), summarise(questions.filter((q) => q.category === c))]),
+    ),
   };
 }

@@ -9,7 +9,10 @@ describe('LoCoMo session dates', () => {
     expect(parseSessionDate(text)?.toISOString()).toBe(iso);
   });
 
-  it.each(['8 May, 2023', '1:56 pm on 8 May', 'yesterday', ''])('refuses %j (not a full date and time)', (text) => {
-    expect(parseSessionDate(text)).toBeNull();
-  });
+  it.each(['8 May, 2023', '1:56 pm on 8 May', 'yesterday', ''])(
+    'refuses %j (not a full date and time)',
+    (text) => {
+      expect(parseSessionDate(text)).toBeNull();
+    },
+  );
 });

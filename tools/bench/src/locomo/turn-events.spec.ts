@@ -36,12 +36,21 @@ describe('LoCoMo turns as TurnEvents', () => {
     expect(event.sessionKey).toBe('session_2');
     expect(timestampDate(event.occurredAt!).toISOString()).toBe('2023-05-08T13:56:00.000Z');
     expect(event.messages).toHaveLength(1);
-    expect(event.messages[0]).toMatchObject({ role: 'user', author: 'Ann', content: 'Look! [image: a photo of a dog]' });
-    expect(decodeMessage(TurnEventSchema, turns[2]!.payload, { strict: true }).messages[0]).toMatchObject({ author: 'Bob', content: 'Later.' });
+    expect(event.messages[0]).toMatchObject({
+      role: 'user',
+      author: 'Ann',
+      content: 'Look! [image: a photo of a dog]',
+    });
+    expect(decodeMessage(TurnEventSchema, turns[2]!.payload, { strict: true }).messages[0]).toMatchObject({
+      author: 'Bob',
+      content: 'Later.',
+    });
   });
 
   it('appends the caption of a shared photo to the text', () => {
-    expect(turnContent({ speaker: 'A', diaId: 'D1:1', text: 'Hi', blipCaption: 'a cat' })).toBe('Hi [image: a cat]');
+    expect(turnContent({ speaker: 'A', diaId: 'D1:1', text: 'Hi', blipCaption: 'a cat' })).toBe(
+      'Hi [image: a cat]',
+    );
     expect(turnContent({ speaker: 'A', diaId: 'D1:1', text: 'Hi' })).toBe('Hi');
   });
 
@@ -51,7 +60,9 @@ describe('LoCoMo turns as TurnEvents', () => {
       { agent: 'conv-1', sessionKey: 'session_10', turnIds: ['D10:1'] },
     ];
     expect(sessionsOutOfOrder(conversations, stored)).toEqual([]);
-    expect(sessionsOutOfOrder(conversations, [{ ...stored[0]!, turnIds: ['D2:2', 'D2:1'] }, stored[1]!])).toEqual(['conv-1/session_2']);
+    expect(
+      sessionsOutOfOrder(conversations, [{ ...stored[0]!, turnIds: ['D2:2', 'D2:1'] }, stored[1]!]),
+    ).toEqual(['conv-1/session_2']);
     expect(sessionsOutOfOrder(conversations, [stored[0]!])).toEqual(['conv-1/session_10']);
   });
 });

@@ -22,7 +22,10 @@ export function turnContent(turn: LocomoTurn): string {
   return turn.blipCaption ? `${turn.text} [image: ${turn.blipCaption}]` : turn.text;
 }
 
-export function locomoTurnEvents(conversations: readonly LocomoConversation[], tenantId: string): CorpusTurn[] {
+export function locomoTurnEvents(
+  conversations: readonly LocomoConversation[],
+  tenantId: string,
+): CorpusTurn[] {
   const turns: CorpusTurn[] = [];
   for (const conversation of conversations) {
     const agent = conversation.sampleId;
@@ -60,7 +63,10 @@ export interface StoredSession {
 }
 
 /** The sessions ("conv-26/session_3") whose stored transcript is not the dataset's turns in the dataset's order. */
-export function sessionsOutOfOrder(conversations: readonly LocomoConversation[], stored: readonly StoredSession[]): string[] {
+export function sessionsOutOfOrder(
+  conversations: readonly LocomoConversation[],
+  stored: readonly StoredSession[],
+): string[] {
   const byKey = new Map(stored.map((s) => [`${s.agent}/${s.sessionKey}`, s.turnIds]));
   const wrong: string[] = [];
   for (const conversation of conversations) {

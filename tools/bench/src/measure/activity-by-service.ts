@@ -56,7 +56,13 @@ export class ActivityByService {
 
   private async sample(): Promise<void> {
     while (this.running) {
-      const { rows } = await this.admin.query<{ app: string; state: string; type: string | null; event: string | null; query: string }>(
+      const { rows } = await this.admin.query<{
+        app: string;
+        state: string;
+        type: string | null;
+        event: string | null;
+        query: string;
+      }>(
         `SELECT application_name AS app, state, wait_event_type AS type, wait_event AS event,
                 left(regexp_replace(query, '\\s+', ' ', 'g'), 40) AS query
            FROM pg_stat_activity

@@ -72,7 +72,13 @@ export async function waitForDurableRows(
  * e.g. 10 % to 90 %), interpolated between samples: the steady state, without the
  * first batch's latency and the tail.
  */
-export function steadyRate(samples: readonly RowSample[], base: number, total: number, from = 0.1, to = 0.9): number {
+export function steadyRate(
+  samples: readonly RowSample[],
+  base: number,
+  total: number,
+  from = 0.1,
+  to = 0.9,
+): number {
   const timeAt = (target: number): number => {
     for (let i = 1; i < samples.length; i++) {
       const a = samples[i - 1]!;

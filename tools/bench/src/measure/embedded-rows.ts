@@ -44,7 +44,10 @@ export interface EmbeddedRowsOutcome extends EmbeddedRows {
  * Polls the message rows of `tenants` (as a superuser: past row-level security) until
  * `expectedRows` are stored and each has a vector (a row of `embeddings`), or gives up.
  */
-export async function waitForEmbeddedRows(admin: Client, options: EmbeddedRowsWait): Promise<EmbeddedRowsOutcome> {
+export async function waitForEmbeddedRows(
+  admin: Client,
+  options: EmbeddedRowsWait,
+): Promise<EmbeddedRowsOutcome> {
   const started = performance.now();
   let last: EmbeddedRows = { rows: -1, missing: -1 };
   let lastChange = started;
@@ -56,10 +59,13 @@ export async function waitForEmbeddedRows(admin: Client, options: EmbeddedRowsWa
     if (now.rows !== last.rows || now.missing !== last.missing) lastChange = at;
     last = now;
     if (storedAt === undefined && now.rows >= options.expectedRows) storedAt = at;
-    if (now.rows >= options.expectedRows && now.missing === 0) return { ...now, complete: true, storedAt, embeddedAt: at };
+    if (now.rows >= options.expectedRows && now.missing === 0)
+      return { ...now, complete: true, storedAt, embeddedAt: at };
     let gaveUp: string | undefined;
-    if (at - started > options.timeoutMs) gaveUp = `timed out after ${Math.round(options.timeoutMs / 1000)} s`;
-    else if (at - lastChange > options.stallMs) gaveUp = `no change for ${Math.round(options.stallMs / 1000)} s`;
+    if (at - started > options.timeoutMs)
+      gaveUp = `timed out after ${Math.round(options.timeoutMs / 1000)} s`;
+    else if (at - lastChange > options.stallMs)
+      gaveUp = `no change for ${Math.round(options.stallMs / 1000)} s`;
     if (gaveUp) return { ...now, complete: false, gaveUp, ...(storedAt !== undefined && { storedAt }) };
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
   }

@@ -14,7 +14,8 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 export function summarizeLatencies(values: readonly number[]): LatencySummary {
   if (values.length === 0) return { count: 0, meanMs: 0, p50Ms: 0, p95Ms: 0, p99Ms: 0, maxMs: 0, minMs: 0 };
   const sorted = Float64Array.from(values).sort();
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
   let sum = 0;
   for (const v of sorted) sum += v;
   return {
@@ -52,7 +53,11 @@ export function latencyTimeline(
   }
   return [...slices.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([index, values]) => ({ fromS: index * sliceS, toS: (index + 1) * sliceS, ...summarizeLatencies(values) }));
+    .map(([index, values]) => ({
+      fromS: index * sliceS,
+      toS: (index + 1) * sliceS,
+      ...summarizeLatencies(values),
+    }));
 }
 
 /**
@@ -60,7 +65,9 @@ export function latencyTimeline(
  * About 0 when a pipeline keeps up with its input; about 1000 × (rate ÷ throughput − 1) when a
  * first-in-first-out backlog builds up (an item published at t waits for everything before it).
  */
-export function latencyTrend(items: ReadonlyArray<{ readonly startMs: number; readonly latencyMs: number }>): number {
+export function latencyTrend(
+  items: ReadonlyArray<{ readonly startMs: number; readonly latencyMs: number }>,
+): number {
   const n = items.length;
   if (n < 2) return 0;
   let sx = 0;

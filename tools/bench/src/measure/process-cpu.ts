@@ -72,7 +72,10 @@ export function machineBusySeconds(): number {
 
 /** CPU seconds so far per group, and under "other" everything else the machine did (other work skews the figures). */
 export function snapshotCpu(groups: readonly ProcessGroup[]): CpuSnapshot {
-  const perGroup = groups.map((g): [string, number] => [g.name, g.pids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0)]);
+  const perGroup = groups.map((g): [string, number] => [
+    g.name,
+    g.pids().reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
+  ]);
   return new Map([...perGroup, ['machine', machineBusySeconds()]]);
 }
 
@@ -82,8 +85,13 @@ export function snapshotCpu(groups: readonly ProcessGroup[]): CpuSnapshot {
  */
 export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): Record<string, number> {
   const round = (x: number) => Math.round(Math.max(0, x) * 100) / 100;
-  const used = Object.fromEntries([...after].map(([name, seconds]) => [name, seconds - (before.get(name) ?? 0)]));
+  const used = Object.fromEntries(
+    [...after].map(([name, seconds]) => [name, seconds - (before.get(name) ?? 0)]),
+  );
   const { machine = 0, ...groups } = used;
   const ours = Object.values(groups).reduce((a, b) => a + b, 0);
-  return { ...Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, round(v)])), other: round(machine - ours) };
+  return {
+    ...Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, round(v)])),
+    other: round(machine - ours),
+  };
 }

@@ -13,7 +13,8 @@ export async function scrapeMetricSums(
     let sum = 0;
     for (const line of lines) {
       if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-      if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.split(' ').pop());
+      if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+        sum += Number(line.split(' ').pop());
     }
     out[key] = sum;
   }

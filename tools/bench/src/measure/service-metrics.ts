@@ -13,7 +13,8 @@ export async function scrapeConsumerMetrics(httpPort: number, consumer: string):
     let sum = 0;
     for (const line of text.split('\n')) {
       if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-      if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.split(' ').pop());
+      if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+        sum += Number(line.split(' ').pop());
     }
     return sum;
   };

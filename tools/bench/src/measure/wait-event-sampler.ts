@@ -70,7 +70,11 @@ export class WaitEventSampler {
       this.busy += rows.length;
       for (const r of rows) {
         const what =
-          r.state === 'idle in transaction' ? 'idle in transaction (waiting for the service)' : r.type ? `${r.type}:${r.event}` : 'cpu';
+          r.state === 'idle in transaction'
+            ? 'idle in transaction (waiting for the service)'
+            : r.type
+              ? `${r.type}:${r.event}`
+              : 'cpu';
         this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
       }
       await new Promise((r) => setTimeout(r, this.intervalMs));

@@ -47,7 +47,12 @@ export function summarizeCpuProfile(file: string, top = 20): ProfileSummary {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([name, selfMs]) => ({ name, selfMs: Math.round(selfMs), share: totalMs ? selfMs / totalMs : 0 }));
-  return { file, totalMs: Math.round(totalMs), byOrigin: rank(byOrigin, 15), topFunctions: rank(byFunction, top) };
+  return {
+    file,
+    totalMs: Math.round(totalMs),
+    byOrigin: rank(byOrigin, 15),
+    topFunctions: rank(byFunction, top),
+  };
 }
 
 function originOf(url: string, functionName: string): string {
@@ -61,5 +66,8 @@ function originOf(url: string, functionName: string): string {
 }
 
 function shortUrl(url: string): string {
-  return url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*\/(libs|services|tools)\//, '$1/');
+  return url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*node_modules\//, '')
+    .replace(/^.*\/(libs|services|tools)\//, '$1/');
 }

@@ -27,5 +27,11 @@ export async function publishTurns(
     publisher.send(turn);
   }
   await publisher.drain();
-  return { startedAt, finishedAt: performance.now(), published: turns.length, duplicates: publisher.duplicates, retries: publisher.retries };
+  return {
+    startedAt,
+    finishedAt: performance.now(),
+    published: turns.length,
+    duplicates: publisher.duplicates,
+    retries: publisher.retries,
+  };
 }

@@ -66,7 +66,12 @@ export interface IngestBenchResult {
     readonly messagesPerSecond: number;
     readonly megabytesPerSecond: number;
   };
-  readonly copy: { readonly rows: number; readonly seconds: number; readonly rowsPerSecond: number; readonly megabytes: number };
+  readonly copy: {
+    readonly rows: number;
+    readonly seconds: number;
+    readonly rowsPerSecond: number;
+    readonly megabytes: number;
+  };
   readonly ratio: number;
   readonly targets: typeof TARGETS & { readonly met: boolean };
   readonly checks: {
@@ -89,7 +94,11 @@ export interface IngestBenchResult {
 }
 
 /** The headline: what `--json` prints as the last line of stdout. */
-export function headline(result: IngestBenchResult): { messagesPerSecond: number; copyRowsPerSecond: number; ratio: number } {
+export function headline(result: IngestBenchResult): {
+  messagesPerSecond: number;
+  copyRowsPerSecond: number;
+  ratio: number;
+} {
   return {
     messagesPerSecond: Math.round(result.ingest.messagesPerSecond),
     copyRowsPerSecond: Math.round(result.copy.rowsPerSecond),
@@ -111,15 +120,41 @@ export function renderTable(r: IngestBenchResult): string {
   const c = r.corpus;
   const i = r.ingest;
   const rows: Array<[string, string, string]> = [
-    ['corpus', `${n0(c.turns)} turns, ${n0(c.messages)} messages`, `${c.tenants} tenants, ${c.conversations} conversations, ${n0(c.toolTurns)} tool turns, ${n0(c.taggedTurns)} tagged; ~${n0(c.meanTurnBytes)} B/turn`],
-    ['settings', `batch ${r.settings.batchSize}, concurrency ${r.settings.concurrency}`, `linger ${r.settings.lingerMs}, pool ${r.settings.poolSize}, publish window ${r.settings.publishWindow}`],
+    [
+      'corpus',
+      `${n0(c.turns)} turns, ${n0(c.messages)} messages`,
+      `${c.tenants} tenants, ${c.conversations} conversations, ${n0(c.toolTurns)} tool turns, ${n0(c.taggedTurns)} tagged; ~${n0(c.meanTurnBytes)} B/turn`,
+    ],
+    [
+      'settings',
+      `batch ${r.settings.batchSize}, concurrency ${r.settings.concurrency}`,
+      `linger ${r.settings.lingerMs}, pool ${r.settings.poolSize}, publish window ${r.settings.publishWindow}`,
+    ],
     ['', '', ''],
-    ['ingest: publish → durable', `${n0(i.messagesPerSecond)} messages/s`, `${n0(i.turnsPerSecond)} turns/s, ${s2(i.seconds)} for everything`],
+    [
+      'ingest: publish → durable',
+      `${n0(i.messagesPerSecond)} messages/s`,
+      `${n0(i.turnsPerSecond)} turns/s, ${s2(i.seconds)} for everything`,
+    ],
     ['  steady state (10–90 %)', `${n0(i.steadyMessagesPerSecond)} messages/s`, ''],
-    ['  publishing (during ingest)', s2(i.publishSeconds), `${n0(c.turns / i.publishSeconds)} turns/s accepted by JetStream`],
-    ['  all acknowledged', s2(i.ackedSeconds), `${n0(i.batches)} batches, ${i.meanBatchTurns.toFixed(0)} turns and ${i.meanBatchMs.toFixed(0)} ms each`],
+    [
+      '  publishing (during ingest)',
+      s2(i.publishSeconds),
+      `${n0(c.turns / i.publishSeconds)} turns/s accepted by JetStream`,
+    ],
+    [
+      '  all acknowledged',
+      s2(i.ackedSeconds),
+      `${n0(i.batches)} batches, ${i.meanBatchTurns.toFixed(0)} turns and ${i.meanBatchMs.toFixed(0)} ms each`,
+    ],
     ['  count(*) polls', s2(i.probeSeconds), 'of Postgres time spent measuring'],
-    ['  CPU (s) during ingest', Object.entries(i.cpuSeconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', '), `${i.coresBusy.toFixed(2)} of ${r.machine.cores} cores busy`],
+    [
+      '  CPU (s) during ingest',
+      Object.entries(i.cpuSeconds)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(', '),
+      `${i.coresBusy.toFixed(2)} of ${r.machine.cores} cores busy`,
+    ],
     [
       '  Postgres connections',
       `${i.postgresActivity.meanBusyConnections.toFixed(2)} busy on average`,
@@ -128,8 +163,16 @@ export function renderTable(r: IngestBenchResult): string {
         .map((e) => `${e.what} ${(e.share * 100).toFixed(0)} %`)
         .join(', '),
     ],
-    ['publish only (NATS ceiling)', `${n0(r.publishOnly.turnsPerSecond)} turns/s`, `${n0(r.publishOnly.messagesPerSecond)} messages/s, ${r.publishOnly.megabytesPerSecond.toFixed(1)} MB/s, ${s2(r.publishOnly.seconds)}`],
-    ['COPY (Postgres ceiling)', `${n0(r.copy.rowsPerSecond)} rows/s`, `${n0(r.copy.rows)} rows, ${r.copy.megabytes.toFixed(1)} MB in ${s2(r.copy.seconds)}`],
+    [
+      'publish only (NATS ceiling)',
+      `${n0(r.publishOnly.turnsPerSecond)} turns/s`,
+      `${n0(r.publishOnly.messagesPerSecond)} messages/s, ${r.publishOnly.megabytesPerSecond.toFixed(1)} MB/s, ${s2(r.publishOnly.seconds)}`,
+    ],
+    [
+      'COPY (Postgres ceiling)',
+      `${n0(r.copy.rowsPerSecond)} rows/s`,
+      `${n0(r.copy.rows)} rows, ${r.copy.megabytes.toFixed(1)} MB in ${s2(r.copy.seconds)}`,
+    ],
     ['ratio ingest / COPY', r.ratio.toFixed(3), ''],
     ['', '', ''],
     [
@@ -144,14 +187,24 @@ export function renderTable(r: IngestBenchResult): string {
         `${r.checks.conversationsWithWrongCounters} wrong counters; ${n0(r.checks.redeliveredTurns)} turns redelivered added ` +
         `${r.checks.redeliveryAddedRows} rows, ${r.checks.redeliveryAddedFacts} facts, ${r.checks.redeliveryAddedStoredEvents} events`,
     ],
-    ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`],
+    [
+      'machine',
+      `${r.machine.cores} × ${r.machine.cpu}`,
+      `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`,
+    ],
   ];
   const lines = [renderColumns(rows)];
   if (r.profile) {
-    lines.push('', `ingest CPU profile (${n0(r.profile.totalMs)} ms sampled; ${r.profile.file})`, '  self time by origin:');
-    for (const e of r.profile.byOrigin) lines.push(`    ${(e.share * 100).toFixed(1).padStart(5)} %  ${e.name}`);
+    lines.push(
+      '',
+      `ingest CPU profile (${n0(r.profile.totalMs)} ms sampled; ${r.profile.file})`,
+      '  self time by origin:',
+    );
+    for (const e of r.profile.byOrigin)
+      lines.push(`    ${(e.share * 100).toFixed(1).padStart(5)} %  ${e.name}`);
     lines.push('  top functions (self time):');
-    for (const e of r.profile.topFunctions) lines.push(`    ${(e.share * 100).toFixed(1).padStart(5)} %  ${e.name}`);
+    for (const e of r.profile.topFunctions)
+      lines.push(`    ${(e.share * 100).toFixed(1).padStart(5)} %  ${e.name}`);
   }
   return lines.join('\n');
 }

@@ -5,5 +5,7 @@ export type ReportRow = readonly [string, string, string];
 export function renderColumns(rows: readonly ReportRow[]): string {
   const w0 = Math.max(...rows.map((x) => x[0].length));
   const w1 = Math.max(...rows.map((x) => x[1].length));
-  return rows.map(([a, b, d]) => (a || b ? `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${d}`.trimEnd() : '')).join('\n');
+  return rows
+    .map(([a, b, d]) => (a || b ? `${a.padEnd(w0)}  ${b.padEnd(w1)}  ${d}`.trimEnd() : ''))
+    .join('\n');
 }

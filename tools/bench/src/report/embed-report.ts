@@ -79,7 +79,11 @@ export interface EmbedBenchResult {
     readonly embeddedPerSecond: number;
   };
   readonly pipeline: {
-    readonly ingest: { readonly batches: number; readonly meanBatchTurns: number; readonly meanBatchMs: number };
+    readonly ingest: {
+      readonly batches: number;
+      readonly meanBatchTurns: number;
+      readonly meanBatchMs: number;
+    };
     readonly embedder: {
       readonly batches: number;
       readonly meanBatchEvents: number;
@@ -101,7 +105,11 @@ export interface EmbedBenchResult {
     readonly backlog: {
       readonly maxIngest: number;
       readonly maxEmbedder: number;
-      readonly samples: ReadonlyArray<{ readonly atS: number; readonly ingest: number; readonly embedder: number }>;
+      readonly samples: ReadonlyArray<{
+        readonly atS: number;
+        readonly ingest: number;
+        readonly embedder: number;
+      }>;
     };
   };
   /** CPU seconds per process group over the measured window, and in cores (CPU s ÷ wall s). */
@@ -125,7 +133,10 @@ export interface EmbedBenchResult {
 }
 
 /** The headline: what `--json` prints as the last line of stdout. */
-export function embedHeadline(result: EmbedBenchResult): { localTextsPerSecondPerCore: number | null; lagP95Ms: number } {
+export function embedHeadline(result: EmbedBenchResult): {
+  localTextsPerSecondPerCore: number | null;
+  lagP95Ms: number;
+} {
   return {
     localTextsPerSecondPerCore: result.local ? Math.round(result.local.short.textsPerSecond) : null,
     lagP95Ms: Math.round(result.lag.storedToVector.p95Ms),
@@ -146,45 +157,131 @@ export function renderEmbedTable(r: EmbedBenchResult): string {
   if (r.local) {
     const l = r.local;
     rows.push(
-      ['local model, one core', `${n0(l.short.textsPerSecond)} texts/s`, `${n0(l.short.wordsPerSecond)} words/s; ${n0(l.short.texts)} texts of 5–20 words in batches of ${l.short.batchSize}`],
-      ['  pinning', l.pinning, `CPU share ${(l.short.cpuShare * 100).toFixed(0)} % of wall (below 100 %: descheduled by other work); ${l.modelId}, loaded in ${ms(l.loadMs)}`],
+      [
+        'local model, one core',
+        `${n0(l.short.textsPerSecond)} texts/s`,
+        `${n0(l.short.wordsPerSecond)} words/s; ${n0(l.short.texts)} texts of 5–20 words in batches of ${l.short.batchSize}`,
+      ],
+      [
+        '  pinning',
+        l.pinning,
+        `CPU share ${(l.short.cpuShare * 100).toFixed(0)} % of wall (below 100 %: descheduled by other work); ${l.modelId}, loaded in ${ms(l.loadMs)}`,
+      ],
     );
     if (l.corpus) {
-      rows.push(['  corpus messages', `${n0(l.corpus.textsPerSecond)} texts/s`, `${n0(l.corpus.wordsPerSecond)} words/s; ${n0(l.corpus.texts)} of this run's messages, ${l.corpus.meanWords.toFixed(0)} words on average`]);
+      rows.push([
+        '  corpus messages',
+        `${n0(l.corpus.textsPerSecond)} texts/s`,
+        `${n0(l.corpus.wordsPerSecond)} words/s; ${n0(l.corpus.texts)} of this run's messages, ${l.corpus.meanWords.toFixed(0)} words on average`,
+      ]);
     }
   } else {
     rows.push(['local model, one core', 'not measured (--no-local)', '']);
   }
   rows.push(
     ['', '', ''],
-    ['corpus', `${n0(c.turns)} turns, ${n0(c.messages)} messages`, `${c.tenants} tenants, ${c.conversations} conversations, ${n0(c.toolCallsToDescribe)} tool calls without content, ~${n0(c.meanContentChars)} chars/message; warm-up ${n0(c.warmupMessages)} messages`],
-    ['settings', `${n0(r.settings.messagesPerSecond)} messages/s for ${r.settings.seconds} s`, `after ${r.settings.warmupSeconds} s of warm-up; a slice every ${r.settings.tickMs} ms; ${Object.entries(r.settings.consumers).map(([k, v]) => `${k}: ${v}`).join('; ')}`],
-    ['  vector index', r.settings.messageIndex, r.settings.messageIndex === 'as migrated' ? '' : 'EXPERIMENT (--message-index): not what the migrations create'],
-    ['  env', '', Object.entries(r.settings.env).map(([svc, vars]) => `${svc} ${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join(' ') || '(defaults)'}`).join('; ')],
-    ['publishing (achieved)', `${n0(p.messagesPerSecond)} messages/s`, `${n0(p.turnsPerSecond)} turns/s over ${p.seconds.toFixed(1)} s; ${p.sustained ? 'sustained' : 'NOT sustained'} (most behind ${n0(p.maxBehindMessages)} messages, longest tick gap ${ms(p.maxTickGapMs)}, window full ${p.windowFullTicks}×); JetStream ack ${pct(p.publishAck)}`],
+    [
+      'corpus',
+      `${n0(c.turns)} turns, ${n0(c.messages)} messages`,
+      `${c.tenants} tenants, ${c.conversations} conversations, ${n0(c.toolCallsToDescribe)} tool calls without content, ~${n0(c.meanContentChars)} chars/message; warm-up ${n0(c.warmupMessages)} messages`,
+    ],
+    [
+      'settings',
+      `${n0(r.settings.messagesPerSecond)} messages/s for ${r.settings.seconds} s`,
+      `after ${r.settings.warmupSeconds} s of warm-up; a slice every ${r.settings.tickMs} ms; ${Object.entries(
+        r.settings.consumers,
+      )
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')}`,
+    ],
+    [
+      '  vector index',
+      r.settings.messageIndex,
+      r.settings.messageIndex === 'as migrated'
+        ? ''
+        : 'EXPERIMENT (--message-index): not what the migrations create',
+    ],
+    [
+      '  env',
+      '',
+      Object.entries(r.settings.env)
+        .map(
+          ([svc, vars]) =>
+            `${svc} ${
+              Object.entries(vars)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(' ') || '(defaults)'
+            }`,
+        )
+        .join('; '),
+    ],
+    [
+      'publishing (achieved)',
+      `${n0(p.messagesPerSecond)} messages/s`,
+      `${n0(p.turnsPerSecond)} turns/s over ${p.seconds.toFixed(1)} s; ${p.sustained ? 'sustained' : 'NOT sustained'} (most behind ${n0(p.maxBehindMessages)} messages, longest tick gap ${ms(p.maxTickGapMs)}, window full ${p.windowFullTicks}×); JetStream ack ${pct(p.publishAck)}`,
+    ],
     ['', '', ''],
-    ['lag stored → vector', `p95 ${ms(r.lag.storedToVector.p95Ms)}`, `${pct(r.lag.storedToVector)} (${n0(r.lag.storedToVector.count)} messages; embedded_at − ingested_at)`],
+    [
+      'lag stored → vector',
+      `p95 ${ms(r.lag.storedToVector.p95Ms)}`,
+      `${pct(r.lag.storedToVector)} (${n0(r.lag.storedToVector.count)} messages; embedded_at − ingested_at)`,
+    ],
     ['  publish → stored', `p95 ${ms(r.lag.publishToStored.p95Ms)}`, pct(r.lag.publishToStored)],
     ['  publish → vector', `p95 ${ms(r.lag.publishToVector.p95Ms)}`, pct(r.lag.publishToVector)],
-    ['  tool calls described first', r.lag.describedToolCalls.count ? `p95 ${ms(r.lag.describedToolCalls.p95Ms)}` : 'none', `${pct(r.lag.describedToolCalls)} (${n0(r.lag.describedToolCalls.count)}; stored → described → vector)`],
-    ['  over the window (p95)', r.lag.timeline.map((s) => n0(s.p95Ms)).join(' '), `ms, per ${r.lag.timeline[0] ? r.lag.timeline[0].toS - r.lag.timeline[0].fromS : 0} s of publishing: ${r.lag.keptUp ? 'embedding kept up' : 'a backlog BUILT UP (embedding did not keep up)'} (lag trend ${r.lag.trendMsPerSecond >= 0 ? '+' : ''}${r.lag.trendMsPerSecond.toFixed(0)} ms/s); last vector ${ms(r.lag.drainMs)} after the last publish`],
+    [
+      '  tool calls described first',
+      r.lag.describedToolCalls.count ? `p95 ${ms(r.lag.describedToolCalls.p95Ms)}` : 'none',
+      `${pct(r.lag.describedToolCalls)} (${n0(r.lag.describedToolCalls.count)}; stored → described → vector)`,
+    ],
+    [
+      '  over the window (p95)',
+      r.lag.timeline.map((s) => n0(s.p95Ms)).join(' '),
+      `ms, per ${r.lag.timeline[0] ? r.lag.timeline[0].toS - r.lag.timeline[0].fromS : 0} s of publishing: ${r.lag.keptUp ? 'embedding kept up' : 'a backlog BUILT UP (embedding did not keep up)'} (lag trend ${r.lag.trendMsPerSecond >= 0 ? '+' : ''}${r.lag.trendMsPerSecond.toFixed(0)} ms/s); last vector ${ms(r.lag.drainMs)} after the last publish`,
+    ],
     ['', '', ''],
-    ['throughput in the window', `published ${n0(r.throughput.publishedPerSecond)}/s`, `stored ${n0(r.throughput.storedPerSecond)}/s, embedded ${n0(r.throughput.embeddedPerSecond)}/s (messages)`],
-    ['ingest', `${n0(g.ingest.batches)} batches`, `${g.ingest.meanBatchTurns.toFixed(1)} turns, ${g.ingest.meanBatchMs.toFixed(0)} ms each`],
-    ['embedder', `${n0(g.embedder.batches)} batches`, `${g.embedder.meanBatchEvents.toFixed(1)} events (turns), ${g.embedder.meanBatchMs.toFixed(0)} ms each; ${g.embedder.retries} retries; ${n0(g.embedder.toolCallsDescribed)} tool calls described`],
-    ['gerty', `${n0(g.gerty.embedCalls)} embed calls`, `${g.gerty.meanTextsPerCall.toFixed(1)} texts, ${g.gerty.meanEmbedMs.toFixed(1)} ms each (queue included); ${n0(g.gerty.completeCalls)} complete calls, ${g.gerty.meanCompleteMs.toFixed(1)} ms each`],
-    ['backlog (max)', `ingest ${n0(g.backlog.maxIngest)}, embedder ${n0(g.backlog.maxEmbedder)}`, 'pending + unacknowledged, sampled every second'],
+    [
+      'throughput in the window',
+      `published ${n0(r.throughput.publishedPerSecond)}/s`,
+      `stored ${n0(r.throughput.storedPerSecond)}/s, embedded ${n0(r.throughput.embeddedPerSecond)}/s (messages)`,
+    ],
+    [
+      'ingest',
+      `${n0(g.ingest.batches)} batches`,
+      `${g.ingest.meanBatchTurns.toFixed(1)} turns, ${g.ingest.meanBatchMs.toFixed(0)} ms each`,
+    ],
+    [
+      'embedder',
+      `${n0(g.embedder.batches)} batches`,
+      `${g.embedder.meanBatchEvents.toFixed(1)} events (turns), ${g.embedder.meanBatchMs.toFixed(0)} ms each; ${g.embedder.retries} retries; ${n0(g.embedder.toolCallsDescribed)} tool calls described`,
+    ],
+    [
+      'gerty',
+      `${n0(g.gerty.embedCalls)} embed calls`,
+      `${g.gerty.meanTextsPerCall.toFixed(1)} texts, ${g.gerty.meanEmbedMs.toFixed(1)} ms each (queue included); ${n0(g.gerty.completeCalls)} complete calls, ${g.gerty.meanCompleteMs.toFixed(1)} ms each`,
+    ],
+    [
+      'backlog (max)',
+      `ingest ${n0(g.backlog.maxIngest)}, embedder ${n0(g.backlog.maxEmbedder)}`,
+      'pending + unacknowledged, sampled every second',
+    ],
     ...Object.entries(g.postgres)
       .filter(([service]) => service === 'ingest' || service === 'embedder')
       .map(([service, a]): [string, string, string] => [
         `  Postgres, ${service}`,
         `${a.meanBusyConnections.toFixed(2)} connections busy`,
-        a.top.slice(0, 4).map((t) => `${t.what} ${(t.share * 100).toFixed(0)} %`).join(', '),
+        a.top
+          .slice(0, 4)
+          .map((t) => `${t.what} ${(t.share * 100).toFixed(0)} %`)
+          .join(', '),
       ]),
     [
       'CPU in the window',
-      `${Object.values(r.cpu.cores).reduce((a, b) => a + b, 0).toFixed(2)} of ${r.machine.cores} cores busy, other work included`,
-      `${Object.entries(r.cpu.cores).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')} (cores, over ${r.cpu.wallSeconds.toFixed(1)} s)`,
+      `${Object.values(r.cpu.cores)
+        .reduce((a, b) => a + b, 0)
+        .toFixed(2)} of ${r.machine.cores} cores busy, other work included`,
+      `${Object.entries(r.cpu.cores)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ')} (cores, over ${r.cpu.wallSeconds.toFixed(1)} s)`,
     ],
     ['', '', ''],
     [
@@ -197,7 +294,11 @@ export function renderEmbedTable(r: EmbedBenchResult): string {
       `${n0(r.checks.withVector)}/${n0(r.checks.expectedRows)} with a vector`,
       `${n0(r.checks.rows)} rows, ${r.checks.withoutVector} without, ${r.checks.deadLetters} dead letters, ${r.checks.duplicatePublishes} duplicate publishes, ${r.checks.sweepEmbedded} embedded by the sweep: ${r.checks.passed ? 'passed' : 'FAILED'}`,
     ],
-    ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`],
+    [
+      'machine',
+      `${r.machine.cores} × ${r.machine.cpu}`,
+      `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`,
+    ],
   );
   return renderColumns(rows);
 }

@@ -17,11 +17,22 @@ export interface MachineDescription {
   readonly loadAverageAtStart: number;
 }
 
-const PG_SETTINGS = ['shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', 'max_wal_size', 'checkpoint_timeout', 'work_mem', 'maintenance_work_mem'];
+const PG_SETTINGS = [
+  'shared_buffers',
+  'synchronous_commit',
+  'fsync',
+  'wal_level',
+  'max_wal_size',
+  'checkpoint_timeout',
+  'work_mem',
+  'maintenance_work_mem',
+];
 
 export async function describeMachine(admin: Client): Promise<MachineDescription> {
   const version = await admin.query<{ v: string }>(`SELECT current_setting('server_version') AS v`);
-  const vector = await admin.query<{ v: string }>(`SELECT default_version AS v FROM pg_available_extensions WHERE name = 'vector'`);
+  const vector = await admin.query<{ v: string }>(
+    `SELECT default_version AS v FROM pg_available_extensions WHERE name = 'vector'`,
+  );
   const settings = await admin.query<{ name: string; setting: string; unit: string | null }>(
     `SELECT name, setting, unit FROM pg_settings WHERE name = ANY($1)`,
     [PG_SETTINGS],
@@ -35,7 +46,9 @@ export async function describeMachine(admin: Client): Promise<MachineDescription
     node: process.version,
     postgres: version.rows[0]?.v ?? 'unknown',
     pgvector: vector.rows[0]?.v ?? 'not installed',
-    postgresSettings: Object.fromEntries(settings.rows.map((r) => [r.name, r.unit ? `${r.setting} (${r.unit})` : r.setting])),
+    postgresSettings: Object.fromEntries(
+      settings.rows.map((r) => [r.name, r.unit ? `${r.setting} (${r.unit})` : r.setting]),
+    ),
     natsServer: (nats.stdout || nats.stderr || '').trim(),
     loadAverageAtStart: Math.round(loadavg()[0]! * 100) / 100,
   };

@@ -6,7 +6,11 @@ import { startService, type ServiceProcess } from '@engram/testing';
  * "<bench> failed:" with the message (the stack, for errors not among `expected`,
  * whose messages say all there is) and exit 1.
  */
-export function runBench<Flags extends OptionValues>(program: Command, main: (flags: Flags) => Promise<void>, expected: ReadonlyArray<abstract new (...args: never[]) => Error> = []): void {
+export function runBench<Flags extends OptionValues>(
+  program: Command,
+  main: (flags: Flags) => Promise<void>,
+  expected: ReadonlyArray<abstract new (...args: never[]) => Error> = [],
+): void {
   program
     .parseAsync(process.argv)
     .then(() => main(program.opts<Flags>()))
@@ -14,7 +18,8 @@ export function runBench<Flags extends OptionValues>(program: Command, main: (fl
       () => process.exit(0),
       (error: unknown) => {
         const known = expected.some((kind) => error instanceof kind);
-        const told = error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error);
+        const told =
+          error instanceof Error ? (known ? error.message : (error.stack ?? error.message)) : String(error);
         console.error(`${program.name()} failed: ${told}`);
         process.exit(1);
       },
@@ -58,7 +63,8 @@ export class Cleanups {
   }
 
   async run(): Promise<void> {
-    for (const step of this.steps.splice(0).reverse()) await step().catch((e: unknown) => this.progress(`cleanup failed: ${String(e)}`));
+    for (const step of this.steps.splice(0).reverse())
+      await step().catch((e: unknown) => this.progress(`cleanup failed: ${String(e)}`));
   }
 
   /** Cleans up, then exits, on SIGINT/SIGTERM and on an unhandled rejection. */
@@ -80,7 +86,10 @@ export class Cleanups {
 /** SIGTERM (a graceful stop), SIGKILL after 20 s. */
 export async function stopService(service: ServiceProcess): Promise<void> {
   service.kill('SIGTERM');
-  const exited = await Promise.race([service.exited, new Promise((r) => setTimeout(() => r('timeout'), 20_000))]);
+  const exited = await Promise.race([
+    service.exited,
+    new Promise((r) => setTimeout(() => r('timeout'), 20_000)),
+  ]);
   if (exited === 'timeout') service.kill('SIGKILL');
 }
 
@@ -110,5 +119,8 @@ export function consumerSettings(service: ServiceProcess, durable: string): stri
 
 /** The last `chars` of each service's output on stderr (after a failure). */
 export function dumpServiceOutput(services: readonly ServiceProcess[], chars = 2000): void {
-  for (const service of services) process.stderr.write(`--- ${service.name} output (last ${chars} chars) ---\n${service.output().slice(-chars)}\n`);
+  for (const service of services)
+    process.stderr.write(
+      `--- ${service.name} output (last ${chars} chars) ---\n${service.output().slice(-chars)}\n`,
+    );
 }

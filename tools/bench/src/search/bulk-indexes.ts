@@ -16,7 +16,11 @@ export const BULK_BUILT_METHODS = ['hnsw', 'ivfflat', 'gin', 'gist'] as const;
  * The indexes of `tables` (schema public) built with one of `methods` that back no constraint,
  * as pg_get_indexdef describes them; the indexes of a partitioned table once, on the table.
  */
-export async function recordIndexes(client: Client, tables: readonly string[], methods: readonly string[] = BULK_BUILT_METHODS): Promise<RecordedIndex[]> {
+export async function recordIndexes(
+  client: Client,
+  tables: readonly string[],
+  methods: readonly string[] = BULK_BUILT_METHODS,
+): Promise<RecordedIndex[]> {
   const { rows } = await client.query<RecordedIndex>(
     `SELECT t.relname AS "table", c.relname AS name, am.amname AS method, pg_get_indexdef(i.indexrelid) AS definition
        FROM pg_index i
@@ -62,8 +66,17 @@ export async function recreateIndexes(
 }
 
 /** The recorded indexes that are now missing or defined differently: [] when the schema is as before. */
-export async function indexDifferences(client: Client, recorded: readonly RecordedIndex[]): Promise<string[]> {
-  const now = await recordIndexes(client, [...new Set(recorded.map((i) => i.table))], [...new Set(recorded.map((i) => i.method))]);
+export async function indexDifferences(
+  client: Client,
+  recorded: readonly RecordedIndex[],
+): Promise<string[]> {
+  const now = await recordIndexes(
+    client,
+    [...new Set(recorded.map((i) => i.table))],
+    [...new Set(recorded.map((i) => i.method))],
+  );
   const byName = new Map(now.map((i) => [i.name, i.definition]));
-  return recorded.filter((i) => byName.get(i.name) !== i.definition).map((i) => `${i.name}: ${byName.get(i.name) ?? 'missing'} (migrated: ${i.definition})`);
+  return recorded
+    .filter((i) => byName.get(i.name) !== i.definition)
+    .map((i) => `${i.name}: ${byName.get(i.name) ?? 'missing'} (migrated: ${i.definition})`);
 }

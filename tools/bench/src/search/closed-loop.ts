@@ -13,7 +13,8 @@ export interface ClosedLoopRun<R> {
 }
 
 function describe(error: unknown): string {
-  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string')
+    return error.code;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 

@@ -37,12 +37,18 @@ export function migrationNames(): string[] {
 /** `search_<label>_v<corpus version>_<hash of spec, migrations and vector width>`: a createMigratedDatabase label. */
 export function corpusDatabaseLabel(label: string, spec: CorpusSpec): string {
   const dimensions = loadConfig(['EMBEDDING_DIMENSIONS']).EMBEDDING_DIMENSIONS;
-  const hash = createHash('sha256').update(JSON.stringify({ spec, migrations: migrationNames(), dimensions })).digest('hex').slice(0, 10);
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ spec, migrations: migrationNames(), dimensions }))
+    .digest('hex')
+    .slice(0, 10);
   return `search_${label}_v${CORPUS_VERSION}_${hash}`;
 }
 
 async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: loadConfig(['ENGRAM_PG_ADMIN_URL']).ENGRAM_PG_ADMIN_URL, application_name: 'engram-bench-search' });
+  const client = new Client({
+    connectionString: loadConfig(['ENGRAM_PG_ADMIN_URL']).ENGRAM_PG_ADMIN_URL,
+    application_name: 'engram-bench-search',
+  });
   await client.connect();
   try {
     return await work(client);
@@ -73,7 +79,11 @@ async function readMarker(client: Client, name: string): Promise<CorpusMarker | 
 export async function ensureCorpusDatabase(
   label: string,
   spec: CorpusSpec,
-  options: { fresh: boolean; progress: (text: string) => void; load: (db: ScratchDatabase) => Promise<LoadReport> },
+  options: {
+    fresh: boolean;
+    progress: (text: string) => void;
+    load: (db: ScratchDatabase) => Promise<LoadReport>;
+  },
 ): Promise<CorpusDatabase> {
   const dbLabel = corpusDatabaseLabel(label, spec);
   const name = fixedDatabaseName(dbLabel);
@@ -99,12 +109,23 @@ export async function ensureCorpusDatabase(
   });
   const db = await createMigratedDatabase(dbLabel, { fixedName: true });
   if (existing) {
-    options.progress(`reusing ${name} (loaded ${existing.loadedAt} in ${existing.load.seconds.total.toFixed(0)} s)`);
+    options.progress(
+      `reusing ${name} (loaded ${existing.loadedAt} in ${existing.load.seconds.total.toFixed(0)} s)`,
+    );
     return { ...db, reused: true, marker: existing };
   }
   options.progress(`loading ${name} …`);
   const load = await options.load(db);
-  const marker: CorpusMarker = { benchmark: 'search', corpusVersion: CORPUS_VERSION, spec, migrations: migrationNames(), loadedAt: new Date().toISOString(), load };
-  await withAdmin((client) => client.query(`COMMENT ON DATABASE "${name}" IS ${client.escapeLiteral(JSON.stringify(marker))}`));
+  const marker: CorpusMarker = {
+    benchmark: 'search',
+    corpusVersion: CORPUS_VERSION,
+    spec,
+    migrations: migrationNames(),
+    loadedAt: new Date().toISOString(),
+    load,
+  };
+  await withAdmin((client) =>
+    client.query(`COMMENT ON DATABASE "${name}" IS ${client.escapeLiteral(JSON.stringify(marker))}`),
+  );
   return { ...db, reused: false, marker };
 }

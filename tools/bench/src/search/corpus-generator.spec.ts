@@ -75,7 +75,10 @@ describe('search corpus rows', () => {
   });
 
   it('turns a conversation into COPY text for every table, one vector per item', () => {
-    const embedder = { modelId: 'test-model', embed: (texts: readonly string[]) => texts.map(() => Float32Array.from([0.5, -0.25, 1 / 3])) };
+    const embedder = {
+      modelId: 'test-model',
+      embed: (texts: readonly string[]) => texts.map(() => Float32Array.from([0.5, -0.25, 1 / 3])),
+    };
     const c = conversations.find((x) => x.summaries.length > 0 && x.facts.length > 1)!;
     const copy = conversationCopyText(tenant.id, c, embedder);
     expect(copy.conversations.rows).toBe(1);
@@ -85,7 +88,12 @@ describe('search corpus rows', () => {
     expect(copy.facts.rows).toBe(c.facts.length);
     expect(copy.embeddings.rows).toBe(c.messages.length + c.summaries.length + c.facts.length);
     const firstMessage = copy.messages.text.split('\n')[0]!.split('\t');
-    expect(firstMessage.slice(0, 4)).toEqual([String(c.messages[0]!.id), tenant.id, String(c.plan.id), c.plan.agent]);
+    expect(firstMessage.slice(0, 4)).toEqual([
+      String(c.messages[0]!.id),
+      tenant.id,
+      String(c.plan.id),
+      c.plan.agent,
+    ]);
     expect(copy.embeddings.text).toContain(`\ttest-model\t[0.5,-0.25,0.33333]\t`);
     expect(copy.facts.text).toMatch(/\t\{\d+(,\d+)?\}\t/);
   });

@@ -1,5 +1,11 @@
 import { SeededRandom } from '../corpus/seeded-random';
-import { factCount, planSummaries, sampleDistinct, type ConversationPlan, type TenantPlan } from './corpus-shape';
+import {
+  factCount,
+  planSummaries,
+  sampleDistinct,
+  type ConversationPlan,
+  type TenantPlan,
+} from './corpus-shape';
 import type { Topic, ZipfText } from './zipf-text';
 
 /**
@@ -37,9 +43,23 @@ export interface SummaryRow {
   readonly sourceIds: readonly number[];
 }
 
-export const FACT_CATEGORIES = ['preference', 'fact', 'event', 'relationship', 'decision', 'correction', 'task', 'general'] as const;
+export const FACT_CATEGORIES = [
+  'preference',
+  'fact',
+  'event',
+  'relationship',
+  'decision',
+  'correction',
+  'task',
+  'general',
+] as const;
 export const FACT_LIFETIMES = ['sticky', 'user_preference', 'project_context', 'learned_pattern'] as const;
-const LIFETIME_DAYS: Record<(typeof FACT_LIFETIMES)[number], number | null> = { sticky: null, user_preference: 90, project_context: 30, learned_pattern: 30 };
+const LIFETIME_DAYS: Record<(typeof FACT_LIFETIMES)[number], number | null> = {
+  sticky: null,
+  user_preference: 90,
+  project_context: 30,
+  learned_pattern: 30,
+};
 /** Share of facts that a later fact superseded (closed, not erased). */
 export const CLOSED_FACT_SHARE = 0.15;
 
@@ -89,7 +109,11 @@ export class CorpusGenerator {
 
   /** Rows generated so far: the next ids minus one. */
   get counts(): { messages: number; summaries: number; facts: number } {
-    return { messages: this.nextMessageId - 1, summaries: this.nextSummaryId - 1, facts: this.nextFactId - 1 };
+    return {
+      messages: this.nextMessageId - 1,
+      summaries: this.nextSummaryId - 1,
+      facts: this.nextFactId - 1,
+    };
   }
 
   /** Conversations must be generated in plan order (tenant by tenant), as ids are handed out in order. */
@@ -103,7 +127,12 @@ export class CorpusGenerator {
     return { plan, title, messages, summaries, facts };
   }
 
-  private messages(tenant: TenantPlan, plan: ConversationPlan, random: SeededRandom, topic: Topic): MessageRow[] {
+  private messages(
+    tenant: TenantPlan,
+    plan: ConversationPlan,
+    random: SeededRandom,
+    topic: Topic,
+  ): MessageRow[] {
     const person = random.pick(tenant.people);
     const rows: MessageRow[] = [];
     let at = plan.startMs;
@@ -111,7 +140,10 @@ export class CorpusGenerator {
       const role = i % 2 === 0 ? 'user' : 'assistant';
       if (i > 0) {
         if (role === 'assistant') at += random.int(2 * SECOND, 90 * SECOND);
-        else at += random.chance(0.06) ? random.int(2 * HOUR, 5 * DAY) : random.int(20 * SECOND, 15 * 60 * SECOND);
+        else
+          at += random.chance(0.06)
+            ? random.int(2 * HOUR, 5 * DAY)
+            : random.int(20 * SECOND, 15 * 60 * SECOND);
       }
       // Users write a sentence or two; answers run longer.
       const sentences = role === 'user' ? 1 + (random.chance(0.35) ? random.int(1, 2) : 0) : random.int(1, 6);
@@ -130,7 +162,12 @@ export class CorpusGenerator {
     return rows;
   }
 
-  private summaries(plan: ConversationPlan, messages: readonly MessageRow[], random: SeededRandom, topic: Topic): SummaryRow[] {
+  private summaries(
+    plan: ConversationPlan,
+    messages: readonly MessageRow[],
+    random: SeededRandom,
+    topic: Topic,
+  ): SummaryRow[] {
     const layout = planSummaries(messages.length, random);
     const leaves: SummaryRow[] = layout.leaves.map(([from, to]) => {
       const covered = messages.slice(from, to);
@@ -167,7 +204,13 @@ export class CorpusGenerator {
     return [...leaves, ...branches];
   }
 
-  private facts(tenant: TenantPlan, plan: ConversationPlan, messages: readonly MessageRow[], random: SeededRandom, topic: Topic): FactRow[] {
+  private facts(
+    tenant: TenantPlan,
+    plan: ConversationPlan,
+    messages: readonly MessageRow[],
+    random: SeededRandom,
+    topic: Topic,
+  ): FactRow[] {
     const n = factCount(messages.length, random);
     const ids = Array.from({ length: n }, () => this.nextFactId++);
     // Facts are stated in transcript order; a closed one was superseded by the next.
@@ -188,7 +231,8 @@ export class CorpusGenerator {
         importance: random.int(1, 10),
         origin: random.chance(0.2) ? 'tag' : 'extracted',
         originKey: `bench:${plan.id}:${i}`,
-        sourceMessageIds: random.chance(0.3) && sources[i]! > 0 ? [messages[sources[i]! - 1]!.id, source.id] : [source.id],
+        sourceMessageIds:
+          random.chance(0.3) && sources[i]! > 0 ? [messages[sources[i]! - 1]!.id, source.id] : [source.id],
         validFromMs,
         validToMs: closed ? next.createdAtMs : null,
         supersededBy: closed ? ids[i + 1]! : null,

@@ -29,11 +29,70 @@ export interface LoadReport {
 }
 
 const TABLES = {
-  conversations: ['id', 'tenant_id', 'agent', 'session_key', 'channel', 'title', 'model', 'message_count', 'token_estimate', 'first_message_at', 'last_message_at', 'created_at', 'updated_at'],
-  messages: ['id', 'tenant_id', 'conversation_id', 'agent', 'turn_id', 'position', 'stream_seq', 'role', 'author', 'content', 'token_estimate', 'created_at', 'ingested_at'],
-  summaries: ['id', 'tenant_id', 'conversation_id', 'agent', 'depth', 'content', 'earliest_at', 'latest_at', 'message_count', 'token_estimate', 'model', 'created_at'],
+  conversations: [
+    'id',
+    'tenant_id',
+    'agent',
+    'session_key',
+    'channel',
+    'title',
+    'model',
+    'message_count',
+    'token_estimate',
+    'first_message_at',
+    'last_message_at',
+    'created_at',
+    'updated_at',
+  ],
+  messages: [
+    'id',
+    'tenant_id',
+    'conversation_id',
+    'agent',
+    'turn_id',
+    'position',
+    'stream_seq',
+    'role',
+    'author',
+    'content',
+    'token_estimate',
+    'created_at',
+    'ingested_at',
+  ],
+  summaries: [
+    'id',
+    'tenant_id',
+    'conversation_id',
+    'agent',
+    'depth',
+    'content',
+    'earliest_at',
+    'latest_at',
+    'message_count',
+    'token_estimate',
+    'model',
+    'created_at',
+  ],
   summary_sources: ['tenant_id', 'summary_id', 'source_kind', 'source_id', 'ordinal'],
-  facts: ['id', 'tenant_id', 'agent', 'content', 'category', 'lifetime', 'importance', 'origin', 'origin_key', 'conversation_id', 'source_message_ids', 'valid_from', 'valid_to', 'superseded_by', 'expires_at', 'created_at', 'updated_at'],
+  facts: [
+    'id',
+    'tenant_id',
+    'agent',
+    'content',
+    'category',
+    'lifetime',
+    'importance',
+    'origin',
+    'origin_key',
+    'conversation_id',
+    'source_message_ids',
+    'valid_from',
+    'valid_to',
+    'superseded_by',
+    'expires_at',
+    'created_at',
+    'updated_at',
+  ],
   embeddings: ['item_kind', 'item_id', 'tenant_id', 'model', 'embedding', 'embedded_at'],
 } as const;
 type Table = keyof typeof TABLES;
@@ -52,26 +111,77 @@ export function vectorText(vector: ArrayLike<number>): string {
 }
 
 /** COPY text of one conversation's rows, table by table (vectors included). */
-export function conversationCopyText(tenantId: string, c: ConversationCorpus, embedder: TextEmbedder): Record<Table, { text: string; rows: number }> {
+export function conversationCopyText(
+  tenantId: string,
+  c: ConversationCorpus,
+  embedder: TextEmbedder,
+): Record<Table, { text: string; rows: number }> {
   const { plan, messages, summaries, facts } = c;
   const first = messages[0]!.createdAtMs;
   const last = messages[messages.length - 1]!.createdAtMs;
   const out = {} as Record<Table, { text: string; rows: number }>;
   const put = (table: Table, lines: string[]) => (out[table] = { text: lines.join(''), rows: lines.length });
   put('conversations', [
-    copyRow([plan.id, tenantId, plan.agent, plan.sessionKey, plan.channel, c.title, plan.model, messages.length, messages.reduce((n, m) => n + tokens(m.content), 0), iso(first), iso(last), iso(first), iso(last)]),
+    copyRow([
+      plan.id,
+      tenantId,
+      plan.agent,
+      plan.sessionKey,
+      plan.channel,
+      c.title,
+      plan.model,
+      messages.length,
+      messages.reduce((n, m) => n + tokens(m.content), 0),
+      iso(first),
+      iso(last),
+      iso(first),
+      iso(last),
+    ]),
   ]);
   put(
     'messages',
-    messages.map((m) => copyRow([m.id, tenantId, plan.id, plan.agent, m.turnId, m.position, m.id, m.role, m.author, m.content, tokens(m.content), iso(m.createdAtMs), iso(m.createdAtMs + 150)])),
+    messages.map((m) =>
+      copyRow([
+        m.id,
+        tenantId,
+        plan.id,
+        plan.agent,
+        m.turnId,
+        m.position,
+        m.id,
+        m.role,
+        m.author,
+        m.content,
+        tokens(m.content),
+        iso(m.createdAtMs),
+        iso(m.createdAtMs + 150),
+      ]),
+    ),
   );
   put(
     'summaries',
-    summaries.map((s) => copyRow([s.id, tenantId, plan.id, plan.agent, s.depth, s.content, iso(s.earliestAtMs), iso(s.latestAtMs), s.messageCount, tokens(s.content), SUMMARY_MODEL, iso(s.createdAtMs)])),
+    summaries.map((s) =>
+      copyRow([
+        s.id,
+        tenantId,
+        plan.id,
+        plan.agent,
+        s.depth,
+        s.content,
+        iso(s.earliestAtMs),
+        iso(s.latestAtMs),
+        s.messageCount,
+        tokens(s.content),
+        SUMMARY_MODEL,
+        iso(s.createdAtMs),
+      ]),
+    ),
   );
   put(
     'summary_sources',
-    summaries.flatMap((s) => s.sourceIds.map((id, ordinal) => copyRow([tenantId, s.id, s.sourceKind, id, ordinal]))),
+    summaries.flatMap((s) =>
+      s.sourceIds.map((id, ordinal) => copyRow([tenantId, s.id, s.sourceKind, id, ordinal])),
+    ),
   );
   put(
     'facts',
@@ -105,7 +215,9 @@ export function conversationCopyText(tenantId: string, c: ConversationCorpus, em
   const vectors = embedder.embed(items.map((i) => i.text));
   put(
     'embeddings',
-    items.map((item, i) => copyRow([item.kind, item.id, tenantId, embedder.modelId, vectorText(vectors[i]!), iso(item.atMs)])),
+    items.map((item, i) =>
+      copyRow([item.kind, item.id, tenantId, embedder.modelId, vectorText(vectors[i]!), iso(item.atMs)]),
+    ),
   );
   return out;
 }
@@ -134,7 +246,9 @@ export async function loadCorpus(
     const indexes = await recordIndexes(admin, Object.keys(TABLES));
     await dropIndexes(admin, indexes);
     progress(`dropped ${indexes.map((i) => i.name).join(', ')} for the load`);
-    await admin.query(`INSERT INTO tenants (tenant_id) SELECT unnest($1::text[])`, [tenants.map((t) => t.id)]);
+    await admin.query(`INSERT INTO tenants (tenant_id) SELECT unnest($1::text[])`, [
+      tenants.map((t) => t.id),
+    ]);
 
     for (const [table, columns] of Object.entries(TABLES)) {
       sinks.push(await CopySink.open(adminUrl, table, columns, [`SET session_replication_role = replica`]));
@@ -148,7 +262,9 @@ export async function loadCorpus(
         const t0 = performance.now();
         const copy = conversationCopyText(tenant.id, generator.conversation(tenant, plan), embedder);
         generateMs += performance.now() - t0;
-        await Promise.all(Object.entries(copy).map(([table, { text, rows }]) => sink.get(table as Table)!.write(text, rows)));
+        await Promise.all(
+          Object.entries(copy).map(([table, { text, rows }]) => sink.get(table as Table)!.write(text, rows)),
+        );
         // Let the sockets drain while the next conversation is generated.
         await new Promise((r) => setImmediate(r));
       }
@@ -156,21 +272,28 @@ export async function loadCorpus(
         lastReport = performance.now();
         const done = generator.counts.messages;
         const seconds = (lastReport - started) / 1000;
-        progress(`COPY: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} messages, tenant ${tenant.index + 1}/${tenants.length} (${Math.round(done / seconds).toLocaleString('en-US')} messages/s)`);
+        progress(
+          `COPY: ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} messages, tenant ${tenant.index + 1}/${tenants.length} (${Math.round(done / seconds).toLocaleString('en-US')} messages/s)`,
+        );
       }
     }
     for (const s of sinks) await s.close();
     const copied = performance.now();
-    progress(`COPY done in ${((copied - started) / 1000).toFixed(1)} s (generator ${(generateMs / 1000).toFixed(1)} s)`);
+    progress(
+      `COPY done in ${((copied - started) / 1000).toFixed(1)} s (generator ${(generateMs / 1000).toFixed(1)} s)`,
+    );
 
     for (const table of IDENTITY_TABLES) {
-      await admin.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT max(id) FROM ${table}))`, [table]);
+      await admin.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT max(id) FROM ${table}))`, [
+        table,
+      ]);
     }
     await checkIntegrity(admin);
 
     const built = await recreateIndexes(admin, indexes, progress);
     const differences = await indexDifferences(admin, indexes);
-    if (differences.length) throw new Error(`the indexes differ from the migrations' after the load: ${differences.join('; ')}`);
+    if (differences.length)
+      throw new Error(`the indexes differ from the migrations' after the load: ${differences.join('; ')}`);
     const vacuumStarted = performance.now();
     progress('VACUUM ANALYZE …');
     for (const table of Object.keys(TABLES)) await admin.query(`VACUUM (ANALYZE) ${table}`);
@@ -208,5 +331,6 @@ async function checkIntegrity(admin: Client): Promise<void> {
       (SELECT count(*) FROM conversations c WHERE NOT EXISTS (SELECT 1 FROM tenants t WHERE t.tenant_id = c.tenant_id)) AS conversations_without_tenant,
       (SELECT count(*) FROM messages) + (SELECT count(*) FROM summaries) + (SELECT count(*) FROM facts) - (SELECT count(*) FROM embeddings) AS rows_without_vector`);
   const broken = Object.entries(rows[0]!).filter(([, n]) => Number(n) !== 0);
-  if (broken.length) throw new Error(`the loaded corpus is inconsistent: ${broken.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (broken.length)
+    throw new Error(`the loaded corpus is inconsistent: ${broken.map(([k, n]) => `${k} ${n}`).join(', ')}`);
 }

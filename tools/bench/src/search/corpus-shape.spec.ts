@@ -65,7 +65,9 @@ describe('search corpus shape', () => {
       expected = to;
     }
     expect(400 - expected).toBeLessThan(LEAF_MESSAGES.max); // only the unfinished tail is left
-    expect(plan.branches).toEqual(Array.from({ length: Math.floor(plan.leaves.length / BRANCH_LEAVES) }, (_, i) => [i * 5, i * 5 + 5]));
+    expect(plan.branches).toEqual(
+      Array.from({ length: Math.floor(plan.leaves.length / BRANCH_LEAVES) }, (_, i) => [i * 5, i * 5 + 5]),
+    );
     expect(planSummaries(15, random)).toEqual({ leaves: [], branches: [] });
     for (let i = 0; i < 100; i++) {
       const n = factCount(20 + i * 4, random);

@@ -39,7 +39,11 @@ export const CORPUS_LEXICON = { words: 50_000, zipfExponent: 1 } as const;
 
 /** 1m, 100k: a corpus's size as it names its cached database (shared by bench:search and bench:context). */
 export function corpusSizeLabel(messages: number): string {
-  return messages % 1_000_000 === 0 ? `${messages / 1_000_000}m` : messages % 1000 === 0 ? `${messages / 1000}k` : String(messages);
+  return messages % 1_000_000 === 0
+    ? `${messages / 1_000_000}m`
+    : messages % 1000 === 0
+      ? `${messages / 1000}k`
+      : String(messages);
 }
 
 export const CONVERSATION_MESSAGES = { min: 20, max: 400 } as const;
@@ -48,8 +52,32 @@ export const CONVERSATION_SPAN_MS = 45 * 86_400_000;
 /** Tenant sizes: Zipf-like (exponent, offset), then bounded to [mean ÷ bound, mean × bound]. */
 export const TENANT_SPREAD = { exponent: 0.9, offset: 8, bound: 4 } as const;
 
-const AGENTS = ['assistant', 'support', 'coder', 'planner', 'researcher', 'ops', 'sales', 'tutor', 'concierge', 'analyst'];
-const PEOPLE = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'oscar'];
+const AGENTS = [
+  'assistant',
+  'support',
+  'coder',
+  'planner',
+  'researcher',
+  'ops',
+  'sales',
+  'tutor',
+  'concierge',
+  'analyst',
+];
+const PEOPLE = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'oscar',
+];
 const CHANNELS = ['web', 'slack', 'cli', 'telegram', 'email'];
 const MODELS = ['gpt-4o-mini', 'claude-sonnet-4', 'llama-3.1-70b', 'qwen2.5-32b'];
 
@@ -109,7 +137,9 @@ export function tenantSizes(total: number, tenants: number, spread = TENANT_SPRE
   const exact = shares.map((s) => s * total);
   const sizes = exact.map(Math.floor);
   let missing = total - sizes.reduce((a, b) => a + b, 0);
-  const byRemainder = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const byRemainder = exact
+    .map((x, i) => [x - Math.floor(x), i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (const [, i] of byRemainder) {
     if (missing-- <= 0) break;
     sizes[i]!++;
@@ -204,14 +234,15 @@ export interface SummaryPlan {
 /** Where a conversation of `messages` messages has summaries, as the compactor would have made them. */
 export function planSummaries(messages: number, random: SeededRandom): SummaryPlan {
   const leaves: Array<readonly [number, number]> = [];
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const to = from + random.int(LEAF_MESSAGES.min, LEAF_MESSAGES.max);
     if (to > messages) break;
     leaves.push([from, to]);
     from = to;
   }
   const branches: Array<readonly [number, number]> = [];
-  for (let from = 0; from + BRANCH_LEAVES <= leaves.length; from += BRANCH_LEAVES) branches.push([from, from + BRANCH_LEAVES]);
+  for (let from = 0; from + BRANCH_LEAVES <= leaves.length; from += BRANCH_LEAVES)
+    branches.push([from, from + BRANCH_LEAVES]);
   return { leaves, branches };
 }
 

@@ -23,13 +23,21 @@ export interface FloorQuery {
 }
 
 export async function runFloorQuery(client: PoolClient, tenantId: string, query: FloorQuery): Promise<void> {
-  const run: StatementRunner = async <T>(statement: { text: string; values: unknown[] }) => (await client.query(statement.text, statement.values)).rows as T[];
+  const run: StatementRunner = async <T>(statement: { text: string; values: unknown[] }) =>
+    (await client.query(statement.text, statement.values)).rows as T[];
   await client.query('BEGIN');
   try {
     await client.query(`SELECT set_config('engram.tenant_id', $1, true)`, [tenantId]);
     const outcome = await runSearch(
       run,
-      { query: query.text, mode: 'fulltext', fusion: 'weighted', topK: query.topK, expand: true, scope: { tenantId, kinds: ITEM_KINDS, ...query.filters } },
+      {
+        query: query.text,
+        mode: 'fulltext',
+        fusion: 'weighted',
+        topK: query.topK,
+        expand: true,
+        scope: { tenantId, kinds: ITEM_KINDS, ...query.filters },
+      },
       Promise.resolve({ vector: [...query.vector], model: LOCAL_EMBEDDING_MODEL_ID }),
       new Date(),
     );

@@ -1,7 +1,10 @@
 import { latencyRun } from './measure-search';
 import type { ClosedLoopRun } from './closed-loop';
 
-const loop = (outcomes: ClosedLoopRun<unknown>['outcomes']): ClosedLoopRun<unknown> => ({ outcomes, wallMs: 1000 });
+const loop = (outcomes: ClosedLoopRun<unknown>['outcomes']): ClosedLoopRun<unknown> => ({
+  outcomes,
+  wallMs: 1000,
+});
 
 describe('latencyRun', () => {
   it('times the calls that succeeded, counts the others by error, and shares the machine CPU among every call', () => {

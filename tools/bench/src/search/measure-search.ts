@@ -39,13 +39,25 @@ export function latencyRun<R>(
     errors: tally(run.outcomes.filter((o) => o.error !== undefined).map((o) => o.error!)),
     degraded: degraded.length,
     degradedReasons: tally(degraded.map((a) => a.degradedReason || 'unspecified')),
-    ...(hits.length ? { meanHits: hits.reduce((a, b) => a + b, 0) / hits.length, emptyAnswers: hits.filter((h) => h === 0).length } : {}),
-    ...(machineBusySecondsDuring !== undefined && run.outcomes.length > 0 && { machineCpuMsPerCall: (machineBusySecondsDuring * 1000) / run.outcomes.length }),
+    ...(hits.length
+      ? {
+          meanHits: hits.reduce((a, b) => a + b, 0) / hits.length,
+          emptyAnswers: hits.filter((h) => h === 0).length,
+        }
+      : {}),
+    ...(machineBusySecondsDuring !== undefined &&
+      run.outcomes.length > 0 && {
+        machineCpuMsPerCall: (machineBusySecondsDuring * 1000) / run.outcomes.length,
+      }),
   };
 }
 
 /** A closed-loop run, and the CPU the whole machine spent meanwhile (every process: clients, NATS, services, Postgres). */
-async function closedLoopOnMachine<T, R>(items: readonly T[], clients: number, call: (item: T, client: number) => Promise<R>) {
+async function closedLoopOnMachine<T, R>(
+  items: readonly T[],
+  clients: number,
+  call: (item: T, client: number) => Promise<R>,
+) {
   const busy = machineBusySeconds();
   const run = await runClosedLoop(items, clients, call);
   return { run, busySeconds: machineBusySeconds() - busy };
@@ -70,10 +82,19 @@ function search(nc: NatsConnection, q: BenchQuery) {
 }
 
 /** Warm-up (unmeasured), then the measured queries, `clients` at a time over RPC. */
-export async function measureRpc(nc: NatsConnection, warmup: readonly BenchQuery[], measured: readonly BenchQuery[], clients: number): Promise<LatencyRun> {
+export async function measureRpc(
+  nc: NatsConnection,
+  warmup: readonly BenchQuery[],
+  measured: readonly BenchQuery[],
+  clients: number,
+): Promise<LatencyRun> {
   await runClosedLoop(warmup, clients, (q) => search(nc, q));
   const { run, busySeconds } = await closedLoopOnMachine(measured, clients, (q) => search(nc, q));
-  return latencyRun(run, (r) => ({ ...(r.degraded ? { degradedReason: r.degradedReason } : {}), hits: r.hits.length }), busySeconds);
+  return latencyRun(
+    run,
+    (r) => ({ ...(r.degraded ? { degradedReason: r.degradedReason } : {}), hits: r.hits.length }),
+    busySeconds,
+  );
 }
 
 /** No corpus has this tenant. */
@@ -85,7 +106,12 @@ export const SHELL_TENANT = 'bench-shell-no-such-tenant';
  * transaction — and is answered NOT_FOUND after the plan's first statement: what any search costs
  * before it looks at a single row. Any other answer fails the call.
  */
-export async function measureShell(nc: NatsConnection, warmup: readonly BenchQuery[], measured: readonly BenchQuery[], clients: number): Promise<LatencyRun> {
+export async function measureShell(
+  nc: NatsConnection,
+  warmup: readonly BenchQuery[],
+  measured: readonly BenchQuery[],
+  clients: number,
+): Promise<LatencyRun> {
   const call = async (q: BenchQuery) => {
     try {
       await search(nc, { ...q, tenantId: SHELL_TENANT });
@@ -101,13 +127,21 @@ export async function measureShell(nc: NatsConnection, warmup: readonly BenchQue
 }
 
 /** The same, as bare SQL (runFloorQuery) on `clients` connections of the app role. */
-export async function measureFloor(pool: Pool, warmup: readonly VectorQuery[], measured: readonly VectorQuery[], clients: number): Promise<{ run: LatencyRun; latencies: number[] }> {
+export async function measureFloor(
+  pool: Pool,
+  warmup: readonly VectorQuery[],
+  measured: readonly VectorQuery[],
+  clients: number,
+): Promise<{ run: LatencyRun; latencies: number[] }> {
   const connections = await Promise.all(Array.from({ length: clients }, () => pool.connect()));
   try {
     const call = (q: VectorQuery, c: number) => runFloorQuery(connections[c]!, q.tenantId, q);
     await runClosedLoop(warmup, clients, call);
     const { run, busySeconds } = await closedLoopOnMachine(measured, clients, call);
-    return { run: latencyRun(run, () => ({}), busySeconds), latencies: run.outcomes.map((o) => (o.error === undefined ? o.latencyMs : NaN)) };
+    return {
+      run: latencyRun(run, () => ({}), busySeconds),
+      latencies: run.outcomes.map((o) => (o.error === undefined ? o.latencyMs : NaN)),
+    };
   } finally {
     for (const c of connections) c.release();
   }
@@ -117,10 +151,19 @@ export async function measureFloor(pool: Pool, warmup: readonly VectorQuery[], m
  * EXPLAIN (ANALYZE, BUFFERS) of the floor's statements for a few queries: the slowest of the
  * measured ones, and the first of each kind (no filter, agent filter, date filter).
  */
-export async function explainFloor(pool: Pool, measured: readonly VectorQuery[], latencies: readonly number[], slowest: number): Promise<ExplainedQuery[]> {
+export async function explainFloor(
+  pool: Pool,
+  measured: readonly VectorQuery[],
+  latencies: readonly number[],
+  slowest: number,
+): Promise<ExplainedQuery[]> {
   const picks: Array<{ q: VectorQuery; why: string }> = [];
-  const byLatency = measured.map((q, i) => ({ q, ms: latencies[i]! })).filter((x) => !Number.isNaN(x.ms)).sort((a, b) => b.ms - a.ms);
-  for (const { q, ms } of byLatency.slice(0, slowest)) picks.push({ q, why: `slow: ${ms.toFixed(1)} ms in the run` });
+  const byLatency = measured
+    .map((q, i) => ({ q, ms: latencies[i]! }))
+    .filter((x) => !Number.isNaN(x.ms))
+    .sort((a, b) => b.ms - a.ms);
+  for (const { q, ms } of byLatency.slice(0, slowest))
+    picks.push({ q, why: `slow: ${ms.toFixed(1)} ms in the run` });
   const first = (why: string, test: (q: VectorQuery) => boolean) => {
     const q = measured.find(test);
     if (q) picks.push({ q, why });
@@ -133,7 +176,9 @@ export async function explainFloor(pool: Pool, measured: readonly VectorQuery[],
     const out: ExplainedQuery[] = [];
     for (const { q, why } of picks) {
       const statements = await explainEach(client, (c) => runFloorQuery(c, q.tenantId, q));
-      const filters = Object.fromEntries(Object.entries(q.filters).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : String(v)]));
+      const filters = Object.fromEntries(
+        Object.entries(q.filters).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : String(v)]),
+      );
       out.push({ tenantId: q.tenantId, text: q.text, filters, why, statements });
     }
     return out;

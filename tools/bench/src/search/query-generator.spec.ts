@@ -30,7 +30,8 @@ describe('search benchmark queries', () => {
       expect(new Set(content).size).toBe(content.length);
       expect(q.topK).toBe(10);
     }
-    const withFunctionWords = queries.filter((q) => q.text.split(' ').some((w) => FUNCTION_WORDS.has(w))).length / queries.length;
+    const withFunctionWords =
+      queries.filter((q) => q.text.split(' ').some((w) => FUNCTION_WORDS.has(w))).length / queries.length;
     expect(withFunctionWords).toBeGreaterThan(0.05);
     expect(withFunctionWords).toBeLessThan(DEFAULT_QUERY_MIX.withFunctionWords + 0.02);
   });
@@ -50,7 +51,8 @@ describe('search benchmark queries', () => {
     const dated = queries.filter((q) => q.filters.from !== undefined);
     expect(agent.length / queries.length).toBeCloseTo(DEFAULT_QUERY_MIX.agentFilter, 1);
     expect(dated.length / queries.length).toBeCloseTo(DEFAULT_QUERY_MIX.dateFilter, 1);
-    for (const q of agent) expect(source.tenants.find((t) => t.id === q.tenantId)!.agents).toContain(q.filters.agent);
+    for (const q of agent)
+      expect(source.tenants.find((t) => t.id === q.tenantId)!.agents).toContain(q.filters.agent);
     for (const q of dated) {
       const days = (q.filters.to!.getTime() - q.filters.from!.getTime()) / DAY;
       expect(days).toBeGreaterThanOrEqual(7);

@@ -50,7 +50,12 @@ const DAY = 86_400_000;
  * (mostly content words; the function words of the rest are what full-text search drops), to a
  * random tenant, sometimes for one agent, sometimes over a window of time. Deterministic.
  */
-export function generateQueries(count: number, source: QuerySource, seed: number, mix: QueryMix = DEFAULT_QUERY_MIX): BenchQuery[] {
+export function generateQueries(
+  count: number,
+  source: QuerySource,
+  seed: number,
+  mix: QueryMix = DEFAULT_QUERY_MIX,
+): BenchQuery[] {
   const random = new SeededRandom(seed);
   const queries: BenchQuery[] = [];
   for (let q = 0; q < count; q++) {
@@ -68,7 +73,9 @@ export function generateQueries(count: number, source: QuerySource, seed: number
     if (random.chance(mix.agentFilter)) filters.agent = random.pick(tenant.agents);
     if (random.chance(mix.dateFilter)) {
       const days = random.int(mix.windowDays.min, mix.windowDays.max);
-      const from = source.period.fromMs + Math.floor(random.next() * (source.period.toMs - source.period.fromMs - days * DAY));
+      const from =
+        source.period.fromMs +
+        Math.floor(random.next() * (source.period.toMs - source.period.fromMs - days * DAY));
       filters.from = new Date(from);
       filters.to = new Date(from + days * DAY);
     }

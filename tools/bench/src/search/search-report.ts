@@ -144,8 +144,12 @@ export function runCells(run: LatencyRun | null, what: string): [string, string]
     `max ${ms(l.maxMs)}`,
     failed ? `${n0(failed)} of ${n0(run.calls)} FAILED (${counts(run.errors)})` : `${n0(run.calls)} ok`,
     `${n0(run.degraded)} degraded${run.degraded ? ` (${counts(run.degradedReasons)})` : ''}`,
-    run.meanHits === undefined ? '' : `${run.meanHits.toFixed(1)} hits per answer, ${n0(run.emptyAnswers ?? 0)} empty`,
-    run.machineCpuMsPerCall === undefined ? '' : `${run.machineCpuMsPerCall.toFixed(2)} ms of machine CPU per call`,
+    run.meanHits === undefined
+      ? ''
+      : `${run.meanHits.toFixed(1)} hits per answer, ${n0(run.emptyAnswers ?? 0)} empty`,
+    run.machineCpuMsPerCall === undefined
+      ? ''
+      : `${run.machineCpuMsPerCall.toFixed(2)} ms of machine CPU per call`,
   ];
   return [head, rest.filter(Boolean).join('; ')];
 }
@@ -157,11 +161,21 @@ export function renderSearchTable(r: SearchBenchResult): string {
     const c = s.corpus;
     const l = s.load;
     rows.push(
-      [`${s.label}: corpus`, `${n0(c.messages)} messages`, `${c.tenants} tenants (${n0(c.tenantMessages.min)}–${n0(c.tenantMessages.max)} messages, median ${n0(c.tenantMessages.median)}), ${n0(c.agents)} agents, ${n0(c.conversations)} conversations, ${n0(c.summaries)} summaries (${n0(c.summarySources)} sources), ${n0(c.facts)} facts, ${n0(c.vectors)} vectors`],
+      [
+        `${s.label}: corpus`,
+        `${n0(c.messages)} messages`,
+        `${c.tenants} tenants (${n0(c.tenantMessages.min)}–${n0(c.tenantMessages.max)} messages, median ${n0(c.tenantMessages.median)}), ${n0(c.agents)} agents, ${n0(c.conversations)} conversations, ${n0(c.summaries)} summaries (${n0(c.summarySources)} sources), ${n0(c.facts)} facts, ${n0(c.vectors)} vectors`,
+      ],
       [
         '  load',
         `${n0(l.seconds.total)} s${s.reused ? ' (cached)' : ''}`,
-        `generate + COPY ${n0(l.seconds.generateAndCopy)} s (generator ${n0(l.seconds.generate)} s, ${n0(l.copyMegabytes)} MB), ${Object.entries(l.seconds.indexes).map(([k, v]) => `${k} ${n0(v)} s`).join(', ')}, VACUUM ANALYZE ${n0(l.seconds.vacuumAnalyze)} s; ${n0(l.databaseMegabytes)} MB; ${s.database}${s.reused ? `, loaded ${s.loadedAt}` : ''}`,
+        `generate + COPY ${n0(l.seconds.generateAndCopy)} s (generator ${n0(l.seconds.generate)} s, ${n0(l.copyMegabytes)} MB), ${Object.entries(
+          l.seconds.indexes,
+        )
+          .map(([k, v]) => `${k} ${n0(v)} s`)
+          .join(
+            ', ',
+          )}, VACUUM ANALYZE ${n0(l.seconds.vacuumAnalyze)} s; ${n0(l.databaseMegabytes)} MB; ${s.database}${s.reused ? `, loaded ${s.loadedAt}` : ''}`,
       ],
       ['  memory_search (RPC)', ...runCells(s.rpc, 'queries')],
       ['  shell (RPC, no tenant)', ...runCells(s.shell, 'calls')],
@@ -169,18 +183,38 @@ export function renderSearchTable(r: SearchBenchResult): string {
     );
     for (const e of s.explained) {
       const worst = [...e.statements].sort((a, b) => b.executionMs - a.executionMs)[0];
-      rows.push([`  EXPLAIN (${e.why})`, `${e.statements.map((x) => ms(x.executionMs)).join(' + ')}`, worst ? `slowest: ${worst.sql.slice(0, 110)}…` : '']);
+      rows.push([
+        `  EXPLAIN (${e.why})`,
+        `${e.statements.map((x) => ms(x.executionMs)).join(' + ')}`,
+        worst ? `slowest: ${worst.sql.slice(0, 110)}…` : '',
+      ]);
     }
     rows.push(['', '', '']);
   }
   const h = searchHeadline(r);
   const t = r.targets;
   rows.push(
-    ['settings', `${r.settings.clients} clients, ${n0(r.settings.queries)} queries`, `after ${n0(r.settings.warmup)} warm-up; ${r.settings.queryMix.words.min}–${r.settings.queryMix.words.max} words from a ${n0(r.settings.lexicon.words)}-word Zipf lexicon; agent filter ${r.settings.queryMix.agentFilter * 100} %, date filter ${r.settings.queryMix.dateFilter * 100} %; top ${r.settings.queryMix.topK}`],
+    [
+      'settings',
+      `${r.settings.clients} clients, ${n0(r.settings.queries)} queries`,
+      `after ${n0(r.settings.warmup)} warm-up; ${r.settings.queryMix.words.min}–${r.settings.queryMix.words.max} words from a ${n0(r.settings.lexicon.words)}-word Zipf lexicon; agent filter ${r.settings.queryMix.agentFilter * 100} %, date filter ${r.settings.queryMix.dateFilter * 100} %; top ${r.settings.queryMix.topK}`,
+    ],
     ['target p95 at 1 M', `≤ ${t.p95Ms} ms`, `${h.p95Ms === null ? '–' : ms(h.p95Ms)}: ${verdict(t.p95Met)}`],
-    ['target p95 1 M ÷ 100 k', `≤ ${t.scaleRatio}`, `${h.p95Ms === null || h.p95Ms100k === null ? '–' : (h.p95Ms / h.p95Ms100k).toFixed(2)}: ${verdict(t.scaleMet)}`],
-    ['target p95 ÷ floor p95', `≤ ${t.floorRatio}`, `${h.p95Ms === null || h.floorP95Ms === null ? '–' : (h.p95Ms / h.floorP95Ms).toFixed(2)}: ${verdict(t.floorMet)}`],
-    ['machine', `${r.machine.cores} × ${r.machine.cpu}`, `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, pgvector ${r.machine.pgvector}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`],
+    [
+      'target p95 1 M ÷ 100 k',
+      `≤ ${t.scaleRatio}`,
+      `${h.p95Ms === null || h.p95Ms100k === null ? '–' : (h.p95Ms / h.p95Ms100k).toFixed(2)}: ${verdict(t.scaleMet)}`,
+    ],
+    [
+      'target p95 ÷ floor p95',
+      `≤ ${t.floorRatio}`,
+      `${h.p95Ms === null || h.floorP95Ms === null ? '–' : (h.p95Ms / h.floorP95Ms).toFixed(2)}: ${verdict(t.floorMet)}`,
+    ],
+    [
+      'machine',
+      `${r.machine.cores} × ${r.machine.cpu}`,
+      `${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, pgvector ${r.machine.pgvector}, node ${r.machine.node}, load ${r.machine.loadAverageAtStart} at start`,
+    ],
   );
   return renderColumns(rows);
 }

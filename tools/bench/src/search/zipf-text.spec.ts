@@ -1,11 +1,25 @@
 import { SeededRandom } from '../corpus/seeded-random';
 import { lexiconOf, SENTENCE_WORDS, ZipfText } from './zipf-text';
 
-const vocabulary = (words: string[]) => ({ vocabularySize: words.length, word: (row: number) => words[row]! });
+const vocabulary = (words: string[]) => ({
+  vocabularySize: words.length,
+  word: (row: number) => words[row]!,
+});
 
 describe('Zipf text', () => {
   it('takes plain words of the vocabulary, in frequency order', () => {
-    const v = vocabulary(['the', ',', 'of', "n't", '1990', 'e-mail', 'U.S.', 'deploy', 'café', 'rock-n-roll']);
+    const v = vocabulary([
+      'the',
+      ',',
+      'of',
+      "n't",
+      '1990',
+      'e-mail',
+      'U.S.',
+      'deploy',
+      'café',
+      'rock-n-roll',
+    ]);
     expect(lexiconOf(v, 10)).toEqual(['the', 'of', 'e-mail', 'deploy']);
     expect(lexiconOf(v, 2)).toEqual(['the', 'of']);
   });

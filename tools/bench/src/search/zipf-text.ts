@@ -74,7 +74,8 @@ export class ZipfText {
   /** A conversation's topic: `size` distinct words of rank ≥ minRank. */
   topic(random: SeededRandom, size: number, share: number, minRank = 150): Topic {
     const words = new Set<string>();
-    for (let tries = 0; words.size < size && tries < size * 20; tries++) words.add(this.contentWord(random, minRank));
+    for (let tries = 0; words.size < size && tries < size * 20; tries++)
+      words.add(this.contentWord(random, minRank));
     return { words: [...words], share };
   }
 

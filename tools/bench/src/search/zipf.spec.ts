@@ -20,7 +20,8 @@ describe('Zipf sampling', () => {
       const rank = sampler.sample(random);
       counts.set(rank, (counts.get(rank) ?? 0) + 1);
     }
-    for (const rank of [0, 1, 9, 99]) expect((counts.get(rank) ?? 0) / n).toBeCloseTo(sampler.probability(rank), 2);
+    for (const rank of [0, 1, 9, 99])
+      expect((counts.get(rank) ?? 0) / n).toBeCloseTo(sampler.probability(rank), 2);
     // A long tail: many distinct ranks, the rarest drawn too.
     expect(counts.size).toBeGreaterThan(20_000);
     expect(Math.max(...counts.keys())).toBeGreaterThan(45_000);

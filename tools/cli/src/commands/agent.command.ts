@@ -1,11 +1,20 @@
 import { Command } from 'commander';
 import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
-import { Rpcs, type AgentProfile, type MessageInitShape, type PutAgentRequestSchema } from '@engram/contracts';
+import {
+  Rpcs,
+  type AgentProfile,
+  type MessageInitShape,
+  type PutAgentRequestSchema,
+} from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
 
 /** Stores an agent's profile (the whole profile: fields left out are cleared) over NATS. */
-export async function putAgent(natsUrl: string, tenantId: string, profile: MessageInitShape<typeof PutAgentRequestSchema>): Promise<AgentProfile> {
+export async function putAgent(
+  natsUrl: string,
+  tenantId: string,
+  profile: MessageInitShape<typeof PutAgentRequestSchema>,
+): Promise<AgentProfile> {
   const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
   try {
     return await callRpc(nc, Rpcs.agentPut, profile, { tenantId });
@@ -49,7 +58,9 @@ interface PutOptions {
 }
 
 export function agentCommand(): Command {
-  const agent = new Command('agent').description("an agent's profile: name, personality, job, tools, scene memory");
+  const agent = new Command('agent').description(
+    "an agent's profile: name, personality, job, tools, scene memory",
+  );
   agent
     .command('put')
     .description('store an agent profile (replaces the stored one: options left out are cleared)')
@@ -67,7 +78,8 @@ export function agentCommand(): Command {
       let settings: Record<string, unknown> | undefined;
       if (options.settings !== undefined) {
         const parsed: unknown = JSON.parse(options.settings);
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('--settings must be a JSON object');
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+          throw new Error('--settings must be a JSON object');
         settings = parsed as Record<string, unknown>;
       }
       const profile = await putAgent(loadConfig(['NATS_URL']).NATS_URL, options.tenant, {
@@ -76,7 +88,10 @@ export function agentCommand(): Command {
         personality: options.personality,
         job: options.job,
         userName: options.userName,
-        tools: (options.tools ?? '').split(',').map((t) => t.trim()).filter((t) => t !== ''),
+        tools: (options.tools ?? '')
+          .split(',')
+          .map((t) => t.trim())
+          .filter((t) => t !== ''),
         sceneMemory: Boolean(options.sceneMemory),
         model: options.model,
         settings: settings as never,
@@ -89,7 +104,13 @@ export function agentCommand(): Command {
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--agent <agent>', 'agent name')
     .action(async (options: { tenant: string; agent: string }) => {
-      console.log(JSON.stringify(printable(await getAgent(loadConfig(['NATS_URL']).NATS_URL, options.tenant, options.agent)), null, 2));
+      console.log(
+        JSON.stringify(
+          printable(await getAgent(loadConfig(['NATS_URL']).NATS_URL, options.tenant, options.agent)),
+          null,
+          2,
+        ),
+      );
     });
   return agent;
 }

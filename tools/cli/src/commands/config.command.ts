@@ -9,7 +9,8 @@ export const README_TABLE_END = '<!-- config-table:end -->';
 export function withConfigTable(readme: string): string {
   const start = readme.indexOf(README_TABLE_START);
   const end = readme.indexOf(README_TABLE_END);
-  if (start < 0 || end < start) throw new Error(`the README has no ${README_TABLE_START} … ${README_TABLE_END} block`);
+  if (start < 0 || end < start)
+    throw new Error(`the README has no ${README_TABLE_START} … ${README_TABLE_END} block`);
   return `${readme.slice(0, start + README_TABLE_START.length)}\n${renderConfigTable()}\n${readme.slice(end)}`;
 }
 

@@ -23,21 +23,31 @@ export async function queueStatus(natsUrl: string): Promise<QueueStatus[]> {
  * has one msg id and one subject, so enqueueing it again adds nothing. A dry run
  * only counts.
  */
-export async function backfillToolSynthesis(options: { natsUrl: string; databaseUrl: string; dryRun: boolean }) {
+export async function backfillToolSynthesis(options: {
+  natsUrl: string;
+  databaseUrl: string;
+  dryRun: boolean;
+}) {
   const dataSource = createDataSource(options.databaseUrl, { poolSize: 2, applicationName: 'engram-cli' });
   await dataSource.initialize();
-  const nc = options.dryRun ? null : await connect({ servers: options.natsUrl.split(','), name: 'engram-cli' });
+  const nc = options.dryRun
+    ? null
+    : await connect({ servers: options.natsUrl.split(','), name: 'engram-cli' });
   try {
     if (nc) {
       // The queue's stream may not exist yet if no embedder ever ran.
       const jsm = await jetstreamManager(nc);
       if (!(await jsm.streams.info(Streams.work.name).catch(() => null))) {
-        throw new Error(`stream ${Streams.work.name} does not exist yet: start the embedder once (it provisions ${ALL_STREAMS.map((s) => s.name).join(', ')})`);
+        throw new Error(
+          `stream ${Streams.work.name} does not exist yet: start the embedder once (it provisions ${ALL_STREAMS.map((s) => s.name).join(', ')})`,
+        );
       }
     }
     const js = nc ? jetstream(nc) : null;
     const perTenant: Record<string, number> = {};
-    const tenants: Array<{ tenant_id: string }> = await dataSource.query('SELECT engram_tenant_ids() AS tenant_id');
+    const tenants: Array<{ tenant_id: string }> = await dataSource.query(
+      'SELECT engram_tenant_ids() AS tenant_id',
+    );
     for (const { tenant_id: tenantId } of tenants) {
       const ids: string[] = await dataSource.transaction(async (manager) => {
         await actAsTenant(manager, tenantId);
@@ -51,9 +61,13 @@ export async function backfillToolSynthesis(options: { natsUrl: string; database
       for (let i = 0; js && i < ids.length; i += 500) {
         await Promise.all(
           ids.slice(i, i + 500).map((messageId) =>
-            js.publish(Subjects.toolSynthesis(tenantId, messageId), encodeMessage(ToolSynthesisWorkSchema, { tenantId, messageId }), {
-              msgID: `toolsynth:${tenantId}:${messageId}`,
-            }),
+            js.publish(
+              Subjects.toolSynthesis(tenantId, messageId),
+              encodeMessage(ToolSynthesisWorkSchema, { tenantId, messageId }),
+              {
+                msgID: `toolsynth:${tenantId}:${messageId}`,
+              },
+            ),
           ),
         );
       }
@@ -82,29 +96,53 @@ export function memoryCommand(): Command {
     .option('--dry-run', 'only count what would be enqueued')
     .action(async (options: { dryRun?: boolean }) => {
       const config = loadConfig(['NATS_URL', 'DATABASE_URL']);
-      const perTenant = await backfillToolSynthesis({ natsUrl: config.NATS_URL, databaseUrl: config.DATABASE_URL, dryRun: Boolean(options.dryRun) });
+      const perTenant = await backfillToolSynthesis({
+        natsUrl: config.NATS_URL,
+        databaseUrl: config.DATABASE_URL,
+        dryRun: Boolean(options.dryRun),
+      });
       const total = Object.values(perTenant).reduce((a, b) => a + b, 0);
       for (const [tenant, count] of Object.entries(perTenant)) console.log(`${tenant}: ${count}`);
       console.log(`${options.dryRun ? 'would enqueue' : 'enqueued'} ${total} tool call(s) for description`);
     });
   memory
     .command('tree')
-    .description("print a conversation's summary tree: roots, branches and leaves with their spans, counts, models and summaries")
+    .description(
+      "print a conversation's summary tree: roots, branches and leaves with their spans, counts, models and summaries",
+    )
     .requiredOption('--tenant <tenant>', 'the tenant the conversation belongs to')
     .option('--conversation <id>', 'the conversation id')
     .option('--session-key <key>', 'the conversation by its session key (with --agent)')
     .option('--agent <agent>', 'the agent of --session-key')
     .option('--full', 'whole summaries, not their first 200 characters')
     .option('--json', 'the tree as JSON')
-    .action(async (options: { tenant: string; conversation?: string; sessionKey?: string; agent?: string; full?: boolean; json?: boolean }) => {
-      if (!options.conversation && !(options.sessionKey && options.agent)) {
-        throw new Error('name the conversation: --conversation <id>, or --session-key <key> with --agent <agent>');
-      }
-      if (options.conversation && !/^[1-9][0-9]{0,18}$/.test(options.conversation)) throw new Error(`--conversation must be a conversation id (a number), not ${options.conversation}`);
-      const ref = options.conversation ? { conversationId: options.conversation } : { sessionKey: options.sessionKey!, agent: options.agent! };
-      const tree = await readSummaryTree(loadConfig(['DATABASE_URL']).DATABASE_URL, options.tenant, ref);
-      if (!tree) throw new Error(`tenant ${options.tenant} has no such conversation`);
-      console.log(options.json ? JSON.stringify(treeJson(tree), null, 2) : renderTree(tree, { full: Boolean(options.full) }));
-    });
+    .action(
+      async (options: {
+        tenant: string;
+        conversation?: string;
+        sessionKey?: string;
+        agent?: string;
+        full?: boolean;
+        json?: boolean;
+      }) => {
+        if (!options.conversation && !(options.sessionKey && options.agent)) {
+          throw new Error(
+            'name the conversation: --conversation <id>, or --session-key <key> with --agent <agent>',
+          );
+        }
+        if (options.conversation && !/^[1-9][0-9]{0,18}$/.test(options.conversation))
+          throw new Error(`--conversation must be a conversation id (a number), not ${options.conversation}`);
+        const ref = options.conversation
+          ? { conversationId: options.conversation }
+          : { sessionKey: options.sessionKey!, agent: options.agent! };
+        const tree = await readSummaryTree(loadConfig(['DATABASE_URL']).DATABASE_URL, options.tenant, ref);
+        if (!tree) throw new Error(`tenant ${options.tenant} has no such conversation`);
+        console.log(
+          options.json
+            ? JSON.stringify(treeJson(tree), null, 2)
+            : renderTree(tree, { full: Boolean(options.full) }),
+        );
+      },
+    );
   return memory;
 }

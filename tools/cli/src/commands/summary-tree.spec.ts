@@ -1,7 +1,13 @@
 import { buildTree, excerpt, renderTree, treeJson, type StoredSummary } from './summary-tree';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 2, 1, 9, minute, 30));
-const summary = (id: string, depth: number, minutes: [number, number], childIds: string[] = [], messageCount = 4): StoredSummary => ({
+const summary = (
+  id: string,
+  depth: number,
+  minutes: [number, number],
+  childIds: string[] = [],
+  messageCount = 4,
+): StoredSummary => ({
   id,
   depth,
   content: `Summary ${id}: Ada talked about   Lisbon\nand Porto.`,
@@ -14,8 +20,21 @@ const summary = (id: string, depth: number, minutes: [number, number], childIds:
 
 describe('the summary tree as the CLI prints it', () => {
   // Two leaves under a branch under a root, and a leaf still waiting for its branch.
-  const stored = [summary('4', 0, [20, 25]), summary('3', 2, [0, 10], ['2'], 8), summary('1', 0, [0, 4]), summary('2', 1, [0, 10], ['1', '5'], 8), summary('5', 0, [6, 10])];
-  const tree = { conversationId: '7', agent: 'helper', sessionKey: 's1', messages: 14, unsummarised: 2, roots: buildTree(stored) };
+  const stored = [
+    summary('4', 0, [20, 25]),
+    summary('3', 2, [0, 10], ['2'], 8),
+    summary('1', 0, [0, 4]),
+    summary('2', 1, [0, 10], ['1', '5'], 8),
+    summary('5', 0, [6, 10]),
+  ];
+  const tree = {
+    conversationId: '7',
+    agent: 'helper',
+    sessionKey: 's1',
+    messages: 14,
+    unsummarised: 2,
+    roots: buildTree(stored),
+  };
 
   it('links summaries under their parents, in order, with the nodes under no parent on top, oldest first', () => {
     expect(tree.roots.map((r) => [r.id, r.kind])).toEqual([
@@ -49,8 +68,19 @@ describe('the summary tree as the CLI prints it', () => {
   });
 
   it('gives the same tree as JSON, with ISO times and whole contents', () => {
-    const json = treeJson(tree) as { roots: Array<{ id: string; earliestAt: string; content: string; children: Array<{ children: Array<{ id: string }> }> }> };
-    expect(json.roots[0]).toMatchObject({ id: '3', earliestAt: '2026-03-01T09:00:30.000Z', content: 'Summary 3: Ada talked about   Lisbon\nand Porto.' });
+    const json = treeJson(tree) as {
+      roots: Array<{
+        id: string;
+        earliestAt: string;
+        content: string;
+        children: Array<{ children: Array<{ id: string }> }>;
+      }>;
+    };
+    expect(json.roots[0]).toMatchObject({
+      id: '3',
+      earliestAt: '2026-03-01T09:00:30.000Z',
+      content: 'Summary 3: Ada talked about   Lisbon\nand Porto.',
+    });
     expect(json.roots[0]!.children[0]!.children.map((c) => c.id)).toEqual(['1', '5']);
   });
 });

@@ -36,7 +36,11 @@ export function buildTree(summaries: readonly StoredSummary[]): SummaryNode[] {
   const children = new Set(summaries.flatMap((s) => s.childIds));
   const node = (s: StoredSummary): SummaryNode => {
     const { childIds, ...rest } = s;
-    return { ...rest, kind: KINDS[s.depth] ?? 'root', children: childIds.flatMap((id) => (byId.has(id) ? [node(byId.get(id)!)] : [])) };
+    return {
+      ...rest,
+      kind: KINDS[s.depth] ?? 'root',
+      children: childIds.flatMap((id) => (byId.has(id) ? [node(byId.get(id)!)] : [])),
+    };
   };
   return summaries
     .filter((s) => !children.has(s.id))
@@ -57,11 +61,15 @@ export function excerpt(content: string, chars: number | undefined): string {
 }
 
 /** The tree as text: a header, then each node indented by its level, with its span, count, model and (part of) its summary. */
-export function renderTree(tree: ConversationTree, options: { full?: boolean; excerptChars?: number } = {}): string {
+export function renderTree(
+  tree: ConversationTree,
+  options: { full?: boolean; excerptChars?: number } = {},
+): string {
   const chars = options.full ? undefined : (options.excerptChars ?? 200);
   const count = (kind: SummaryNode['kind']) => {
     let n = 0;
-    const walk = (nodes: readonly SummaryNode[]) => nodes.forEach((x) => ((n += x.kind === kind ? 1 : 0), walk(x.children)));
+    const walk = (nodes: readonly SummaryNode[]) =>
+      nodes.forEach((x) => ((n += x.kind === kind ? 1 : 0), walk(x.children)));
     walk(tree.roots);
     return n;
   };
@@ -73,7 +81,9 @@ export function renderTree(tree: ConversationTree, options: { full?: boolean; ex
   const walk = (nodes: readonly SummaryNode[], level: number) => {
     for (const n of nodes) {
       const pad = '  '.repeat(level);
-      lines.push(`${pad}${n.kind} #${n.id} depth ${n.depth} · ${isoMinute(n.earliestAt)} – ${isoMinute(n.latestAt)} · ${n.messageCount} messages · ${n.model}`);
+      lines.push(
+        `${pad}${n.kind} #${n.id} depth ${n.depth} · ${isoMinute(n.earliestAt)} – ${isoMinute(n.latestAt)} · ${n.messageCount} messages · ${n.model}`,
+      );
       lines.push(`${pad}  │ ${excerpt(n.content, chars)}`);
       walk(n.children, level + 1);
     }
@@ -98,10 +108,15 @@ export function treeJson(tree: ConversationTree): unknown {
   return { ...tree, roots: tree.roots.map(node) };
 }
 
-export type ConversationRef = { readonly conversationId: string } | { readonly sessionKey: string; readonly agent: string };
+export type ConversationRef =
+  { readonly conversationId: string } | { readonly sessionKey: string; readonly agent: string };
 
 /** Reads a conversation's summary tree under the tenant's isolation; null when the tenant has no such conversation. */
-export async function readSummaryTree(databaseUrl: string, tenantId: string, ref: ConversationRef): Promise<ConversationTree | null> {
+export async function readSummaryTree(
+  databaseUrl: string,
+  tenantId: string,
+  ref: ConversationRef,
+): Promise<ConversationTree | null> {
   const dataSource = createDataSource(databaseUrl, { poolSize: 1, applicationName: 'engram-cli' });
   await dataSource.initialize();
   try {
@@ -109,19 +124,32 @@ export async function readSummaryTree(databaseUrl: string, tenantId: string, ref
       await actAsTenant(m, tenantId);
       const found: Array<{ id: string; agent: string; session_key: string }> =
         'conversationId' in ref
-          ? await m.query(`SELECT id::text, agent, session_key FROM conversations WHERE id = $1`, [ref.conversationId])
-          : await m.query(`SELECT id::text, agent, session_key FROM conversations WHERE agent = $1 AND session_key = $2`, [ref.agent, ref.sessionKey]);
+          ? await m.query(`SELECT id::text, agent, session_key FROM conversations WHERE id = $1`, [
+              ref.conversationId,
+            ])
+          : await m.query(
+              `SELECT id::text, agent, session_key FROM conversations WHERE agent = $1 AND session_key = $2`,
+              [ref.agent, ref.sessionKey],
+            );
       const conversation = found[0];
       if (!conversation) return null;
-      const rows: Array<{ id: string; depth: number; content: string; earliest_at: Date; latest_at: Date; message_count: number; model: string; child_ids: string[] }> =
-        await m.query(
-          `SELECT s.id::text, s.depth, s.content, s.earliest_at, s.latest_at, s.message_count, s.model,
+      const rows: Array<{
+        id: string;
+        depth: number;
+        content: string;
+        earliest_at: Date;
+        latest_at: Date;
+        message_count: number;
+        model: string;
+        child_ids: string[];
+      }> = await m.query(
+        `SELECT s.id::text, s.depth, s.content, s.earliest_at, s.latest_at, s.message_count, s.model,
                   coalesce(array_agg(ss.source_id::text ORDER BY ss.ordinal) FILTER (WHERE ss.source_kind = 'summary'), '{}') AS child_ids
              FROM summaries s LEFT JOIN summary_sources ss ON ss.summary_id = s.id
             WHERE s.conversation_id = $1
             GROUP BY s.id`,
-          [conversation.id],
-        );
+        [conversation.id],
+      );
       const [counts] = await m.query(
         `SELECT count(*)::int AS messages,
                 count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM summary_sources ss WHERE ss.source_kind = 'message' AND ss.source_id = m.id))::int AS unsummarised

@@ -41,7 +41,12 @@ interface LocalFile {
 }
 
 /** The regular files directly in `dir` (none when it does not exist), sorted; larger ones are skipped. */
-async function filesIn(dir: string, prefix: string, skipped: SkippedFile[], required = false): Promise<LocalFile[]> {
+async function filesIn(
+  dir: string,
+  prefix: string,
+  skipped: SkippedFile[],
+  required = false,
+): Promise<LocalFile[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -111,7 +116,15 @@ export async function importWorkspace(options: WorkspaceImportOptions): Promise<
     }
     const skills: string[] = [];
     for (const group of inRequests(skillFiles)) {
-      const reply = await callRpc(nc, Rpcs.skillPut, { agent: options.agent, files: group.map((f) => ({ name: f.name.slice('skills/'.length), markdown: f.content })) }, call);
+      const reply = await callRpc(
+        nc,
+        Rpcs.skillPut,
+        {
+          agent: options.agent,
+          files: group.map((f) => ({ name: f.name.slice('skills/'.length), markdown: f.content })),
+        },
+        call,
+      );
       skills.push(...reply.stored);
       rejected.push(...reply.rejected.map(({ name, reason }) => ({ name: `skills/${name}`, reason })));
     }
@@ -125,12 +138,19 @@ export function workspaceCommand(): Command {
   const workspace = new Command('workspace').description("an agent's workspace documents and skills");
   workspace
     .command('import <dir>')
-    .description('store the workspace files of <dir> (SOUL.md … MEMORY.md, memory/YYYY-MM-DD.md, skills/*.md) for an agent')
+    .description(
+      'store the workspace files of <dir> (SOUL.md … MEMORY.md, memory/YYYY-MM-DD.md, skills/*.md) for an agent',
+    )
     .requiredOption('--tenant <tenant>', 'tenant id')
     .requiredOption('--agent <agent>', 'agent name')
     .option('--json', 'print the result as one JSON object')
     .action(async (dir: string, options: { tenant: string; agent: string; json?: boolean }) => {
-      const result = await importWorkspace({ dir, tenantId: options.tenant, agent: options.agent, natsUrl: loadConfig(['NATS_URL']).NATS_URL });
+      const result = await importWorkspace({
+        dir,
+        tenantId: options.tenant,
+        agent: options.agent,
+        natsUrl: loadConfig(['NATS_URL']).NATS_URL,
+      });
       if (options.json) {
         console.log(JSON.stringify(result));
         return;

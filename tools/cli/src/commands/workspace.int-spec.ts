@@ -60,27 +60,50 @@ describe('engram workspace import / agent put (real NATS, Postgres and context-b
       )
     ).rows;
   const skills = async (tenant: string) =>
-    (await admin.query(`SELECT name, keywords, patterns, body FROM skills WHERE tenant_id = $1 AND agent = 'helper' ORDER BY name`, [tenant])).rows;
+    (
+      await admin.query(
+        `SELECT name, keywords, patterns, body FROM skills WHERE tenant_id = $1 AND agent = 'helper' ORDER BY name`,
+        [tenant],
+      )
+    ).rows;
 
   it('imports the folder: workspace files with kinds and days, other files skipped, broken skills rejected with the YAML problem', async () => {
     const result = await importWorkspace({ dir, tenantId: 'acme', agent: 'helper', natsUrl: nats.url });
     expect(result.stored).toEqual(['SOUL.md', 'USER.md', 'memory/2026-11-22.md']);
-    expect(result.skipped).toMatchObject([{ name: 'notes.txt', reason: expect.stringMatching(/^not a workspace file/) }]);
+    expect(result.skipped).toMatchObject([
+      { name: 'notes.txt', reason: expect.stringMatching(/^not a workspace file/) },
+    ]);
     expect(result.skills).toEqual(['deploy']);
-    expect(result.rejected).toMatchObject([{ name: 'skills/broken.md', reason: expect.stringMatching(/^invalid YAML front matter: .* at line 3, column \d+$/) }]);
+    expect(result.rejected).toMatchObject([
+      {
+        name: 'skills/broken.md',
+        reason: expect.stringMatching(/^invalid YAML front matter: .* at line 3, column \d+$/),
+      },
+    ]);
 
     expect(await documents('acme')).toEqual([
       { name: 'SOUL.md', kind: 'soul', day: null, content: 'I am curious and kind.' },
       { name: 'USER.md', kind: 'user', day: null, content: 'Sam prefers short answers.' },
       { name: 'memory/2026-11-22.md', kind: 'daily', day: '2026-11-22', content: 'Fixed the air recycler.' },
     ]);
-    expect(await skills('acme')).toEqual([{ name: 'deploy', keywords: ['deploy', 'release'], patterns: ['roll ?back'], body: 'Run the pipeline.' }]);
+    expect(await skills('acme')).toEqual([
+      {
+        name: 'deploy',
+        keywords: ['deploy', 'release'],
+        patterns: ['roll ?back'],
+        body: 'Run the pipeline.',
+      },
+    ]);
   });
 
   it('is idempotent: importing again stores the same rows, no duplicates', async () => {
-    const before = await admin.query(`SELECT name, updated_at FROM workspace_documents UNION ALL SELECT name, updated_at FROM skills ORDER BY 1`);
+    const before = await admin.query(
+      `SELECT name, updated_at FROM workspace_documents UNION ALL SELECT name, updated_at FROM skills ORDER BY 1`,
+    );
     await importWorkspace({ dir, tenantId: 'acme', agent: 'helper', natsUrl: nats.url });
-    const after = await admin.query(`SELECT name, updated_at FROM workspace_documents UNION ALL SELECT name, updated_at FROM skills ORDER BY 1`);
+    const after = await admin.query(
+      `SELECT name, updated_at FROM workspace_documents UNION ALL SELECT name, updated_at FROM skills ORDER BY 1`,
+    );
     expect(after.rows).toEqual(before.rows);
   });
 
@@ -90,20 +113,37 @@ describe('engram workspace import / agent put (real NATS, Postgres and context-b
     try {
       await app.query('BEGIN');
       await app.query(`SELECT set_config('engram.tenant_id', 'globex', true)`);
-      expect((await app.query(`SELECT 1 FROM workspace_documents UNION ALL SELECT 1 FROM skills`)).rowCount).toBe(0);
+      expect(
+        (await app.query(`SELECT 1 FROM workspace_documents UNION ALL SELECT 1 FROM skills`)).rowCount,
+      ).toBe(0);
     } finally {
       await app.end();
     }
   });
 
   it('refuses an invalid agent name with the structured error', async () => {
-    const error = await importWorkspace({ dir, tenantId: 'acme', agent: 'not valid', natsUrl: nats.url }).catch((e: unknown) => e);
+    const error = await importWorkspace({
+      dir,
+      tenantId: 'acme',
+      agent: 'not valid',
+      natsUrl: nats.url,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RpcError);
-    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { fieldViolations: [{ field: 'agent' }] } });
+    expect(error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldViolations: [{ field: 'agent' }] },
+    });
   });
 
   it('puts an agent profile and reads it back', async () => {
-    await putAgent(nats.url, 'acme', { agent: 'helper', name: 'Gerty', job: 'station assistant', userName: 'Sam', tools: ['web_search'], sceneMemory: true });
+    await putAgent(nats.url, 'acme', {
+      agent: 'helper',
+      name: 'Gerty',
+      job: 'station assistant',
+      userName: 'Sam',
+      tools: ['web_search'],
+      sceneMemory: true,
+    });
     expect(await getAgent(nats.url, 'acme', 'helper')).toMatchObject({
       agent: 'helper',
       name: 'Gerty',

@@ -3,10 +3,20 @@ import { answerExtractive, NOTHING_IN_MEMORY, type AnswerSource } from './answer
 describe('answerExtractive', () => {
   const at = new Date('2026-06-01T10:00:00Z');
   const sources: AnswerSource[] = [
-    { id: 'message:1', text: 'Hey! I finally moved into the new flat in Lisbon last weekend.', at, author: 'Ada' },
+    {
+      id: 'message:1',
+      text: 'Hey! I finally moved into the new flat in Lisbon last weekend.',
+      at,
+      author: 'Ada',
+    },
     { id: 'message:2', text: 'Two cats, Bailey and Oliver. They love the balcony.', at, author: 'Ada' },
     { id: 'fact:7', text: 'Ada prefers tea over coffee', at: new Date('2026-05-03T08:00:00Z') },
-    { id: 'message:3', text: 'The Postgres migration failed again because of the old credentials.', at, author: 'Ada' },
+    {
+      id: 'message:3',
+      text: 'The Postgres migration failed again because of the old credentials.',
+      at,
+      author: 'Ada',
+    },
   ];
 
   it('quotes the sentence that shares the question’s content words, with who, when and its id', () => {
@@ -19,7 +29,9 @@ describe('answerExtractive', () => {
   it('matches across inflections and leaves out sentences of the same item that do not match', () => {
     const answer = answerExtractive('Why did the migrations fail?', sources);
     expect(answer.citedIds).toEqual(['message:3']);
-    expect(answer.answer).toBe('Ada on 2026-06-01: The Postgres migration failed again because of the old credentials. [message:3]');
+    expect(answer.answer).toBe(
+      'Ada on 2026-06-01: The Postgres migration failed again because of the old credentials. [message:3]',
+    );
   });
 
   it('quotes sentences from several items in the items’ order, one citation per item', () => {
@@ -58,7 +70,10 @@ describe('answerExtractive', () => {
   });
 
   it('says memory holds nothing, citing nothing, when no sentence shares a content word', () => {
-    expect(answerExtractive('Where does Bob work?', sources)).toEqual({ answer: NOTHING_IN_MEMORY, citedIds: [] });
+    expect(answerExtractive('Where does Bob work?', sources)).toEqual({
+      answer: NOTHING_IN_MEMORY,
+      citedIds: [],
+    });
     expect(answerExtractive('what is it?', sources)).toEqual({ answer: NOTHING_IN_MEMORY, citedIds: [] });
     expect(answerExtractive('cats', [])).toEqual({ answer: NOTHING_IN_MEMORY, citedIds: [] });
   });

@@ -42,7 +42,11 @@ interface Sentence {
  * most (IDF-weighted) content words with the question, quoted with who said them, when,
  * and the id of their item. Sources come best first; a tie goes to the better source.
  */
-export function answerExtractive(question: string, sources: readonly AnswerSource[], options: ExtractiveAnswerOptions = {}): ExtractiveAnswer {
+export function answerExtractive(
+  question: string,
+  sources: readonly AnswerSource[],
+  options: ExtractiveAnswerOptions = {},
+): ExtractiveAnswer {
   const locale = options.locale ?? 'en';
   const wanted = new Set(contentTerms(question, locale));
   const sentences: Sentence[] = sources.flatMap((source, index) =>
@@ -53,7 +57,10 @@ export function answerExtractive(question: string, sources: readonly AnswerSourc
       matched: new Set(contentTerms(span.text, locale).filter((term) => wanted.has(term))),
     })),
   );
-  const scored = rank(sentences.filter((s) => s.matched.size > 0), sentences.length);
+  const scored = rank(
+    sentences.filter((s) => s.matched.size > 0),
+    sentences.length,
+  );
   if (scored.length === 0) return { answer: NOTHING_IN_MEMORY, citedIds: [] };
 
   const floor = scored[0]!.score * (options.minRelativeScore ?? 0.5);
@@ -71,8 +78,14 @@ export function answerExtractive(question: string, sources: readonly AnswerSourc
   // Read in the sources' order, each source's sentences as written, one citation per source.
   picked.sort((a, b) => a.source - b.source || a.position - b.position);
   const quotes = new Map<number, string[]>();
-  for (const sentence of picked) quotes.set(sentence.source, [...(quotes.get(sentence.source) ?? []), clip(sentence.text, options.maxSentenceChars ?? 300)]);
-  const parts = [...quotes].map(([index, texts]) => `${lead(sources[index]!)}: ${texts.join(' ')} [${sources[index]!.id}]`);
+  for (const sentence of picked)
+    quotes.set(sentence.source, [
+      ...(quotes.get(sentence.source) ?? []),
+      clip(sentence.text, options.maxSentenceChars ?? 300),
+    ]);
+  const parts = [...quotes].map(
+    ([index, texts]) => `${lead(sources[index]!)}: ${texts.join(' ')} [${sources[index]!.id}]`,
+  );
   const citedIds = [...quotes.keys()].map((index) => sources[index]!.id);
   return { answer: parts.join('\n'), citedIds };
 }
@@ -82,8 +95,16 @@ function rank(matching: readonly Sentence[], total: number): Array<{ sentence: S
   const df = new Map<string, number>();
   for (const s of matching) for (const term of s.matched) df.set(term, (df.get(term) ?? 0) + 1);
   return matching
-    .map((sentence) => ({ sentence, score: [...sentence.matched].reduce((sum, term) => sum + Math.log(1 + total / df.get(term)!), 0) }))
-    .sort((a, b) => b.score - a.score || a.sentence.source - b.sentence.source || a.sentence.position - b.sentence.position);
+    .map((sentence) => ({
+      sentence,
+      score: [...sentence.matched].reduce((sum, term) => sum + Math.log(1 + total / df.get(term)!), 0),
+    }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.sentence.source - b.sentence.source ||
+        a.sentence.position - b.sentence.position,
+    );
 }
 
 function lead(source: AnswerSource): string {

@@ -211,10 +211,23 @@ describe('summarizeExtractive', () => {
 });
 
 describe('summarizeExtractive of summaries (a branch or a root)', () => {
-  const leaf = (messages: [role: string, text: string][], author: string) => summarizeExtractive(input(messages, author), { maxChars: 2000 });
+  const leaf = (messages: [role: string, text: string][], author: string) =>
+    summarizeExtractive(input(messages, author), { maxChars: 2000 });
   const leaves = [
-    leaf([['user', 'The deploy of v2.3.1 failed because the migration timed out after 300 s.'], ['assistant', 'I will split the migration into two steps.']], 'sam'),
-    leaf([['user', 'Lunch is at the Thai place on Friday.'], ['assistant', 'Booked a table for six people.']], 'kim'),
+    leaf(
+      [
+        ['user', 'The deploy of v2.3.1 failed because the migration timed out after 300 s.'],
+        ['assistant', 'I will split the migration into two steps.'],
+      ],
+      'sam',
+    ),
+    leaf(
+      [
+        ['user', 'Lunch is at the Thai place on Friday.'],
+        ['assistant', 'Booked a table for six people.'],
+      ],
+      'kim',
+    ),
   ];
   const branch = input(leaves.map((text) => ['system', text] as [string, string]));
 
@@ -224,7 +237,8 @@ describe('summarizeExtractive of summaries (a branch or a root)', () => {
     expect(header).toBe(renderPreamble(branch.preamble));
     expect(summary.match(/Conversation c-42/g)).toHaveLength(1);
     expect(rest.length).toBeGreaterThanOrEqual(3);
-    for (const line of rest) expect(line).toMatch(/^\[#\d{2} 2026-04-18T12:0\dZ (sam|kim)\/(user|assistant)\] [^[]+$/);
+    for (const line of rest)
+      expect(line).toMatch(/^\[#\d{2} 2026-04-18T12:0\dZ (sam|kim)\/(user|assistant)\] [^[]+$/);
     expect(summary).toContain('[#01 2026-04-18T12:00Z sam/user] The deploy of v2.3.1 failed');
   });
 

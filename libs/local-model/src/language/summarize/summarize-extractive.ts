@@ -98,7 +98,8 @@ function flattenSummaries(lines: readonly SummaryInputLine[]): FlatLine[] {
   return lines.flatMap((line, origin): FlatLine[] => {
     const rows = line.text.split('\n');
     const attributed = rows.slice(1).map((row) => ATTRIBUTED_LINE.exec(row));
-    if (rows.length < 2 || ATTRIBUTED_LINE.test(rows[0]!) || !attributed.every(Boolean)) return [{ ...line, origin }];
+    if (rows.length < 2 || ATTRIBUTED_LINE.test(rows[0]!) || !attributed.every(Boolean))
+      return [{ ...line, origin }];
     return attributed.map((match) => ({ ...line, origin, prefix: match![1]!, text: match![2]! }));
   });
 }

@@ -1,6 +1,19 @@
 import { RpcError } from '@engram/messaging';
-import { LocalEmbedder, answerExtractive, describeToolCall, extractFacts, summarizeExtractive } from '@engram/local-model';
-import type { AnswerFromMemoryInput, DescribeToolCallInput, ExtractFactsInput, SummarizeInput, TaskInput, TaskName } from '@engram/prompts';
+import {
+  LocalEmbedder,
+  answerExtractive,
+  describeToolCall,
+  extractFacts,
+  summarizeExtractive,
+} from '@engram/local-model';
+import type {
+  AnswerFromMemoryInput,
+  DescribeToolCallInput,
+  ExtractFactsInput,
+  SummarizeInput,
+  TaskInput,
+  TaskName,
+} from '@engram/prompts';
 import type { Completion, Embedding, ModelProvider } from '../model-provider';
 
 /** The built-in engine's answers are rules and statistics: named so that stored results say so. */
@@ -87,12 +100,22 @@ function extractFactsFrom(input: ExtractFactsInput) {
   return extractFacts(
     input.messages.map((m) => ({ id: m.id, role: m.role, author: m.author ?? null, text: m.text, at: m.at })),
     { userName: input.userName ?? null },
-  ).map((fact) => ({ content: fact.content, category: fact.category, importance: fact.importance, sourceMessageIds: fact.sourceMessageIds }));
+  ).map((fact) => ({
+    content: fact.content,
+    category: fact.category,
+    importance: fact.importance,
+    sourceMessageIds: fact.sourceMessageIds,
+  }));
 }
 
 function answerFromMemory(input: AnswerFromMemoryInput) {
   return answerExtractive(
     input.question,
-    input.hits.map((hit) => ({ id: hit.id, text: hit.content, at: hit.createdAt, author: hit.author ?? null })),
+    input.hits.map((hit) => ({
+      id: hit.id,
+      text: hit.content,
+      at: hit.createdAt,
+      author: hit.author ?? null,
+    })),
   );
 }
