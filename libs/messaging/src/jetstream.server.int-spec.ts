@@ -1,6 +1,5 @@
 import { Controller, Injectable, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import {
@@ -14,6 +13,7 @@ import {
   decodeMessage,
   DELIVERY_CEILING_FACTOR,
   type ConsumerSpec,
+  type GetTenantSettingsRequest,
   type TurnEvent,
 } from '@engram/contracts';
 import { PlatformModule, ReadinessRegistry } from '@engram/platform';
@@ -31,7 +31,7 @@ import type { RpcCallContext } from './rpc/rpc.endpoint';
 // As in every service: context propagation across awaits needs the SDK's context manager.
 startTelemetry('messaging-test');
 
-const singles: ConsumerSpec = {
+const singles = {
   stream: Streams.turns,
   durable: 'test-singles',
   description: 'test',
@@ -41,8 +41,12 @@ const singles: ConsumerSpec = {
   maxDeliver: 3,
   ackWaitMs: 3000,
   maxAckPending: 100,
-};
-const batches: ConsumerSpec = { ...singles, durable: 'test-batches', filterSubject: 'mem.turn.batches.>' };
+} satisfies ConsumerSpec;
+const batches = {
+  ...singles,
+  durable: 'test-batches',
+  filterSubject: 'mem.turn.batches.>',
+} satisfies ConsumerSpec;
 
 /** What the handlers do, decided by each test. */
 @Injectable()
@@ -70,7 +74,7 @@ class TestHandlers {
   }
 
   @HandleRpc(Rpcs.tenantSettingsGet)
-  settings(@Payload() _request: unknown, @Ctx() ctx: RpcCallContext) {
+  settings(_request: GetTenantSettingsRequest, ctx: RpcCallContext) {
     return this.script.onRpc(ctx.tenantId);
   }
 }

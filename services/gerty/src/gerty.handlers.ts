@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import {
   Rpcs,
   isValidToken,
@@ -28,19 +27,19 @@ export class GertyHandlers {
   ) {}
 
   @HandleRpc(Rpcs.gertyEmbed)
-  embed(@Payload() request: EmbedRequest, @Ctx() ctx: RpcCallContext) {
+  embed(request: EmbedRequest, ctx: RpcCallContext) {
     checkTenant(request.tenantId);
     return this.embedTexts.execute(request, ctx.signal);
   }
 
   @HandleRpc(Rpcs.gertyComplete)
-  complete(@Payload() request: CompleteRequest, @Ctx() ctx: RpcCallContext) {
+  complete(request: CompleteRequest, ctx: RpcCallContext) {
     checkTenant(request.tenantId);
     return this.completion.execute(request, ctx.signal);
   }
 
   @HandleRpc(Rpcs.gertyModels)
-  models() {
+  async models() {
     const defaults = this.router.defaults;
     return {
       defaultEmbeddingModel: defaults.embedding,
@@ -59,7 +58,7 @@ export class GertyHandlers {
   }
 
   @HandleRpc(Rpcs.gertySetTenantKey)
-  async setTenantKey(@Payload() request: SetTenantKeyRequest, @Ctx() ctx: RpcCallContext) {
+  async setTenantKey(request: SetTenantKeyRequest, ctx: RpcCallContext) {
     const { definition } = this.router.named(request.model);
     await this.keys.store(ctx.tenantId, definition, request.apiKey);
     return { model: definition.name, stored: request.apiKey !== '' };

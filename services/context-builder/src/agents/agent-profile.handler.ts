@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import {
   Rpcs,
   timestampFromDate,
@@ -35,12 +34,12 @@ export class AgentProfileHandler {
   constructor(private readonly profiles: AgentProfileRepository) {}
 
   @HandleRpc(Rpcs.agentPut)
-  async put(@Payload() request: PutAgentRequest, @Ctx() ctx: RpcCallContext): Promise<AgentProfileInit> {
+  async put(request: PutAgentRequest, ctx: RpcCallContext): Promise<AgentProfileInit> {
     return asMessage(await this.profiles.put(ctx.tenantId, profileToStore(request)));
   }
 
   @HandleRpc(Rpcs.agentGet)
-  async get(@Payload() request: GetAgentRequest, @Ctx() ctx: RpcCallContext): Promise<AgentProfileInit> {
+  async get(request: GetAgentRequest, ctx: RpcCallContext): Promise<AgentProfileInit> {
     const checks = new RequestChecks('agent request');
     checks.agent(request.agent);
     checks.done();

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { Rpcs, type ContextBuildRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { BuildContextUseCase } from './build-context.use-case';
@@ -10,7 +9,7 @@ export class ContextBuildHandler {
   constructor(private readonly buildContext: BuildContextUseCase) {}
 
   @HandleRpc(Rpcs.contextBuild)
-  build(@Payload() request: ContextBuildRequest, @Ctx() ctx: RpcCallContext) {
+  build(request: ContextBuildRequest, ctx: RpcCallContext) {
     return this.buildContext.build(ctx.tenantId, request);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import {
   Rpcs,
   type MessageInitShape,
@@ -17,8 +16,8 @@ export class SkillsHandler {
 
   @HandleRpc(Rpcs.skillPut)
   async put(
-    @Payload() request: PutSkillsRequest,
-    @Ctx() ctx: RpcCallContext,
+    request: PutSkillsRequest,
+    ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof PutSkillsResponseSchema>> {
     const write = skillsWrite(request);
     await this.skills.put(ctx.tenantId, write.agent, write.skills);

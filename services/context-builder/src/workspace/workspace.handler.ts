@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import {
   Rpcs,
   type MessageInitShape,
@@ -17,8 +16,8 @@ export class WorkspaceHandler {
 
   @HandleRpc(Rpcs.workspacePut)
   async put(
-    @Payload() request: PutWorkspaceRequest,
-    @Ctx() ctx: RpcCallContext,
+    request: PutWorkspaceRequest,
+    ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof PutWorkspaceResponseSchema>> {
     const write = workspaceWrite(request);
     await this.workspace.put(ctx.tenantId, write.agent, write.documents);

@@ -1,24 +1,23 @@
 import { Injectable } from '@nestjs/common';
+import type { MessageInitShape, TenantSettingsSchema } from '@engram/contracts';
 import { TenantEntity, TenantTransactions } from '@engram/store';
 
-export interface TenantSettingsView {
-  readonly tenantId: string;
-  readonly memoryEnabled: boolean;
-}
+/** The settings as mem.rpc.tenant.settings answers them. */
+type TenantSettingsInit = MessageInitShape<typeof TenantSettingsSchema>;
 
 @Injectable()
 export class TenantSettingsRepository {
   constructor(private readonly transactions: TenantTransactions) {}
 
   /** A tenant that never published has the defaults. */
-  get(tenantId: string): Promise<TenantSettingsView> {
+  get(tenantId: string): Promise<TenantSettingsInit> {
     return this.transactions.run(tenantId, async (manager) => {
       const tenant = await manager.findOneBy(TenantEntity, { tenantId });
       return { tenantId, memoryEnabled: tenant?.memoryEnabled ?? true };
     });
   }
 
-  update(tenantId: string, changes: { memoryEnabled?: boolean }): Promise<TenantSettingsView> {
+  update(tenantId: string, changes: { memoryEnabled?: boolean }): Promise<TenantSettingsInit> {
     return this.transactions.run(tenantId, async (manager) => {
       const rows: Array<{ memory_enabled: boolean }> = await manager.query(
         `INSERT INTO tenants AS t (tenant_id, memory_enabled) VALUES ($1, coalesce($2, true))

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { Rpcs, type ForgetRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { ForgetFactUseCase } from './forget-fact.use-case';
@@ -10,7 +9,7 @@ export class ForgetHandler {
   constructor(private readonly forgetFact: ForgetFactUseCase) {}
 
   @HandleRpc(Rpcs.forget)
-  forget(@Payload() request: ForgetRequest, @Ctx() ctx: RpcCallContext) {
+  forget(request: ForgetRequest, ctx: RpcCallContext) {
     return this.forgetFact.forget(ctx.tenantId, request);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { Rpcs, type SaveRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { SaveFactUseCase } from './save-fact.use-case';
@@ -10,7 +9,7 @@ export class SaveHandler {
   constructor(private readonly saveFact: SaveFactUseCase) {}
 
   @HandleRpc(Rpcs.save)
-  save(@Payload() request: SaveRequest, @Ctx() ctx: RpcCallContext) {
+  save(request: SaveRequest, ctx: RpcCallContext) {
     return this.saveFact.save(ctx.tenantId, request);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { Rpcs, type SearchRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { SearchMemoryUseCase } from './search-memory.use-case';
@@ -10,7 +9,7 @@ export class SearchHandler {
   constructor(private readonly searchMemory: SearchMemoryUseCase) {}
 
   @HandleRpc(Rpcs.search)
-  search(@Payload() request: SearchRequest, @Ctx() ctx: RpcCallContext) {
+  search(request: SearchRequest, ctx: RpcCallContext) {
     return this.searchMemory.search(ctx.tenantId, request);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { Rpcs, type StatsRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { MemoryStatsUseCase } from './memory-stats.use-case';
@@ -10,7 +9,7 @@ export class StatsHandler {
   constructor(private readonly memoryStats: MemoryStatsUseCase) {}
 
   @HandleRpc(Rpcs.stats)
-  stats(@Payload() request: StatsRequest, @Ctx() ctx: RpcCallContext) {
+  stats(request: StatsRequest, ctx: RpcCallContext) {
     return this.memoryStats.stats(ctx.tenantId, request);
   }
 }

@@ -1,5 +1,4 @@
 import { Controller } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
 import { Rpcs, type BrowseRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { BrowseTranscriptUseCase } from './browse-transcript.use-case';
@@ -10,7 +9,7 @@ export class BrowseHandler {
   constructor(private readonly browseTranscript: BrowseTranscriptUseCase) {}
 
   @HandleRpc(Rpcs.browse)
-  browse(@Payload() request: BrowseRequest, @Ctx() ctx: RpcCallContext) {
+  browse(request: BrowseRequest, ctx: RpcCallContext) {
     return this.browseTranscript.browse(ctx.tenantId, request);
   }
 }
