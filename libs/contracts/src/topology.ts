@@ -107,6 +107,11 @@ export interface ConsumerSpec<Schema extends DescMessage = DescMessage> {
 
 export const DELIVERY_CEILING_FACTOR = 4;
 
+/**
+ * Every durable consumer, keyed by the camelCase of its durable name. One name from here to
+ * the code: `compactorSummaries` (durable compactor-summaries) is handled by
+ * CompactorSummariesConsumer in services/compactor/src/…/compactor-summaries.consumer.ts.
+ */
 export const Consumers = {
   ingestTurns: {
     stream: Streams.turns,
@@ -120,7 +125,7 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
-  embedMessages: {
+  embedderMessages: {
     stream: Streams.events,
     durable: 'embedder-messages',
     description: 'embedder: vectors for stored messages (and tool calls to describe)',
@@ -132,7 +137,7 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
-  summarizeMessages: {
+  compactorSummaries: {
     stream: Streams.events,
     durable: 'compactor-summaries',
     description: "compactor: a conversation's summary tree grows as its messages are stored",
@@ -144,7 +149,7 @@ export const Consumers = {
     ackWaitMs: 30_000,
     maxAckPending: 4096,
   },
-  extractFacts: {
+  compactorFacts: {
     stream: Streams.events,
     durable: 'compactor-facts',
     description: 'compactor: facts from the last messages after each assistant turn',
@@ -156,7 +161,7 @@ export const Consumers = {
     ackWaitMs: 30_000,
     maxAckPending: 4096,
   },
-  compactSessions: {
+  compactorSessions: {
     stream: Streams.events,
     durable: 'compactor-sessions',
     description:
@@ -169,7 +174,7 @@ export const Consumers = {
     ackWaitMs: 30_000,
     maxAckPending: 4096,
   },
-  embedSummaries: {
+  embedderSummaries: {
     stream: Streams.events,
     durable: 'embedder-summaries',
     description: 'embedder: vectors for new summaries',
@@ -180,7 +185,7 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
-  embedFacts: {
+  embedderFacts: {
     stream: Streams.events,
     durable: 'embedder-facts',
     description: 'embedder: vectors for new or changed facts',
@@ -191,7 +196,7 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
-  recordAccess: {
+  retrievalAccess: {
     stream: Streams.events,
     durable: 'retrieval-access',
     description: 'retrieval: access statistics of what searches returned',
@@ -202,7 +207,7 @@ export const Consumers = {
     ackWaitMs: 10_000,
     maxAckPending: 4096,
   },
-  toolSynthesis: {
+  embedderToolsynth: {
     stream: Streams.work,
     durable: 'embedder-toolsynth',
     description: 'embedder: one-sentence descriptions of tool calls stored without content',

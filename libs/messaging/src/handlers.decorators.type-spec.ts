@@ -71,29 +71,29 @@ export class RpcHandlers {
 }
 
 export class EventHandlers {
-  @ConsumeEventBatches(Consumers.summarizeMessages)
+  @ConsumeEventBatches(Consumers.compactorSummaries)
   async batch(_deliveries: Delivery<MessageStored>[]): Promise<void> {}
 
-  @ConsumeEvents(Consumers.summarizeMessages)
+  @ConsumeEvents(Consumers.compactorSummaries)
   async single(_delivery: Delivery<MessageStored>): Promise<void> {}
 
   // @ts-expect-error -- the schema of another consumer (embedder-summaries reads SummaryCreated)
-  @ConsumeEventBatches(Consumers.summarizeMessages)
+  @ConsumeEventBatches(Consumers.compactorSummaries)
   async wrongSchema(_deliveries: Delivery<SummaryCreated>[]): Promise<void> {}
 
   // @ts-expect-error -- the schema of another consumer, one at a time
-  @ConsumeEvents(Consumers.summarizeMessages)
+  @ConsumeEvents(Consumers.compactorSummaries)
   async wrongSingleSchema(_delivery: Delivery<TurnEvent>): Promise<void> {}
 
   // @ts-expect-error -- one delivery where a batch comes
-  @ConsumeEventBatches(Consumers.summarizeMessages)
+  @ConsumeEventBatches(Consumers.compactorSummaries)
   async singleForBatch(_delivery: Delivery<MessageStored>): Promise<void> {}
 
   // @ts-expect-error -- a batch where one delivery comes
-  @ConsumeEvents(Consumers.summarizeMessages)
+  @ConsumeEvents(Consumers.compactorSummaries)
   async batchForSingle(_deliveries: Delivery<MessageStored>[]): Promise<void> {}
 
   // @ts-expect-error -- not a Promise
-  @ConsumeEventBatches(Consumers.summarizeMessages)
+  @ConsumeEventBatches(Consumers.compactorSummaries)
   notAsync(_deliveries: Delivery<MessageStored>[]): void {}
 }

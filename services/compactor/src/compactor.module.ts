@@ -4,17 +4,17 @@ import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
-import { AssistantTurnsHandler } from './facts/assistant-turns.handler';
+import { CompactorFactsConsumer } from './facts/compactor-facts.consumer';
 import { ExtractFactsUseCase } from './facts/extract-facts.use-case';
 import { ExtractedFactRepository } from './facts/extracted-fact.repository';
 import { GertyGateway } from './gateway/gerty.gateway';
 import { CompactSessionUseCase } from './sessions/compact-session.use-case';
-import { SessionCompactionHandler } from './sessions/session-compaction.handler';
+import { CompactorSessionsConsumer } from './sessions/compactor-sessions.consumer';
 import { SESSION_COMPACTION_POLICY, sessionCompactionPolicyFrom } from './sessions/session-compaction.policy';
 import { SessionCompactionRepository } from './sessions/session-compaction.repository';
 import { COMPACTION_POLICY, compactionPolicyFrom } from './summaries/compaction.policy';
 import { GrowSummaryTreeUseCase } from './summaries/grow-summary-tree.use-case';
-import { StoredMessagesHandler } from './summaries/stored-messages.handler';
+import { CompactorSummariesConsumer } from './summaries/compactor-summaries.consumer';
 import { SummaryRepository } from './summaries/summary.repository';
 
 @Module({})
@@ -27,11 +27,11 @@ export class CompactorModule {
         MessagingModule.forRoot(
           messagingOptionsFrom('compactor', config, {
             // Many turns of one conversation in a batch make one run over it.
-            [Consumers.summarizeMessages.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
+            [Consumers.compactorSummaries.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
             // A turn's extraction is a few Gerty calls; several turns run at once.
-            [Consumers.extractFacts.durable]: { batchSize: 16, lingerMs: 20, concurrency: 4 },
+            [Consumers.compactorFacts.durable]: { batchSize: 16, lingerMs: 20, concurrency: 4 },
             // Most turns only look (one cheap query per conversation); a due step is a few Gerty calls.
-            [Consumers.compactSessions.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
+            [Consumers.compactorSessions.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
           }),
         ),
         StoreModule.forRoot({
@@ -40,7 +40,7 @@ export class CompactorModule {
           service: 'compactor',
         }),
       ],
-      controllers: [StoredMessagesHandler, AssistantTurnsHandler, SessionCompactionHandler],
+      controllers: [CompactorSummariesConsumer, CompactorFactsConsumer, CompactorSessionsConsumer],
       providers: [
         { provide: COMPACTOR_CONFIG, useValue: config },
         { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },

@@ -7,11 +7,12 @@ import { EMBEDDER_CONFIG, type EmbedderConfig } from './embedder.config';
 import { GertyGateway } from './gateway/gerty.gateway';
 import { DescribeToolCallsUseCase } from './tool-calls/describe-tool-calls.use-case';
 import { ToolCallRepository } from './tool-calls/tool-call.repository';
-import { ToolSynthesisHandler } from './tool-calls/tool-synthesis.handler';
+import { EmbedderToolsynthConsumer } from './tool-calls/embedder-toolsynth.consumer';
 import { ToolSynthesisQueue } from './tool-calls/tool-synthesis.queue';
 import { EmbedItemsUseCase } from './vectors/embed-items.use-case';
-import { StoredMessagesHandler } from './vectors/stored-messages.handler';
-import { SummariesAndFactsHandler } from './vectors/summaries-and-facts.handler';
+import { EmbedderFactsConsumer } from './vectors/embedder-facts.consumer';
+import { EmbedderMessagesConsumer } from './vectors/embedder-messages.consumer';
+import { EmbedderSummariesConsumer } from './vectors/embedder-summaries.consumer';
 import { VectorRepository } from './vectors/vector.repository';
 import { VectorSweepService } from './vectors/vector-sweep.service';
 
@@ -29,10 +30,10 @@ export class EmbedderModule {
         PlatformModule.forRoot({ service: 'embedder', logLevel: config.LOG_LEVEL }),
         MessagingModule.forRoot(
           messagingOptionsFrom('embedder', config, {
-            [Consumers.embedMessages.durable]: batches,
-            [Consumers.embedSummaries.durable]: batches,
-            [Consumers.embedFacts.durable]: batches,
-            [Consumers.toolSynthesis.durable]: {
+            [Consumers.embedderMessages.durable]: batches,
+            [Consumers.embedderSummaries.durable]: batches,
+            [Consumers.embedderFacts.durable]: batches,
+            [Consumers.embedderToolsynth.durable]: {
               ...batches,
               batchSize: Math.min(64, config.EMBEDDER_BATCH_SIZE),
             },
@@ -44,7 +45,12 @@ export class EmbedderModule {
           service: 'embedder',
         }),
       ],
-      controllers: [StoredMessagesHandler, SummariesAndFactsHandler, ToolSynthesisHandler],
+      controllers: [
+        EmbedderMessagesConsumer,
+        EmbedderSummariesConsumer,
+        EmbedderFactsConsumer,
+        EmbedderToolsynthConsumer,
+      ],
       providers: [
         { provide: EMBEDDER_CONFIG, useValue: config },
         GertyGateway,

@@ -9,7 +9,7 @@ import { TenantSettingsRepository } from './tenants/tenant-settings.repository';
 import { IngestTurnsUseCase } from './turns/ingest-turns.use-case';
 import { TaggedMemoryRepository } from './turns/tagged-memory.repository';
 import { TranscriptRepository } from './turns/transcript.repository';
-import { TurnBatchHandler } from './turns/turn-batch.handler';
+import { IngestTurnsConsumer } from './turns/ingest-turns.consumer';
 
 @Module({})
 export class IngestModule {
@@ -30,7 +30,7 @@ export class IngestModule {
           service: 'ingest',
         }),
       ],
-      controllers: [TurnBatchHandler, TenantSettingsHandler],
+      controllers: [IngestTurnsConsumer, TenantSettingsHandler],
       providers: [
         { provide: INGEST_CONFIG, useValue: config },
         IngestTurnsUseCase,

@@ -5,7 +5,7 @@ import { StoreModule } from '@engram/store';
 import { Consumers } from '@engram/contracts';
 import { AccessRecorder } from './access/access-recorder.service';
 import { AccessRepository } from './access/access.repository';
-import { RecordAccessHandler } from './access/record-access.handler';
+import { RetrievalAccessConsumer } from './access/retrieval-access.consumer';
 import { RecordAccessUseCase } from './access/record-access.use-case';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from './retrieval.config';
 import { AnswerSynthesizerGateway } from './search/answer-synthesizer.gateway';
@@ -36,7 +36,7 @@ export class RetrievalModule {
         MessagingModule.forRoot(
           messagingOptionsFrom('retrieval', config, {
             // Access events are small: many per transaction, one transaction at a time.
-            [Consumers.recordAccess.durable]: { concurrency: 1, batchSize: 256, lingerMs: 200 },
+            [Consumers.retrievalAccess.durable]: { concurrency: 1, batchSize: 256, lingerMs: 200 },
           }),
         ),
         StoreModule.forRoot({
@@ -48,7 +48,7 @@ export class RetrievalModule {
       controllers: [
         BrowseHandler,
         SearchHandler,
-        RecordAccessHandler,
+        RetrievalAccessConsumer,
         SaveHandler,
         ForgetHandler,
         StatsHandler,

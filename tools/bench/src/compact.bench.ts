@@ -132,19 +132,19 @@ async function main(flags: Flags): Promise<void> {
     services.push(compactor);
     await waitFor(
       'the compactor consuming',
-      async () => !!consumerSettings(compactor, Consumers.summarizeMessages.durable),
+      async () => !!consumerSettings(compactor, Consumers.compactorSummaries.durable),
       30_000,
       10,
     );
     const startedAtMs = Date.now();
     progress(
-      `compactor consuming (${consumerSettings(compactor, Consumers.summarizeMessages.durable)}); working off the backlog`,
+      `compactor consuming (${consumerSettings(compactor, Consumers.compactorSummaries.durable)}); working off the backlog`,
     );
     let lastLine = 0;
     await waitFor(
       'the backlog compacted',
       async () => {
-        const idle = (await pending(jsm, Consumers.summarizeMessages.durable)) === 0;
+        const idle = (await pending(jsm, Consumers.compactorSummaries.durable)) === 0;
         if (Date.now() - lastLine > 5000) {
           lastLine = Date.now();
           progress(
@@ -205,7 +205,7 @@ async function main(flags: Flags): Promise<void> {
     );
     await waitFor(
       'the steady turns compacted',
-      async () => (await pending(jsm, Consumers.summarizeMessages.durable)) === 0,
+      async () => (await pending(jsm, Consumers.compactorSummaries.durable)) === 0,
       120_000,
       100,
     );
@@ -237,7 +237,7 @@ async function main(flags: Flags): Promise<void> {
       settings: {
         model: 'built-in',
         seed: flags.seed,
-        consumer: consumerSettings(compactor, Consumers.summarizeMessages.durable) ?? 'service default',
+        consumer: consumerSettings(compactor, Consumers.compactorSummaries.durable) ?? 'service default',
         leafMessages: process.env['COMPACTOR_LEAF_MESSAGES'] ?? 'service default (40)',
         leafTokens: process.env['COMPACTOR_LEAF_TOKENS'] ?? 'service default (4000)',
         fanOut: process.env['COMPACTOR_FAN_OUT'] ?? 'service default (8)',

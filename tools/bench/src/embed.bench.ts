@@ -200,13 +200,13 @@ async function main(flags: Flags): Promise<void> {
       'ingest and embedder consuming',
       async () =>
         !!consumerSettings(ingest, Consumers.ingestTurns.durable) &&
-        !!consumerSettings(embedder, Consumers.embedMessages.durable),
+        !!consumerSettings(embedder, Consumers.embedderMessages.durable),
       30_000,
     );
     const consumers = {
       [Consumers.ingestTurns.durable]: consumerSettings(ingest, Consumers.ingestTurns.durable)!,
-      [Consumers.embedMessages.durable]:
-        `${consumerSettings(embedder, Consumers.embedMessages.durable)!}, linger ${flags.embedderLingerMs ?? 'default'} ms`.replace(
+      [Consumers.embedderMessages.durable]:
+        `${consumerSettings(embedder, Consumers.embedderMessages.durable)!}, linger ${flags.embedderLingerMs ?? 'default'} ms`.replace(
           'default ms',
           'default',
         ),
@@ -235,8 +235,8 @@ async function main(flags: Flags): Promise<void> {
     ];
     const scrapeAll = async () => ({
       ingest: await scrapeConsumerMetrics(ingest.httpPort, Consumers.ingestTurns.durable),
-      embedder: await scrapeConsumerMetrics(embedder.httpPort, Consumers.embedMessages.durable),
-      toolsynth: await scrapeConsumerMetrics(embedder.httpPort, Consumers.toolSynthesis.durable),
+      embedder: await scrapeConsumerMetrics(embedder.httpPort, Consumers.embedderMessages.durable),
+      toolsynth: await scrapeConsumerMetrics(embedder.httpPort, Consumers.embedderToolsynth.durable),
       gerty: await scrapeMetricSums(gerty.httpPort, {
         embedCalls: { name: 'engram_rpc_seconds_count', labels: { rpc: Rpcs.gertyEmbed.subject } },
         embedSeconds: { name: 'engram_rpc_seconds_sum', labels: { rpc: Rpcs.gertyEmbed.subject } },
@@ -258,7 +258,7 @@ async function main(flags: Flags): Promise<void> {
         if (!measuring || !publishing) continue;
         const [turns, events] = await Promise.all([
           jsm.consumers.info(Streams.turns.name, Consumers.ingestTurns.durable),
-          jsm.consumers.info(Streams.events.name, Consumers.embedMessages.durable),
+          jsm.consumers.info(Streams.events.name, Consumers.embedderMessages.durable),
         ]);
         backlog.push({
           atS: backlog.length + 1,

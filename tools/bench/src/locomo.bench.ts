@@ -127,7 +127,7 @@ async function main(flags: Flags): Promise<void> {
       'ingest and embedder consuming',
       async () =>
         !!consumerSettings(ingest!, Consumers.ingestTurns.durable) &&
-        !!consumerSettings(embedder!, Consumers.embedMessages.durable),
+        !!consumerSettings(embedder!, Consumers.embedderMessages.durable),
       30_000,
     );
     progress(`${services.map((s) => `${s.name} (pid ${s.pid})`).join(', ')} ready`);

@@ -167,7 +167,7 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
       'tree finished and announced',
       async () =>
         (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NOT NULL`)) === total,
-      Consumers.summarizeMessages.ackWaitMs + 10_000,
+      Consumers.compactorSummaries.ackWaitMs + 10_000,
       250,
     );
     // Every redelivered event settled; nothing more comes of them.
@@ -175,7 +175,7 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     await waitFor(
       'events settled',
       async () => {
-        const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
+        const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSummaries.durable);
         return info.num_ack_pending === 0 && info.num_pending === 0;
       },
       10_000,
@@ -307,14 +307,14 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
           `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
           [id],
         )) === total,
-      Consumers.summarizeMessages.ackWaitMs + 10_000,
+      Consumers.compactorSummaries.ackWaitMs + 10_000,
       250,
     );
     const jsm = await jetstreamManager(nc);
     await waitFor(
       'events settled',
       async () => {
-        const info = await jsm.consumers.info(Streams.events.name, Consumers.summarizeMessages.durable);
+        const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSummaries.durable);
         return info.num_ack_pending === 0 && info.num_pending === 0;
       },
       10_000,

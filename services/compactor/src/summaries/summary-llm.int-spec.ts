@@ -177,13 +177,13 @@ describe('compactor with a language model that answers malformed JSON (fake Open
   });
 
   it('dead-letters the event with the reason when every answer is malformed, and goes on with other work', async () => {
-    const deliveries = Consumers.summarizeMessages.maxDeliver;
+    const deliveries = Consumers.compactorSummaries.maxDeliver;
     server.script(...Array.from({ length: deliveries }, () => TRUNCATED));
     const id = await publishTurn('never', 'never-0', userLines('never', LEAF));
     await waitFor('dead letter', async () => (await deadLetters()).length === 1, 20_000);
     const [letter] = await deadLetters();
     expect(letter).toMatchObject({
-      consumer: Consumers.summarizeMessages.durable,
+      consumer: Consumers.compactorSummaries.durable,
       cause: 'exhausted',
       deliveries,
     });

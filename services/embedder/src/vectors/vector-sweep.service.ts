@@ -100,7 +100,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
   /** Events waiting for, or held by, an embedder: the event path is still catching up. */
   private async eventsBacklogged(): Promise<boolean> {
     const { jsm } = await this.nats.connected();
-    for (const spec of [Consumers.embedMessages, Consumers.embedSummaries, Consumers.embedFacts]) {
+    for (const spec of [Consumers.embedderMessages, Consumers.embedderSummaries, Consumers.embedderFacts]) {
       const info = await jsm.consumers.info(spec.stream.name, spec.durable).catch(() => null);
       if (info && info.num_pending + info.num_ack_pending > 0) return true;
     }

@@ -209,7 +209,7 @@ describe('memory_stats (real Postgres and NATS)', () => {
 
   it('reports the workers’ queues and dead letters from JetStream', async () => {
     const jsm = await js.jetstreamManager();
-    const spec = Consumers.embedMessages;
+    const spec = Consumers.embedderMessages;
     await jsm.consumers.add(spec.stream.name, {
       durable_name: spec.durable,
       filter_subject: spec.filterSubject,

@@ -4,12 +4,12 @@ import { isRowId } from '@engram/memory-core';
 import { ConsumeEventBatches, errorMessage, isDependencyFailure, type Delivery } from '@engram/messaging';
 import { CompactSessionUseCase } from './compact-session.use-case';
 
-/** mem.message.stored: a conversation that grew may be past its compaction threshold (one run per conversation per batch). */
+/** compactor-sessions (mem.message.stored): a conversation that grew may be past its compaction threshold (one run per conversation per batch). */
 @Controller()
-export class SessionCompactionHandler {
+export class CompactorSessionsConsumer {
   constructor(private readonly compactSession: CompactSessionUseCase) {}
 
-  @ConsumeEventBatches(Consumers.compactSessions)
+  @ConsumeEventBatches(Consumers.compactorSessions)
   async handle(deliveries: Delivery<MessageStored>[]): Promise<void> {
     const byConversation = new Map<string, Delivery<MessageStored>[]>();
     for (const d of deliveries) {

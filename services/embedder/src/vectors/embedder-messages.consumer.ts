@@ -4,15 +4,15 @@ import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { ToolSynthesisQueue } from '../tool-calls/tool-synthesis.queue';
 import { EmbedItemsUseCase } from './embed-items.use-case';
 
-/** mem.message.stored: vectors for what was said; tool calls without content go to be described first. */
+/** embedder-messages (mem.message.stored): vectors for what was said; tool calls without content go to be described first. */
 @Controller()
-export class StoredMessagesHandler {
+export class EmbedderMessagesConsumer {
   constructor(
     private readonly embedItems: EmbedItemsUseCase,
     private readonly toolSynthesis: ToolSynthesisQueue,
   ) {}
 
-  @ConsumeEventBatches(Consumers.embedMessages)
+  @ConsumeEventBatches(Consumers.embedderMessages)
   async handle(deliveries: Delivery<MessageStored>[]): Promise<void> {
     await this.toolSynthesis.enqueue(
       deliveries.flatMap((d) =>
@@ -23,7 +23,7 @@ export class StoredMessagesHandler {
     );
     await this.embedItems.execute(
       deliveries.map((d) => ({
-        key: `${Consumers.embedMessages.stream.name}:${d.streamSequence}`,
+        key: `${Consumers.embedderMessages.stream.name}:${d.streamSequence}`,
         tenantId: tenantOfSubject(d.subject),
         kind: 'message' as const,
         ids: d.message.messages.filter((m) => !m.contentEmpty).map((m) => m.id),

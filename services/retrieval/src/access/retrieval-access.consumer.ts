@@ -3,13 +3,13 @@ import { Consumers, tenantOfSubject, timestampDate, type AccessRecorded } from '
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { RecordAccessUseCase } from './record-access.use-case';
 
-/** mem.access.recorded: access statistics of what searches returned. */
+/** retrieval-access (mem.access.recorded): access statistics of what searches returned. */
 @Controller()
-export class RecordAccessHandler {
+export class RetrievalAccessConsumer {
   constructor(private readonly recordAccess: RecordAccessUseCase) {}
 
-  @ConsumeEventBatches(Consumers.recordAccess)
-  record(deliveries: Delivery<AccessRecorded>[]): Promise<void> {
+  @ConsumeEventBatches(Consumers.retrievalAccess)
+  handle(deliveries: Delivery<AccessRecorded>[]): Promise<void> {
     return this.recordAccess.execute(
       deliveries.map((d) => ({
         tenantId: tenantOfSubject(d.subject),

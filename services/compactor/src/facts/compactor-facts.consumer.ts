@@ -3,12 +3,12 @@ import { Consumers, tenantOfSubject, type MessageStored } from '@engram/contract
 import { ConsumeEventBatches, errorMessage, isDependencyFailure, type Delivery } from '@engram/messaging';
 import { ExtractFactsUseCase } from './extract-facts.use-case';
 
-/** mem.message.stored: a turn with an assistant message is followed by fact extraction (fire-and-forget for the agent). */
+/** compactor-facts (mem.message.stored): a turn with an assistant message is followed by fact extraction (fire-and-forget for the agent). */
 @Controller()
-export class AssistantTurnsHandler {
+export class CompactorFactsConsumer {
   constructor(private readonly extractFacts: ExtractFactsUseCase) {}
 
-  @ConsumeEventBatches(Consumers.extractFacts)
+  @ConsumeEventBatches(Consumers.compactorFacts)
   async handle(deliveries: Delivery<MessageStored>[]): Promise<void> {
     await Promise.all(deliveries.map((d) => this.handleOne(d)));
   }

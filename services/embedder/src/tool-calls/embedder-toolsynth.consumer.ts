@@ -3,12 +3,12 @@ import { Consumers, parseToolSynthesisSubject, type ToolSynthesisWork } from '@e
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { DescribeToolCallsUseCase, type ToolCallRef } from './describe-tool-calls.use-case';
 
-/** mem.work.toolsynth.{tenant}.{message}: each item at most 3 attempts, then a dead letter. */
+/** embedder-toolsynth (mem.work.toolsynth.{tenant}.{message}): each item at most 3 attempts, then a dead letter. */
 @Controller()
-export class ToolSynthesisHandler {
+export class EmbedderToolsynthConsumer {
   constructor(private readonly describeToolCalls: DescribeToolCallsUseCase) {}
 
-  @ConsumeEventBatches(Consumers.toolSynthesis)
+  @ConsumeEventBatches(Consumers.embedderToolsynth)
   async handle(deliveries: Delivery<ToolSynthesisWork>[]): Promise<void> {
     const work: Array<{ delivery: Delivery<ToolSynthesisWork>; ref: ToolCallRef }> = [];
     for (const delivery of deliveries) {

@@ -3,8 +3,9 @@ import { Consumers, type TurnEvent } from '@engram/contracts';
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { IngestTurnsUseCase } from './ingest-turns.use-case';
 
+/** ingest-turns (mem.turn.>): turns into the transcript; a turn that can never be stored is dead-lettered. */
 @Controller()
-export class TurnBatchHandler {
+export class IngestTurnsConsumer {
   constructor(private readonly ingestTurns: IngestTurnsUseCase) {}
 
   @ConsumeEventBatches(Consumers.ingestTurns)

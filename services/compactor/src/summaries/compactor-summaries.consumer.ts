@@ -3,12 +3,12 @@ import { Consumers, tenantOfSubject, type MessageStored } from '@engram/contract
 import { ConsumeEventBatches, errorMessage, isDependencyFailure, type Delivery } from '@engram/messaging';
 import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
 
-/** mem.message.stored: each conversation that grew may be due for summaries (one run per conversation per batch). */
+/** compactor-summaries (mem.message.stored): each conversation that grew may be due for summaries (one run per conversation per batch). */
 @Controller()
-export class StoredMessagesHandler {
+export class CompactorSummariesConsumer {
   constructor(private readonly growTree: GrowSummaryTreeUseCase) {}
 
-  @ConsumeEventBatches(Consumers.summarizeMessages)
+  @ConsumeEventBatches(Consumers.compactorSummaries)
   async handle(deliveries: Delivery<MessageStored>[]): Promise<void> {
     const byConversation = new Map<string, Delivery<MessageStored>[]>();
     for (const d of deliveries) {

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import { Consumers } from '@engram/contracts';
+
+const root = resolve(__dirname, '../..');
+const CONSUMER_DECORATOR = /@ConsumeEvent(?:s|Batches)\(\s*Consumers\.(\w+)\s*\)/g;
+
+/** Every .ts file (not a spec) under services/<service>/src. */
+function serviceSources(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return walk(path);
+      return entry.name.endsWith('.ts') && !/\.(int-|e2e-)?spec\.ts$/.test(entry.name) ? [path] : [];
+    });
+  const services = resolve(root, 'services');
+  return readdirSync(services).flatMap((service) => walk(join(services, service, 'src')));
+}
+
+const camel = (durable: string) => durable.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+const pascal = (durable: string) => camel(durable).replace(/^\w/, (c) => c.toUpperCase());
+
+/** One name per consumer, from the topology to the file to the class. */
+describe('consumer names', () => {
+  const sources = serviceSources().map((path) => ({
+    path: relative(root, path),
+    text: readFileSync(path, 'utf8'),
+  }));
+
+  it.each(Object.entries(Consumers))('%s is keyed, filed and named after its durable', (key, spec) => {
+    expect(key).toBe(camel(spec.durable));
+    const files = sources.filter((s) => basename(s.path) === `${spec.durable}.consumer.ts`);
+    expect(files.map((f) => f.path)).toHaveLength(1);
+    const [file] = files;
+    expect(file!.text).toMatch(new RegExp(`export class ${pascal(spec.durable)}Consumer\\b`));
+    expect([...file!.text.matchAll(CONSUMER_DECORATOR)].map((m) => m[1])).toEqual([key]);
+  });
+
+  it('has no consumer decorator outside the consumers’ own files', () => {
+    const elsewhere = sources
+      .filter((s) => s.text.match(CONSUMER_DECORATOR))
+      .map((s) => s.path)
+      .filter((path) => !Object.values(Consumers).some((c) => basename(path) === `${c.durable}.consumer.ts`));
+    expect(elsewhere).toEqual([]);
+  });
+});
