@@ -7,5 +7,4 @@ export * from './assembly/context-inputs';
 export * from './assembly/layer-fill';
 export * from './assembly/assemble-context';
 export * from './skills/skill-file';
-export * from './workspace/workspace-files';
 export { isoDay } from './layers/day';

@@ -38,6 +38,19 @@ import {
   SetTenantSettingsRequestSchema,
   TenantSettingsSchema,
 } from './gen/memory/v1/tenant_pb';
+import type { RequestRules } from './requests/request-rules';
+import {
+  browseRules,
+  forgetRules,
+  recallRules,
+  saveRules,
+  searchRules,
+  statsRules,
+} from './requests/memory.rules';
+import { contextBuildRules } from './requests/context.rules';
+import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
+import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
+import { completeRules, embedRules, listModelsRules, setTenantKeyRules } from './requests/gerty.rules';
 
 /**
  * A request/reply RPC over core NATS. Tenant-scoped RPCs are requested on
@@ -48,35 +61,76 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
   readonly tenantScoped: boolean;
   readonly request: Req;
   readonly response: Res;
+  /** What a valid request is, field by field: checked before any handler runs (see checkRequest). */
+  readonly rules: RequestRules<Req>;
 }
 
+/** An RPC; its rules are required, so an RPC without them does not compile. */
 function rpc<Req extends DescMessage, Res extends DescMessage>(
   subject: string,
   request: Req,
   response: Res,
+  rules: NoInfer<RequestRules<Req>>,
   tenantScoped = true,
 ): RpcSpec<Req, Res> {
-  return { subject, request, response, tenantScoped };
+  return { subject, request, response, rules, tenantScoped };
 }
 
 export const Rpcs = {
-  search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema),
-  browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema),
-  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema),
-  recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema),
-  save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema),
-  forget: rpc('mem.rpc.forget', ForgetRequestSchema, ForgetResponseSchema),
-  contextBuild: rpc('mem.rpc.context.build', ContextBuildRequestSchema, ContextBuildResponseSchema),
-  agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema),
-  agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema),
-  workspacePut: rpc('mem.rpc.workspace.put', PutWorkspaceRequestSchema, PutWorkspaceResponseSchema),
-  skillPut: rpc('mem.rpc.skill.put', PutSkillsRequestSchema, PutSkillsResponseSchema),
-  tenantSettingsGet: rpc('mem.rpc.tenant.settings.get', GetTenantSettingsRequestSchema, TenantSettingsSchema),
-  tenantSettingsSet: rpc('mem.rpc.tenant.settings.set', SetTenantSettingsRequestSchema, TenantSettingsSchema),
-  gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, false),
-  gertyComplete: rpc('gerty.rpc.complete', CompleteRequestSchema, CompleteResponseSchema, false),
-  gertyModels: rpc('gerty.rpc.models', ListModelsRequestSchema, ListModelsResponseSchema, false),
-  gertySetTenantKey: rpc('gerty.rpc.keys.set', SetTenantKeyRequestSchema, SetTenantKeyResponseSchema),
+  search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema, searchRules),
+  browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema, browseRules),
+  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema, statsRules),
+  recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema, recallRules),
+  save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema, saveRules),
+  forget: rpc('mem.rpc.forget', ForgetRequestSchema, ForgetResponseSchema, forgetRules),
+  contextBuild: rpc(
+    'mem.rpc.context.build',
+    ContextBuildRequestSchema,
+    ContextBuildResponseSchema,
+    contextBuildRules,
+  ),
+  agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema, agentPutRules),
+  agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema, agentGetRules),
+  workspacePut: rpc(
+    'mem.rpc.workspace.put',
+    PutWorkspaceRequestSchema,
+    PutWorkspaceResponseSchema,
+    workspacePutRules,
+  ),
+  skillPut: rpc('mem.rpc.skill.put', PutSkillsRequestSchema, PutSkillsResponseSchema, skillPutRules),
+  tenantSettingsGet: rpc(
+    'mem.rpc.tenant.settings.get',
+    GetTenantSettingsRequestSchema,
+    TenantSettingsSchema,
+    tenantSettingsGetRules,
+  ),
+  tenantSettingsSet: rpc(
+    'mem.rpc.tenant.settings.set',
+    SetTenantSettingsRequestSchema,
+    TenantSettingsSchema,
+    tenantSettingsSetRules,
+  ),
+  gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, embedRules, false),
+  gertyComplete: rpc(
+    'gerty.rpc.complete',
+    CompleteRequestSchema,
+    CompleteResponseSchema,
+    completeRules,
+    false,
+  ),
+  gertyModels: rpc(
+    'gerty.rpc.models',
+    ListModelsRequestSchema,
+    ListModelsResponseSchema,
+    listModelsRules,
+    false,
+  ),
+  gertySetTenantKey: rpc(
+    'gerty.rpc.keys.set',
+    SetTenantKeyRequestSchema,
+    SetTenantKeyResponseSchema,
+    setTenantKeyRules,
+  ),
 } as const;
 
 /** The subject a client requests: `<subject>.<tenant>` for tenant-scoped RPCs. */

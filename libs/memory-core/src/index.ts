@@ -6,8 +6,6 @@ export * from './facts/fact-kinds';
 export * from './facts/word-overlap';
 export * from './facts/fact-dedup';
 export * from './turns/normalize-turn';
-export * from './paging/transcript-cursor';
-export * from './ids/row-id';
 export * from './summaries/compaction-policy';
 export * from './summaries/leaf-batches';
 export * from './summaries/parent-groups';

@@ -73,7 +73,8 @@ export function ConsumeEventBatches<C extends ConsumerSpec>(
 }
 
 /**
- * Answers an RPC: `handle(request, ctx)` with the decoded request. The decorator itself
+ * Answers an RPC: `handle(request, ctx)`, called once the request decoded and passed its
+ * rules (RpcSpec.rules, libs/contracts), so a handler sees only valid requests. The decorator itself
  * tells Nest to pass both, in that order, so the method's type is all there is to it
  * (no @Payload/@Ctx on its parameters).
  */

@@ -4,7 +4,6 @@ export {
   type QueryWithTime,
   type TimeWindow,
 } from './query/query-time';
-export { checkPattern, MAX_PATTERN_LENGTH, type PatternCheck } from './query/regex-pattern';
 export {
   BM25_B,
   BM25_K1,

@@ -1,20 +1,10 @@
 import { Controller } from '@nestjs/common';
-import {
-  Rpcs,
-  isValidToken,
-  type CompleteRequest,
-  type EmbedRequest,
-  type SetTenantKeyRequest,
-} from '@engram/contracts';
-import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
+import { Rpcs, type CompleteRequest, type EmbedRequest, type SetTenantKeyRequest } from '@engram/contracts';
+import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { CompleteUseCase } from './completion/complete.use-case';
 import { EmbedTextsUseCase } from './embedding/embed-texts.use-case';
 import { TenantKeysService } from './keys/tenant-keys.service';
 import { ModelRouter } from './models/model-router';
-
-function checkTenant(tenantId: string): void {
-  if (tenantId && !isValidToken(tenantId)) throw RpcError.invalidArgument(`"${tenantId}" is not a tenant id`);
-}
 
 /** Gerty's RPCs: the one door to every model. */
 @Controller()
@@ -28,13 +18,11 @@ export class GertyHandlers {
 
   @HandleRpc(Rpcs.gertyEmbed)
   embed(request: EmbedRequest, ctx: RpcCallContext) {
-    checkTenant(request.tenantId);
     return this.embedTexts.execute(request, ctx.signal);
   }
 
   @HandleRpc(Rpcs.gertyComplete)
   complete(request: CompleteRequest, ctx: RpcCallContext) {
-    checkTenant(request.tenantId);
     return this.completion.execute(request, ctx.signal);
   }
 

@@ -1,17 +1,7 @@
-export const FACT_CATEGORIES = [
-  'preference',
-  'fact',
-  'event',
-  'relationship',
-  'decision',
-  'correction',
-  'task',
-  'general',
-] as const;
-export type FactCategory = (typeof FACT_CATEGORIES)[number];
+import type { FactCategory, FactLifetime } from '@engram/contracts';
 
-export const FACT_LIFETIMES = ['sticky', 'user_preference', 'project_context', 'learned_pattern'] as const;
-export type FactLifetime = (typeof FACT_LIFETIMES)[number];
+// The lists are the contract's (memory_save checks against them); memory speaks of them from here too.
+export { FACT_CATEGORIES, FACT_LIFETIMES, type FactCategory, type FactLifetime } from '@engram/contracts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -34,14 +24,6 @@ export const DEFAULT_IMPORTANCE: Record<FactCategory, number> = {
   event: 5,
   general: 4,
 };
-
-export function isFactCategory(value: string): value is FactCategory {
-  return (FACT_CATEGORIES as readonly string[]).includes(value);
-}
-
-export function isFactLifetime(value: string): value is FactLifetime {
-  return (FACT_LIFETIMES as readonly string[]).includes(value);
-}
 
 /** When a fact of this lifetime stops being served; null for sticky facts. */
 export function expiryOf(lifetime: FactLifetime, statedAt: Date): Date | null {

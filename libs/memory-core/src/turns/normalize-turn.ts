@@ -1,12 +1,17 @@
 import { toJson, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema, timestampDate, type Value } from '@bufbuild/protobuf/wkt';
-import { isValidToken, parseTurnSubject, type TurnEvent } from '@engram/contracts';
+import {
+  isValidToken,
+  MESSAGE_ROLES,
+  parseTurnSubject,
+  type MessageRole,
+  type TurnEvent,
+} from '@engram/contracts';
 import { z } from 'zod';
 import { parseMemoryTags, type TaggedMemory, type TaggedState } from '../tags/memory-tags';
 import { estimateTokens } from '../text/token-estimate';
 
-export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
-export type MessageRole = (typeof MESSAGE_ROLES)[number];
+export { MESSAGE_ROLES, type MessageRole } from '@engram/contracts';
 
 export interface TurnLimits {
   readonly maxMessagesPerTurn: number;

@@ -5,15 +5,17 @@ import {
   type NatsConnection,
   type Subscription,
 } from '@nats-io/transport-node';
-import type { JsonObject } from '@bufbuild/protobuf';
+import type { JsonObject, Message } from '@bufbuild/protobuf';
 import {
   RpcErrorReplySchema,
+  checkRequest,
   create,
   decodeMessage,
   encodeMessage,
   isValidToken,
   rpcSubscription,
   tenantOfSubject,
+  type FieldViolation,
   type RpcSpec,
 } from '@engram/contracts';
 import { counter, histogram } from '@engram/platform';
@@ -43,12 +45,15 @@ const requests = counter('engram_rpc_requests_total', 'RPC requests per subject 
 const seconds = histogram('engram_rpc_seconds', 'RPC handling time', ['rpc']);
 const tracer = trace.getTracer('@engram/messaging');
 const EMPTY_OBJECT = new TextEncoder().encode('{}');
+/** Most field violations one answer lists. */
+const MAX_VIOLATIONS = 100;
 
 /**
  * Answers one RPC on core NATS in a queue group (every replica of the service
  * shares the load). Requests beyond the concurrency limit wait in a bounded
  * queue; past it the caller gets RESOURCE_EXHAUSTED at once, never an unbounded
- * backlog. Every failure is answered as {code, message, details}.
+ * backlog. A request reaches the handler only once it decoded and passed its
+ * rules (libs/contracts); every failure is answered as {code, message, details}.
  */
 export class RpcEndpoint {
   private readonly logger: Logger;
@@ -125,19 +130,7 @@ export class RpcEndpoint {
           if (this.spec.tenantScoped && !isValidToken(tenantId)) {
             throw RpcError.invalidArgument(`"${tenantId}" is not a tenant id ([A-Za-z0-9_-]{1,64})`);
           }
-          let request: unknown;
-          try {
-            request = decodeMessage(this.spec.request, msg.data.length === 0 ? EMPTY_OBJECT : msg.data, {
-              strict: true,
-            });
-          } catch (error) {
-            throw RpcError.invalidArgument(
-              `request is not a valid ${this.spec.request.typeName}: ${errorMessage(error)}`,
-              {
-                type: this.spec.request.typeName,
-              },
-            );
-          }
+          const request = this.validRequest(msg);
           const deadline = Number(msg.headers?.get(DEADLINE_HEADER));
           const signal =
             Number.isFinite(deadline) && deadline > 0
@@ -175,6 +168,24 @@ export class RpcEndpoint {
     );
   }
 
+  /** The decoded request, once it passed its rules; INVALID_ARGUMENT otherwise. */
+  private validRequest(msg: Msg): Message {
+    let request: Message;
+    try {
+      request = decodeMessage(this.spec.request, msg.data.length === 0 ? EMPTY_OBJECT : msg.data, {
+        strict: true,
+      });
+    } catch (error) {
+      throw RpcError.invalidArgument(
+        `request is not a valid ${this.spec.request.typeName}: ${errorMessage(error)}`,
+        { type: this.spec.request.typeName },
+      );
+    }
+    const violations = checkRequest(this.spec, request);
+    if (violations.length > 0) throw invalidRequest(this.spec, violations);
+    return request;
+  }
+
   private fail(msg: Msg, error: RpcError): void {
     requests.inc({ rpc: this.spec.subject, code: error.code });
     if (!msg.reply) return;
@@ -187,4 +198,15 @@ export class RpcEndpoint {
     });
     msg.respond(encodeMessage(RpcErrorReplySchema, body), { headers: h });
   }
+}
+
+/** INVALID_ARGUMENT with one violation per field: `invalid SaveRequest: agent is required; …`. */
+function invalidRequest(spec: RpcSpec, violations: readonly FieldViolation[]): RpcError {
+  const listed = violations.slice(0, MAX_VIOLATIONS);
+  return RpcError.invalidArgument(
+    `invalid ${spec.request.name}: ${listed.map((v) => v.description).join('; ')}`,
+    {
+      fieldViolations: listed,
+    },
+  );
 }

@@ -1,13 +1,9 @@
 import { z } from 'zod';
+import type { TaskName } from '@engram/contracts';
 import { FACT_CATEGORIES, MESSAGE_ROLES } from '@engram/memory-core';
 
-/** The tasks Engram asks of a model, by name (CompleteRequest.task). */
-export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] as const;
-export type TaskName = (typeof TASKS)[number];
-
-export function isTaskName(value: string): value is TaskName {
-  return (TASKS as readonly string[]).includes(value);
-}
+// The task names are the contract's (gerty.rpc.complete checks against them).
+export { TASKS, type TaskName } from '@engram/contracts';
 
 const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 

@@ -1,3 +1,4 @@
+import type { SEARCH_MODES } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
 import { Params, scopePredicate, type SearchScope, type Statement } from './search-scope';
 
@@ -38,7 +39,7 @@ export const EXACT_VECTOR_SCAN_LIMIT = 5_000;
 /** Summaries and facts per message, roughly: how many vectors of each kind a tenant of n messages holds. */
 const VECTORS_PER_MESSAGE: Record<ItemKind, number> = { message: 1, summary: 0.06, fact: 0.02 };
 
-export type SearchMode = 'fulltext' | 'trigram' | 'regex';
+export type SearchMode = (typeof SEARCH_MODES)[number];
 
 const TABLES: Record<ItemKind, { table: string; time: string; alive: string }> = {
   message: { table: 'messages', time: 'created_at', alive: 'true' },

@@ -1,5 +1,6 @@
-export type ItemKind = 'message' | 'summary' | 'fact';
-export const ITEM_KINDS: readonly ItemKind[] = ['message', 'summary', 'fact'];
+import type { ItemKind } from '@engram/contracts';
+
+export { ITEM_KINDS, type ItemKind } from '@engram/contracts';
 
 /** A message, summary or fact that may answer a query, with what ranking needs to know of it. */
 export interface Candidate {

@@ -1,3 +1,4 @@
+import type { FUSIONS } from '@engram/contracts';
 import type { TimeWindow } from '../query/query-time';
 import { NEIGHBOUR_WEIGHTS, windowScore, type WindowPart } from './bm25';
 import { candidateKey, type Candidate } from './candidate';
@@ -17,7 +18,7 @@ export interface QueryTerm {
   readonly idf: number;
 }
 
-export type Fusion = 'weighted' | 'rrf';
+export type Fusion = (typeof FUSIONS)[number];
 
 export interface Signals {
   readonly fulltext: number;

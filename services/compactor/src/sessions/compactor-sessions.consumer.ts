@@ -1,6 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Consumers, tenantOfSubject, type MessageStored } from '@engram/contracts';
-import { isRowId } from '@engram/memory-core';
+import { Consumers, isRowId, tenantOfSubject, type MessageStored } from '@engram/contracts';
 import { ConsumeEventBatches, errorMessage, isDependencyFailure, type Delivery } from '@engram/messaging';
 import { CompactSessionUseCase } from './compact-session.use-case';
 

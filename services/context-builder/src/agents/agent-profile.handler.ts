@@ -10,7 +10,6 @@ import {
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { profileToStore } from './agent-profile';
 import { AgentProfileRepository, type StoredAgentProfile } from './agent-profile.repository';
-import { RequestChecks } from './request-checks';
 
 type AgentProfileInit = MessageInitShape<typeof AgentProfileSchema>;
 
@@ -40,9 +39,6 @@ export class AgentProfileHandler {
 
   @HandleRpc(Rpcs.agentGet)
   async get(request: GetAgentRequest, ctx: RpcCallContext): Promise<AgentProfileInit> {
-    const checks = new RequestChecks('agent request');
-    checks.agent(request.agent);
-    checks.done();
     const profile = await this.profiles.get(ctx.tenantId, request.agent);
     if (!profile)
       throw RpcError.notFound(`agent "${request.agent}" has no profile`, { agent: request.agent });

@@ -6,7 +6,7 @@ import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
 import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from '../context-builder.config';
 import { ContextSourcesRepository } from './context-sources.repository';
-import { validateContextRequest } from './context-request';
+import { contextRequest } from './context-request';
 import { MemorySearchGateway } from './memory-search.gateway';
 
 type ContextBuildResponseInit = MessageInitShape<typeof ContextBuildResponseSchema>;
@@ -25,7 +25,7 @@ export class BuildContextUseCase {
   ) {}
 
   async build(tenantId: string, raw: ContextBuildRequest): Promise<ContextBuildResponseInit> {
-    const request = validateContextRequest(raw);
+    const request = contextRequest(raw);
     // Retrieval answers while the store is read.
     const searching = this.memory.search(tenantId, request.agent, request.currentMessage);
     const today = isoDay(request.now);

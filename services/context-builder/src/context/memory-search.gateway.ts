@@ -1,11 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Rpcs, timestampDate } from '@engram/contracts';
+import { MAX_QUERY_CHARS, Rpcs, timestampDate } from '@engram/contracts';
 import type { MemoryHitInput } from '@engram/context';
 import { RpcClient, RpcError } from '@engram/messaging';
 import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from '../context-builder.config';
-
-/** Retrieval takes queries up to this long; the start of a longer message says what it is about. */
-const MAX_QUERY_CHARS = 2000;
 
 export type MemorySearchResult = { readonly hits: MemoryHitInput[]; readonly degradedReason: string | null };
 
@@ -19,6 +16,7 @@ export class MemorySearchGateway {
 
   /** Never fails: when retrieval is down or late the prompt goes without memory, and says why. */
   async search(tenantId: string, agent: string, message: string): Promise<MemorySearchResult> {
+    // Retrieval takes queries up to MAX_QUERY_CHARS; the start of a longer message says what it is about.
     const query = message.trim().slice(0, MAX_QUERY_CHARS);
     if (!query) return { hits: [], degradedReason: null };
     try {

@@ -1,6 +1,5 @@
 import { parseSkillFile, SkillFileError, type SkillDefinition } from '@engram/context';
 import type { PutSkillsRequest } from '@engram/contracts';
-import { RequestChecks } from '../agents/request-checks';
 
 export interface SkillsWrite {
   readonly agent: string;
@@ -9,21 +8,12 @@ export interface SkillsWrite {
 }
 
 /**
- * Checks a mem.rpc.skill.put request (agent token; every file named, each at most 1 MB)
- * and parses each file: a file that is not a valid skill (bad front matter, a bad
- * pattern, a skill name another file of the request already took) is rejected with its
- * reason, the others are stored.
+ * Parses each file of a mem.rpc.skill.put request (which passed its rules, libs/contracts
+ * skillPutRules): a file that is not a valid skill (bad front matter, a bad pattern, a
+ * skill name another file of the request already took) is rejected with its reason, the
+ * others are stored.
  */
 export function skillsWrite(request: PutSkillsRequest): SkillsWrite {
-  const checks = new RequestChecks('skill put');
-  checks.agent(request.agent);
-  checks.count('files', request.files.length);
-  request.files.forEach((file, i) => {
-    checks.fileName(`files[${i}].name`, file.name);
-    checks.text(`files[${i}].markdown`, file.markdown);
-  });
-  checks.done();
-
   const skills: SkillDefinition[] = [];
   const rejected: Array<{ name: string; reason: string }> = [];
   const fileOf = new Map<string, string>();

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { Consumers, parseToolSynthesisSubject, type ToolSynthesisWork } from '@engram/contracts';
+import { Consumers, isRowId, parseToolSynthesisSubject, type ToolSynthesisWork } from '@engram/contracts';
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { DescribeToolCallsUseCase, type ToolCallRef } from './describe-tool-calls.use-case';
 
@@ -13,7 +13,7 @@ export class EmbedderToolsynthConsumer {
     const work: Array<{ delivery: Delivery<ToolSynthesisWork>; ref: ToolCallRef }> = [];
     for (const delivery of deliveries) {
       const ref = parseToolSynthesisSubject(delivery.subject);
-      if (ref && /^\d{1,19}$/.test(ref.messageId)) work.push({ delivery, ref });
+      if (ref && isRowId(ref.messageId)) work.push({ delivery, ref });
       else delivery.reject(`${delivery.subject} names no message`);
     }
     if (work.length === 0) return;

@@ -7,7 +7,6 @@ import { RpcError } from '@engram/messaging';
 import {
   citingOnlyHits,
   extractedFacts,
-  isTaskName,
   memoryAnswer,
   parseTaskInput,
   renderTaskPrompt,
@@ -21,12 +20,12 @@ import { toRpcError } from '../models/inference-failure';
 import { ModelRouter, type RoutedModel } from '../models/model-router';
 import type { Completion } from '../providers/model-provider';
 
-const CHAT_ROLES = new Set(['system', 'user', 'assistant']);
-
 /**
  * gerty.rpc.complete. An Engram task (summarize, extract_facts, describe_tool_call,
  * answer_from_memory) is run natively by the built-in model, or rendered into its prompt
  * for a language model, whose answer is checked; free-form chat goes to a language model as is.
+ * The request passed its rules (libs/contracts completeRules: a known task, or chat messages
+ * in known roles); the task's input is checked here, against the task's schema (libs/prompts).
  */
 @Injectable()
 export class CompleteUseCase {
@@ -64,8 +63,7 @@ export class CompleteUseCase {
     request: CompleteRequest,
     options: { signal: AbortSignal; apiKey?: string },
   ): Promise<Completion> {
-    const task = request.task;
-    if (!isTaskName(task)) throw RpcError.invalidArgument(`unknown task "${task}"`, { tasks: [...TASKS] });
+    const task = request.task as TaskName;
     const input = parseTaskInput(task, request.taskInput ?? {});
     if (!input.ok)
       throw RpcError.invalidArgument(`taskInput is not a valid ${task} input`, { problems: input.problems });
@@ -118,9 +116,6 @@ export class CompleteUseCase {
         `the built-in model does Engram's tasks (${TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,
       );
     }
-    if (request.messages.length === 0) throw RpcError.invalidArgument('give messages, or a task');
-    const bad = request.messages.find((m) => !CHAT_ROLES.has(m.role));
-    if (bad) throw RpcError.invalidArgument(`message role "${bad.role}" is not system, user or assistant`);
     return route.provider.complete(
       {
         messages: request.messages.map((m) => ({ role: m.role, content: m.content }) as ChatMessage),

@@ -6,7 +6,6 @@ import { TenantKeysService } from '../keys/tenant-keys.service';
 import { toRpcError } from '../models/inference-failure';
 import { ModelRouter } from '../models/model-router';
 
-const MAX_TEXTS = 2048;
 const embedded = counter('engram_gerty_texts_embedded_total', 'Texts embedded, per model', ['model']);
 
 /** gerty.rpc.embed: vectors for a batch of texts, from the named or the default embedding model. */
@@ -21,11 +20,6 @@ export class EmbedTextsUseCase {
     request: EmbedRequest,
     signal: AbortSignal,
   ): Promise<MessageInitShape<typeof EmbedResponseSchema>> {
-    if (request.texts.length > MAX_TEXTS) {
-      throw RpcError.invalidArgument(`at most ${MAX_TEXTS} texts per request`, {
-        texts: request.texts.length,
-      });
-    }
     const route = this.router.resolve(request.model, 'embed');
     const { provider, definition } = route;
     if (request.texts.length === 0)

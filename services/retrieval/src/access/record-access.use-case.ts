@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { parseItemRef } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
 import { AccessRepository, type AccessBump } from './access.repository';
 
@@ -8,8 +9,6 @@ export interface AccessEvent {
   readonly refs: readonly string[];
   readonly at: Date;
 }
-
-const REF = /^(message|summary|fact):(\d{1,19})$/;
 
 /** Bumps access statistics, once per event, one transaction per tenant. */
 @Injectable()
@@ -38,13 +37,13 @@ export function tally(events: readonly AccessEvent[]): AccessBump[] {
   const bumps = new Map<string, { kind: string; id: string; count: number; at: Date }>();
   for (const e of events) {
     for (const ref of e.refs) {
-      const m = REF.exec(ref);
-      if (!m) continue;
+      const item = parseItemRef(ref);
+      if (!item) continue;
       const b = bumps.get(ref);
       if (b) {
         b.count++;
         if (e.at > b.at) b.at = e.at;
-      } else bumps.set(ref, { kind: m[1]!, id: m[2]!, count: 1, at: e.at });
+      } else bumps.set(ref, { ...item, count: 1, at: e.at });
     }
   }
   return [...bumps.values()];

@@ -6,21 +6,18 @@ import {
   type ForgetResponseSchema,
   type MessageInitShape,
 } from '@engram/contracts';
-import { isRowId } from '@engram/memory-core';
 import { EventPublisher, RpcError } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions } from '@engram/store';
 import { FactRepository } from './fact.repository';
 
 type ForgetResponseInit = MessageInitShape<typeof ForgetResponseSchema>;
 
-/** Longest reason kept with a forgotten fact, in characters (code points). */
-export const MAX_FORGET_REASON_CHARS = 1000;
-
 /**
  * memory_forget: closes a fact's validity (valid_to = now) with the caller's reason;
  * nothing is deleted, so the fact stays in the history (and drill-downs) but is no
  * longer served. Forgetting a closed fact changes nothing and answers when it closed.
  * Another tenant's fact does not exist for this tenant (NOT_FOUND, like an unknown id).
+ * The request passed its rules (libs/contracts forgetRules) before it got here.
  */
 @Injectable()
 export class ForgetFactUseCase {
@@ -32,17 +29,7 @@ export class ForgetFactUseCase {
 
   async forget(tenantId: string, request: ForgetRequest): Promise<ForgetResponseInit> {
     const factId = request.factId;
-    if (factId === '') throw RpcError.invalidArgument('factId is required', { field: 'factId' });
-    if (!isRowId(factId))
-      throw RpcError.invalidArgument(`"${factId}" is not a fact id`, { field: 'factId', factId });
     const reason = request.reason.trim();
-    if ([...reason].length > MAX_FORGET_REASON_CHARS) {
-      throw RpcError.invalidArgument(`reason is longer than ${MAX_FORGET_REASON_CHARS} characters`, {
-        field: 'reason',
-      });
-    }
-    if (reason.includes('\u0000'))
-      throw RpcError.invalidArgument('reason may not contain NUL characters', { field: 'reason' });
 
     const fact = await this.transactions.run(tenantId, async (manager) => {
       const found = await this.facts.findById(manager, factId);

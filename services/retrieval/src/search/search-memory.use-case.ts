@@ -11,7 +11,7 @@ import { TenantTransactions, type EntityManager } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
 import { QueryVectorGateway } from './query-vector.gateway';
-import { validateSearch } from './search-request';
+import { searchOptions } from './search-request';
 
 type SearchResponseInit = MessageInitShape<typeof SearchResponseSchema>;
 type Hit = NonNullable<SearchResponseInit['hits']>[number];
@@ -34,7 +34,7 @@ export class SearchMemoryUseCase {
 
   async search(tenantId: string, request: SearchRequest, now = new Date()): Promise<SearchResponseInit> {
     const started = performance.now();
-    const search = validateSearch(tenantId, request);
+    const search = searchOptions(tenantId, request);
     // Made by Gerty while the terms are counted.
     const vector = this.queryVectors.embed(search.query, tenantId);
     const outcome = await this.transactions
@@ -107,7 +107,9 @@ function translateStoreError(error: unknown): never {
   const code = (error as { code?: string }).code;
   const message = (error as { message?: string }).message ?? '';
   if (code === '2201B')
-    throw RpcError.invalidArgument(`the regex is not valid: ${message}`, { field: 'query' });
+    throw RpcError.invalidArgument(`the regex is not valid: ${message}`, {
+      fieldViolations: [{ field: 'query', description: `the regex is not valid: ${message}` }],
+    });
   if (code === '57014')
     throw new RpcError(
       'DEADLINE_EXCEEDED',

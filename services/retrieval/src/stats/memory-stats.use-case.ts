@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  isValidToken,
-  type MessageInitShape,
-  type StatsRequest,
-  type StatsResponseSchema,
-} from '@engram/contracts';
-import { RpcError } from '@engram/messaging';
+import type { MessageInitShape, StatsRequest, StatsResponseSchema } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
 import { QueueStatsReader } from './queue-stats.reader';
 import { StatsRepository } from './stats.repository';
@@ -27,12 +21,6 @@ export class MemoryStatsUseCase {
 
   async stats(tenantId: string, request: StatsRequest): Promise<StatsResponseInit> {
     const agent = request.agent === '' ? null : request.agent;
-    if (agent !== null && !isValidToken(agent)) {
-      throw RpcError.invalidArgument('agent must be 1-64 letters, digits, "_" or "-"', {
-        field: 'agent',
-        agent,
-      });
-    }
     const [store, queues] = await Promise.all([
       this.transactions.run(tenantId, (manager) => this.store.read(manager, agent)),
       this.queues.read(),

@@ -2,13 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import {
+  decodeCursor,
+  encodeCursor,
   timestampDate,
   timestampFromDate,
   type BrowseRequest,
   type BrowseResponseSchema,
   type MessageInitShape,
+  type PageDirection,
+  type TranscriptPosition,
 } from '@engram/contracts';
-import { decodeCursor, encodeCursor, type PageDirection, type TranscriptPosition } from '@engram/memory-core';
 import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
 import {
@@ -19,14 +22,14 @@ import {
 } from './transcript-reader.repository';
 
 export const DEFAULT_PAGE = 50;
-export const MAX_PAGE = 500;
 
 type BrowseResponseInit = MessageInitShape<typeof BrowseResponseSchema>;
 
 /**
  * memory_browse: the transcript in order, a page at a time, through a conversation
  * or across an agent's conversations; from the start or the end, from a point in
- * time, around a message, or on from a cursor.
+ * time, around a message, or on from a cursor. The request passed its rules
+ * (libs/contracts browseRules): what is left to refuse is what only the store knows.
  */
 @Injectable()
 export class BrowseTranscriptUseCase {
@@ -37,27 +40,8 @@ export class BrowseTranscriptUseCase {
 
   async browse(tenantId: string, request: BrowseRequest): Promise<BrowseResponseInit> {
     const limit = request.limit === 0 ? DEFAULT_PAGE : request.limit;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      throw RpcError.invalidArgument(`limit must be between 1 and ${MAX_PAGE}`, { limit: request.limit });
-    }
-    const direction = request.direction || 'forward';
-    if (direction !== 'forward' && direction !== 'backward') {
-      throw RpcError.invalidArgument('direction must be "forward" or "backward"', { direction });
-    }
-    if (request.conversationId && !/^\d{1,19}$/.test(request.conversationId)) {
-      throw RpcError.invalidArgument('conversationId is not a conversation id', {
-        conversationId: request.conversationId,
-      });
-    }
-    if (request.aroundMessageId && !/^\d{1,19}$/.test(request.aroundMessageId)) {
-      throw RpcError.invalidArgument('aroundMessageId is not a message id', {
-        aroundMessageId: request.aroundMessageId,
-      });
-    }
-    const starts = [request.cursor, request.from, request.aroundMessageId].filter(Boolean).length;
-    if (starts > 1) throw RpcError.invalidArgument('give at most one of cursor, from and aroundMessageId');
+    const direction = (request.direction || 'forward') as PageDirection;
     const cursor = request.cursor ? decodeCursor(request.cursor) : null;
-    if (request.cursor && !cursor) throw RpcError.invalidArgument('cursor is not one this service returned');
 
     return this.transactions.run(tenantId, async (manager) => {
       const scope = await this.scopeOf(manager, request);
@@ -106,13 +90,12 @@ export class BrowseTranscriptUseCase {
     });
   }
 
+  /** The conversation named (by id, or by agent + session key), or else the agent's whole transcript. */
   private async scopeOf(
     manager: Parameters<TranscriptReaderRepository['page']>[0],
     request: BrowseRequest,
   ): Promise<TranscriptScope> {
     if (request.conversationId || request.sessionKey) {
-      if (request.sessionKey && !request.agent)
-        throw RpcError.invalidArgument('sessionKey needs the agent it belongs to');
       const id = await this.reader.findConversationId(
         manager,
         request.conversationId
@@ -126,8 +109,7 @@ export class BrowseTranscriptUseCase {
         });
       return { conversationId: id };
     }
-    if (request.agent) return { agent: request.agent };
-    throw RpcError.invalidArgument('say what to browse: conversationId, agent + sessionKey, or agent');
+    return { agent: request.agent };
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PageDirection, TranscriptPosition } from '@engram/memory-core';
+import type { PageDirection, TranscriptPosition } from '@engram/contracts';
 import type { EntityManager } from '@engram/store';
 
 /** Whose messages a page holds: one conversation, or every conversation of an agent. */

@@ -1,0 +1,70 @@
+import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import { Rpcs, type RpcSpec } from '../rpcs';
+import { checkRequest } from './request-rules';
+
+/** The violations of a request built from `init`, as field → description. */
+function violations<S extends DescMessage>(
+  spec: RpcSpec<S>,
+  init: MessageInitShape<S>,
+): Record<string, string> {
+  return Object.fromEntries(
+    checkRequest(spec, create(spec.request, init)).map((v) => [v.field, v.description]),
+  );
+}
+
+describe('gerty.rpc.embed rules', () => {
+  it('accept texts for a tenant or none, and refuse a tenant id that is no token or too many texts', () => {
+    expect(violations(Rpcs.gertyEmbed, { texts: ['a', 'b'], tenantId: 'acme' })).toEqual({});
+    expect(violations(Rpcs.gertyEmbed, { texts: [] })).toEqual({});
+    expect(violations(Rpcs.gertyEmbed, { texts: ['a'], tenantId: 'a.b' })).toEqual({
+      tenantId: 'tenantId must be 1-64 letters, digits, "_" or "-" (got "a.b")',
+    });
+    expect(violations(Rpcs.gertyEmbed, { texts: Array.from({ length: 2049 }, () => 'x') })).toEqual({
+      texts: 'at most 2048 texts per request (got 2049)',
+    });
+  });
+});
+
+describe('gerty.rpc.complete rules', () => {
+  const complete = (init: MessageInitShape<typeof Rpcs.gertyComplete.request>) =>
+    violations(Rpcs.gertyComplete, init);
+
+  it('accept a task, or chat messages in the three roles', () => {
+    expect(complete({ task: 'summarize', taskInput: {} })).toEqual({});
+    expect(
+      complete({
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello' },
+        ],
+        tenantId: 'acme',
+      }),
+    ).toEqual({});
+  });
+
+  it('refuse each bad field, naming it', () => {
+    expect(complete({ task: 'translate' })).toEqual({
+      task: 'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory (got "translate")',
+    });
+    expect(complete({})).toEqual({ messages: 'give messages, or a task' });
+    expect(complete({ messages: [{ role: 'user' }, { role: 'tool' }] })).toEqual({
+      'messages[1].role': 'messages[1].role must be system, user or assistant (got "tool")',
+    });
+    expect(complete({ task: 'summarize', tenantId: 'no tenant' })).toHaveProperty('tenantId');
+  });
+});
+
+describe('gerty.rpc.models rules', () => {
+  it('accept the request, which has no fields', () => {
+    expect(violations(Rpcs.gertyModels, {})).toEqual({});
+  });
+});
+
+describe('gerty.rpc.keys.set rules', () => {
+  it('accept a key (or an empty one, which removes it) for a named model, and refuse a key for no model', () => {
+    expect(violations(Rpcs.gertySetTenantKey, { model: 'openai-chat', apiKey: 'sk-x' })).toEqual({});
+    expect(violations(Rpcs.gertySetTenantKey, { model: 'openai-chat' })).toEqual({});
+    expect(violations(Rpcs.gertySetTenantKey, { apiKey: 'sk-x' })).toEqual({ model: 'model is required' });
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The closed word lists the contracts speak in (request fields are checked against them;
+ * the stores and models use the same lists). Defined here so the request rules can name
+ * them; memory-core, search and prompts re-export them where their own code speaks of them.
+ */
+
+/** Who said a message. */
+export const MESSAGE_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/** What memory holds: messages, the summaries over them, the facts drawn from them (a ref is `<kind>:<id>`). */
+export const ITEM_KINDS = ['message', 'summary', 'fact'] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+export const FACT_CATEGORIES = [
+  'preference',
+  'fact',
+  'event',
+  'relationship',
+  'decision',
+  'correction',
+  'task',
+  'general',
+] as const;
+export type FactCategory = (typeof FACT_CATEGORIES)[number];
+
+export const FACT_LIFETIMES = ['sticky', 'user_preference', 'project_context', 'learned_pattern'] as const;
+export type FactLifetime = (typeof FACT_LIFETIMES)[number];
+
+/** The tasks Engram asks of a model, by name (CompleteRequest.task). */
+export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] as const;
+export type TaskName = (typeof TASKS)[number];
