@@ -14,6 +14,7 @@ import {
   DELIVERY_CEILING_FACTOR,
   type ConsumerSpec,
   type GetTenantSettingsRequest,
+  type SetTenantSettingsRequest,
   type TurnEvent,
 } from '@engram/contracts';
 import { PlatformModule, ReadinessRegistry } from '@engram/platform';
@@ -57,6 +58,9 @@ class Script {
     tenantId,
     memoryEnabled: true,
   });
+  onSet: (request: SetTenantSettingsRequest) => Promise<{ memoryEnabled: boolean }> = async (request) => ({
+    memoryEnabled: request.memoryEnabled ?? true,
+  });
 }
 
 @Controller()
@@ -76,6 +80,11 @@ class TestHandlers {
   @HandleRpc(Rpcs.tenantSettingsGet)
   settings(_request: GetTenantSettingsRequest, ctx: RpcCallContext) {
     return this.script.onRpc(ctx.tenantId);
+  }
+
+  @HandleRpc(Rpcs.tenantSettingsSet)
+  setSettings(request: SetTenantSettingsRequest) {
+    return this.script.onSet(request);
   }
 }
 
@@ -376,6 +385,37 @@ describe('JetStreamServer (real nats-server)', () => {
       expect(invalid.headers?.get('Nats-Service-Error-Code')).toBe('400');
       expect(JSON.parse(invalid.string()).error).toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect(JSON.parse(invalid.string()).error.message).toMatch(/GetTenantSettingsRequest/);
+    });
+
+    it('checks a request against its rules before its handler runs: INVALID_ARGUMENT, a violation per field', async () => {
+      const handled: SetTenantSettingsRequest[] = [];
+      script.onSet = async (request) => {
+        handled.push(request);
+        return { memoryEnabled: request.memoryEnabled! };
+      };
+      const client = app.get(RpcClient);
+      const failure = await client
+        .call(Rpcs.tenantSettingsSet, {}, { tenantId: 'acme' })
+        .catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(RpcError);
+      expect(failure).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: 'invalid SetTenantSettingsRequest: memoryEnabled is required: it is the setting a set sets',
+        details: {
+          fieldViolations: [
+            {
+              field: 'memoryEnabled',
+              description: 'memoryEnabled is required: it is the setting a set sets',
+            },
+          ],
+        },
+      });
+      expect(handled).toEqual([]);
+
+      expect(
+        await client.call(Rpcs.tenantSettingsSet, { memoryEnabled: false }, { tenantId: 'acme' }),
+      ).toMatchObject({ memoryEnabled: false });
+      expect(handled.map((r) => r.memoryEnabled)).toEqual([false]);
     });
 
     it('answers RESOURCE_EXHAUSTED at once when its queue is full', async () => {

@@ -66,6 +66,21 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
   });
 
   describe('gerty.rpc.embed', () => {
+    it('refuses a tenant id that cannot be one, naming the field', async () => {
+      const error = await rpcFailure(rpc.call(Rpcs.gertyEmbed, { texts: ['hi'], tenantId: 'a.b' }));
+      expect(error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: {
+          fieldViolations: [
+            {
+              field: 'tenantId',
+              description: 'tenantId must be 1-64 letters, digits, "_" or "-" (got "a.b")',
+            },
+          ],
+        },
+      });
+    });
+
     const cosine = (a: number[], b: number[]) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
 
     it('answers one unit vector per text, named with the model id; related texts are closer than unrelated ones', async () => {

@@ -231,6 +231,18 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
     expect((await rpcFailure(setKey('acme', 'gpt-5', ACME_KEY))).code).toBe('NOT_FOUND');
     expect((await rpcFailure(setKey('acme', 'local', ACME_KEY))).code).toBe('INVALID_ARGUMENT');
   });
+
+  it('refuses a key for no model with a violation naming the field, and stores nothing', async () => {
+    const error = await rpcFailure(setKey('umbrella', '', ACME_KEY));
+    expect(error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldViolations: [{ field: 'model', description: 'model is required' }] },
+    });
+    const written = await admin.query(
+      `SELECT 1 FROM tenants WHERE tenant_id = 'umbrella' UNION ALL SELECT 1 FROM tenant_secrets WHERE tenant_id = 'umbrella'`,
+    );
+    expect(written.rows).toEqual([]);
+  });
 });
 
 describe('tenants’ keys without ENGRAM_SECRET_KEY', () => {

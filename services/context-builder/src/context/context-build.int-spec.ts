@@ -283,7 +283,14 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       /a budget of 10 tokens cannot hold the identity and the current message/,
     );
     expect(tooSmall.details['requiredTokens']).toBeGreaterThan(10);
-    expect((await failureOf({ agent: 'bad agent' })).code).toBe('INVALID_ARGUMENT');
+    expect(await failureOf({ agent: 'bad agent' })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: {
+        fieldViolations: [
+          { field: 'agent', description: 'agent must be 1-64 letters, digits, "_" or "-" (got "bad agent")' },
+        ],
+      },
+    });
     expect((await failureOf({ conversationId: '999999' })).code).toBe('NOT_FOUND');
     expect((await failureOf({ budgetTokens: -5 })).code).toBe('INVALID_ARGUMENT');
     await admin.query(`INSERT INTO agents (tenant_id, agent) VALUES ($1, 'intruder')`, [TENANT]);

@@ -128,14 +128,23 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
       expect((await failureOf(Rpcs.agentGet, { agent: 'helper' }, 'globex')).code).toBe('NOT_FOUND');
     });
 
-    it('refuses an invalid agent token or tool name with a structured error', async () => {
+    it('refuses an invalid agent token or tool name with a structured error, and stores nothing', async () => {
+      const agents = async () =>
+        (await admin.query(`SELECT count(*)::int AS n FROM agents`)).rows[0].n as number;
+      const before = await agents();
       const error = await failureOf(Rpcs.agentPut, { agent: 'bad agent', tools: ['web search'] });
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.details['fieldViolations']).toEqual([
         { field: 'agent', description: expect.stringMatching(/agent must be 1-64 letters/) },
         { field: 'tools', description: expect.stringMatching(/"web search"/) },
       ]);
-      expect((await failureOf(Rpcs.agentGet, { agent: 'a.b' })).code).toBe('INVALID_ARGUMENT');
+      expect(await agents()).toBe(before);
+      expect(await failureOf(Rpcs.agentGet, { agent: 'a.b' })).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: {
+          fieldViolations: [{ field: 'agent', description: expect.stringMatching(/\(got "a\.b"\)$/) }],
+        },
+      });
     });
   });
 
@@ -322,9 +331,23 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
         stored: ['same'],
         rejected: [{ name: 'b.md', reason: 'skill "same" is already given by a.md' }],
       });
-      const error = await failureOf(Rpcs.skillPut, { agent: '', files: [{ name: '', markdown: 'x' }] });
+      const skills = async () =>
+        (await admin.query(`SELECT count(*)::int AS n FROM skills`)).rows[0].n as number;
+      const before = await skills();
+      const error = await failureOf(Rpcs.skillPut, {
+        agent: 'helper',
+        files: [
+          { name: 'fine.md', markdown: '---\nname: fine\n---\nFine' },
+          { name: '', markdown: 'x' },
+        ],
+      });
       expect(error.code).toBe('INVALID_ARGUMENT');
-      expect((error.details['fieldViolations'] as Array<{ field: string }>).map((v) => v.field)).toEqual([
+      expect(error.details['fieldViolations']).toEqual([
+        { field: 'files[1].name', description: 'files[1].name is empty' },
+      ]);
+      expect(await skills()).toBe(before);
+      const both = await failureOf(Rpcs.skillPut, { agent: '', files: [{ name: '', markdown: 'x' }] });
+      expect((both.details['fieldViolations'] as Array<{ field: string }>).map((v) => v.field)).toEqual([
         'agent',
         'files[0].name',
       ]);

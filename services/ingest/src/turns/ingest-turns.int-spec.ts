@@ -416,6 +416,20 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(await sql(`SELECT value FROM state WHERE key = 'project'`)).toEqual([{ value: 'engram' }]);
   });
 
+  it('refuses a tenant settings set that sets nothing, naming the field, and changes nothing', async () => {
+    const failure = await app
+      .get(RpcClient)
+      .call(Rpcs.tenantSettingsSet, {}, { tenantId: 'unset' })
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: {
+        fieldViolations: [{ field: 'memoryEnabled', description: expect.stringMatching(/required/) }],
+      },
+    });
+    expect(await sql(`SELECT * FROM tenants WHERE tenant_id = 'unset'`)).toEqual([]);
+  });
+
   it('keeps the transcript but derives nothing when the tenant switched memory off', async () => {
     const rpc = app.get(RpcClient);
     expect(await rpc.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'quiet' })).toMatchObject({

@@ -106,6 +106,18 @@ describe('memory_forget (real Postgres and NATS)', () => {
     expect(theirs.factId).not.toBe(factId);
   });
 
+  it('refuses a bad field with a violation naming it, and leaves the fact as it was', async () => {
+    const { factId } = await save({ agent: 'helper', content: 'The printer is on floor 3.' });
+    const failure = await forgetFailure({ factId, reason: 'x'.repeat(1001) });
+    expect(failure).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: {
+        fieldViolations: [{ field: 'reason', description: 'reason is longer than 1000 characters' }],
+      },
+    });
+    expect(await factRow(factId)).toMatchObject({ valid_to: null, forget_reason: null });
+  });
+
   it.each([
     [{}, 'INVALID_ARGUMENT', /factId is required/],
     [{ factId: 'fact:12' }, 'INVALID_ARGUMENT', /"fact:12" is not a fact id/],

@@ -304,8 +304,11 @@ describe('memory_save (real Postgres and NATS)', () => {
       /not message ids: "m-2"/,
       'sourceMessageIds',
     ],
-  ])('refuses %j: %s with a field violation', async (request, code, message, field) => {
+  ])('refuses %j: %s with a field violation, and stores nothing', async (request, code, message, field) => {
+    const facts = async () => (await admin.query(`SELECT count(*)::int AS n FROM facts`)).rows[0].n as number;
+    const before = await facts();
     const failure = await failureOf(request);
+    expect(await facts()).toBe(before);
     expect(failure).toBeInstanceOf(RpcError);
     expect(failure.code).toBe(code);
     expect(failure.message).toMatch(message);

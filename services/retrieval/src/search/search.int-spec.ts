@@ -265,6 +265,20 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
     }
   });
 
+  it('refuses a bad field before searching, with a violation naming it (Postgres’ verdict on a regex too)', async () => {
+    expect(await errorOf(search({ query: 'cats', filters: { conversationId: 'abc' } }))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: {
+        fieldViolations: [{ field: 'filters.conversationId', description: '"abc" is not a conversation id' }],
+      },
+    });
+    const unclosed = await errorOf(search({ query: '(unclosed', mode: 'regex' }));
+    expect(unclosed).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldViolations: [{ field: 'query' }] },
+    });
+  });
+
   it('records what it returned as accessed, after answering', async () => {
     const before = new Date();
     const res = await search({ query: 'bakery downstairs river', topK: 1, filters: { kinds: ['message'] } });

@@ -249,6 +249,9 @@ describe('memory_stats (real Postgres and NATS)', () => {
     expect(failure).toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: expect.stringMatching(/agent must be/),
+      details: {
+        fieldViolations: [{ field: 'agent', description: expect.stringMatching(/^agent must be/) }],
+      },
     });
   });
 

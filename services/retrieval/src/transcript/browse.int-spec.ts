@@ -165,6 +165,13 @@ describe('memory_browse (real Postgres and NATS)', () => {
     expect(agentWide.messages.some((m) => m.content.startsWith('globex'))).toBe(false);
   });
 
+  it('refuses a bad field before reading, with a violation naming it', async () => {
+    await expect(browse({ conversationId: '1', aroundMessageId: 'm-3' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldViolations: [{ field: 'aroundMessageId', description: '"m-3" is not a message id' }] },
+    });
+  });
+
   it.each([
     [{ conversationId: '1', limit: -1 }, 'INVALID_ARGUMENT', /limit must be between 1 and 500/],
     [{ conversationId: '1', limit: 501 }, 'INVALID_ARGUMENT', /limit/],
