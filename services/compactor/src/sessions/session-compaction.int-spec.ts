@@ -3,7 +3,7 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { CompactionCreatedSchema, DeadLetterSchema, Streams, Subjects } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
 import { waitFor } from '@engram/testing';
-import { GertyGateway } from '../gateway/gerty.gateway';
+import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
 import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
 import { CompactSessionUseCase } from './compact-session.use-case';
 import { SessionCompactionRepository } from './session-compaction.repository';
@@ -132,7 +132,9 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
   afterAll(() => compactor?.stop());
 
   it('compacts the oldest messages once past 75 % of the window, keeps them, extracts their facts, announces once; the next step builds on it', async () => {
-    const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(GertyGateway), 'summarizeSession'));
+    const summarizeCalls = replicas.map((app) =>
+      jest.spyOn(app.get(CompactorGertyGateway), 'summarizeSession'),
+    );
     await publishTurns('acme', 'long', 0, 45); // ~6,750 tokens > 6,144
     const id = await conversationId('acme', 'long', 90);
     await waitFor(

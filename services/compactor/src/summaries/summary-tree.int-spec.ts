@@ -5,7 +5,7 @@ import { Streams, Subjects, SummaryCreatedSchema, timestampDate } from '@engram/
 import { TenantTransactions } from '@engram/store';
 import { waitFor } from '@engram/testing';
 import { startCompactor, eventsOn, type CompactorUnderTest } from '../testing/compactor-under-test';
-import { GertyGateway } from '../gateway/gerty.gateway';
+import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
 import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
 import { SourcesTakenError, SummaryRepository } from './summary.repository';
 
@@ -78,7 +78,7 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
 
   it('grows a 2,000-message conversation into leaves, branches and roots, each once, linked in order', async () => {
     // Counted at the gateway: Gerty's own counter also has each turn's fact extraction.
-    const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(GertyGateway), 'summarize'));
+    const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(CompactorGertyGateway), 'summarize'));
     const runs = replicas.map((app) => jest.spyOn(app.get(GrowSummaryTreeUseCase), 'execute'));
     await publishConversation('long', MESSAGES / 2, (t, k) =>
       k === 0
