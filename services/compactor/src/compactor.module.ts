@@ -15,7 +15,7 @@ import { SESSION_COMPACTION_POLICY, sessionCompactionPolicyFrom } from './sessio
 import { SessionCompactionRepository } from './sessions/session-compaction.repository';
 import { COMPACTION_POLICY, compactionPolicyFrom } from './summaries/compaction.policy';
 import { GrowSummaryTreeUseCase } from './summaries/grow-summary-tree.use-case';
-import { StoredMessagesHandler } from './summaries/stored-messages.handler';
+import { CompactorSummariesConsumer } from './summaries/stored-messages.handler';
 import { SummaryRepository } from './summaries/summary.repository';
 
 @Module({})
@@ -41,7 +41,7 @@ export class CompactorModule {
           service: 'compactor',
         }),
       ],
-      controllers: [StoredMessagesHandler, AssistantTurnsHandler, SessionCompactionHandler],
+      controllers: [CompactorSummariesConsumer, AssistantTurnsHandler, SessionCompactionHandler],
       providers: [
         { provide: COMPACTOR_CONFIG, useValue: config },
         { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },

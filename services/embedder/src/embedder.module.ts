@@ -11,7 +11,7 @@ import { ToolCallRepository } from './tool-calls/tool-call.repository';
 import { ToolSynthesisHandler } from './tool-calls/tool-synthesis.handler';
 import { ToolSynthesisQueue } from './tool-calls/tool-synthesis.queue';
 import { EmbedItemsUseCase } from './vectors/embed-items.use-case';
-import { StoredMessagesHandler } from './vectors/stored-messages.handler';
+import { EmbedderMessagesConsumer } from './vectors/stored-messages.handler';
 import { SummariesAndFactsHandler } from './vectors/summaries-and-facts.handler';
 import { VectorRepository } from './vectors/vector.repository';
 import { VectorSweepService } from './vectors/vector-sweep.service';
@@ -45,7 +45,7 @@ export class EmbedderModule {
           service: 'embedder',
         }),
       ],
-      controllers: [StoredMessagesHandler, SummariesAndFactsHandler, ToolSynthesisHandler],
+      controllers: [EmbedderMessagesConsumer, SummariesAndFactsHandler, ToolSynthesisHandler],
       providers: [
         { provide: EMBEDDER_CONFIG, useValue: config },
         GertyClient,

@@ -5,7 +5,7 @@ import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
 
 /** mem.message.stored: each conversation that grew may be due for summaries (one run per conversation per batch). */
 @Controller()
-export class StoredMessagesHandler {
+export class CompactorSummariesConsumer {
   constructor(private readonly growTree: GrowSummaryTreeUseCase) {}
 
   @ConsumeEventBatches(Consumers.summarizeMessages)

@@ -6,7 +6,7 @@ import { EmbedItemsUseCase } from './embed-items.use-case';
 
 /** mem.message.stored: vectors for what was said; tool calls without content go to be described first. */
 @Controller()
-export class StoredMessagesHandler {
+export class EmbedderMessagesConsumer {
   constructor(
     private readonly embedItems: EmbedItemsUseCase,
     private readonly toolSynthesis: ToolSynthesisQueue,
