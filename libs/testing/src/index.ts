@@ -4,3 +4,5 @@ export * from './migrated-database';
 export * from './nats-server';
 export * from './scratch-database';
 export * from './service-process';
+export * from './service-under-test';
+export * from './stream-events';

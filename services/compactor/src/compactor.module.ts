@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
+import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
@@ -7,7 +8,7 @@ import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
 import { CompactorFactsConsumer } from './facts/compactor-facts.consumer';
 import { ExtractFactsUseCase } from './facts/extract-facts.use-case';
 import { ExtractedFactRepository } from './facts/extracted-fact.repository';
-import { GertyGateway } from './gateway/gerty.gateway';
+import { CompactorGertyGateway } from './gateway/compactor-gerty.gateway';
 import { CompactSessionUseCase } from './sessions/compact-session.use-case';
 import { CompactorSessionsConsumer } from './sessions/compactor-sessions.consumer';
 import { SESSION_COMPACTION_POLICY, sessionCompactionPolicyFrom } from './sessions/session-compaction.policy';
@@ -44,7 +45,8 @@ export class CompactorModule {
       providers: [
         { provide: COMPACTOR_CONFIG, useValue: config },
         { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },
-        GertyGateway,
+        GertyClient,
+        CompactorGertyGateway,
         SummaryRepository,
         GrowSummaryTreeUseCase,
         ExtractedFactRepository,

@@ -1,10 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
+import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from './embedder.config';
-import { GertyGateway } from './gateway/gerty.gateway';
+import { EmbedderGertyGateway } from './gateway/embedder-gerty.gateway';
 import { DescribeToolCallsUseCase } from './tool-calls/describe-tool-calls.use-case';
 import { ToolCallRepository } from './tool-calls/tool-call.repository';
 import { EmbedderToolsynthConsumer } from './tool-calls/embedder-toolsynth.consumer';
@@ -53,7 +54,8 @@ export class EmbedderModule {
       ],
       providers: [
         { provide: EMBEDDER_CONFIG, useValue: config },
-        GertyGateway,
+        GertyClient,
+        EmbedderGertyGateway,
         VectorRepository,
         EmbedItemsUseCase,
         VectorSweepService,

@@ -1,40 +1,28 @@
-import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { toJson, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs, type CompleteResponse } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
-import {
-  createScratchDatabase,
-  startNatsServer,
-  type NatsServerHandle,
-  type ScratchDatabase,
-} from '@engram/testing';
+import { RpcClient, RpcError } from '@engram/messaging';
+import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
 import { loadGertyConfig } from './gerty.config';
 import { GertyModule } from './gerty.module';
 import { BUILTIN_COMPLETION_MODEL_ID } from './providers/builtin/builtin.provider';
 
 /** Gerty as configured out of the box: nothing but the built-in model, over real NATS. */
 describe('gerty with the built-in model (real NATS and Postgres)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
-  let app: INestApplication;
+  let gerty: ServiceUnderTest;
   let rpc: RpcClient;
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('gerty_builtin')]);
-    const config = loadGertyConfig({ NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: 'silent' });
-    app = await NestFactory.create(GertyModule.register(config), { logger: false });
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
+    gerty = await startServiceUnderTest({
+      label: 'gerty_builtin',
+      loadConfig: loadGertyConfig,
+      module: (config) => GertyModule.register(config),
+    });
+    ({ rpc } = gerty);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await nats?.stop();
-    await db?.drop();
-  });
+  afterAll(() => gerty?.stop());
 
   const complete = (request: Parameters<RpcClient['call']>[1]) => rpc.call(Rpcs.gertyComplete, request);
   const jsonOf = (response: CompleteResponse): JsonValue => toJson(ValueSchema, response.json!);

@@ -1,19 +1,15 @@
-import type { INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
 import { toJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
+import { RpcClient, RpcError } from '@engram/messaging';
 import { EXTRACTED_FACTS_JSON_SCHEMA, MEMORY_ANSWER_JSON_SCHEMA } from '@engram/prompts';
 import {
-  createScratchDatabase,
   startFakeOpenAiServer,
-  startNatsServer,
+  startServiceUnderTest,
   waitFor,
   type FakeOpenAiServer,
-  type NatsServerHandle,
-  type ScratchDatabase,
+  type ServiceUnderTest,
 } from '@engram/testing';
 import { loadGertyConfig } from './gerty.config';
 import { GertyModule } from './gerty.module';
@@ -28,37 +24,28 @@ const FAST_RETRIES = { delaysMs: [20, 40, 60], retryAfterCapMs: 100 };
  * two requests at once collide.
  */
 describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake OpenAI server)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
   let server: FakeOpenAiServer;
-  let app: INestApplication;
+  let gerty: ServiceUnderTest;
   let rpc: RpcClient;
 
   beforeAll(async () => {
-    [nats, db, server] = await Promise.all([
-      startNatsServer(),
-      createScratchDatabase('gerty_openai'),
-      startFakeOpenAiServer(),
-    ]);
+    server = await startFakeOpenAiServer();
     server.dimensions = 8;
-    const config = loadGertyConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: db.appUrl,
-      LOG_LEVEL: 'silent',
-      GERTY_OPENAI_BASE_URL: server.url,
-      GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
-      GERTY_OPENAI_EMBEDDING_MODEL: 'fake-embed',
-      EMBEDDING_DIMENSIONS: '8',
-      GERTY_MODEL_CONCURRENCY: '1',
-      GERTY_MODEL_MAX_QUEUED: '0',
+    gerty = await startServiceUnderTest({
+      label: 'gerty_openai',
+      loadConfig: loadGertyConfig,
+      module: (config) => GertyModule.register(config),
+      config: {
+        GERTY_OPENAI_BASE_URL: server.url,
+        GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
+        GERTY_OPENAI_EMBEDDING_MODEL: 'fake-embed',
+        EMBEDDING_DIMENSIONS: '8',
+        GERTY_MODEL_CONCURRENCY: '1',
+        GERTY_MODEL_MAX_QUEUED: '0',
+      },
+      overrides: [{ provide: OPENAI_RETRY_SCHEDULE, useValue: FAST_RETRIES }],
     });
-    const moduleRef = await Test.createTestingModule({ imports: [GertyModule.register(config)] })
-      .overrideProvider(OPENAI_RETRY_SCHEDULE)
-      .useValue(FAST_RETRIES)
-      .compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await listenOnJetStream(app);
-    rpc = app.get(RpcClient);
+    ({ rpc } = gerty);
   });
 
   beforeEach(() => {
@@ -66,10 +53,8 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
   });
 
   afterAll(async () => {
-    await app?.close();
+    await gerty?.stop();
     await server?.close();
-    await nats?.stop();
-    await db?.drop();
   });
 
   const complete = (request: Parameters<RpcClient['call']>[1], options: { timeoutMs?: number } = {}) =>

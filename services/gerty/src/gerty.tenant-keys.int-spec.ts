@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { format, inspect } from 'node:util';
-import type { INestApplication, LoggerService } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import { Client } from 'pg';
+import type { LoggerService } from '@nestjs/common';
+import type { Client } from 'pg';
 import { Rpcs } from '@engram/contracts';
-import { listenOnJetStream, RpcClient, RpcError } from '@engram/messaging';
+import { RpcError, type RpcClient } from '@engram/messaging';
 import {
-  createScratchDatabase,
   startFakeOpenAiServer,
-  startNatsServer,
+  startServiceUnderTest,
   type FakeOpenAiServer,
-  type NatsServerHandle,
-  type ScratchDatabase,
+  type ServiceUnderTest,
 } from '@engram/testing';
 import { loadGertyConfig } from './gerty.config';
 import { GertyModule } from './gerty.module';
@@ -50,53 +47,43 @@ class CapturingLogger implements LoggerService {
   }
 }
 
-interface Gerty {
-  readonly nats: NatsServerHandle;
-  readonly db: ScratchDatabase;
+interface Gerty extends ServiceUnderTest {
   readonly server: FakeOpenAiServer;
-  readonly app: INestApplication;
-  readonly rpc: RpcClient;
   readonly logs: CapturingLogger;
-  stop(): Promise<void>;
 }
 
 /** Gerty on one fake OpenAI-compatible endpoint (with the operator's key), logging into `logs`. */
 async function startGerty(env: Record<string, string>): Promise<Gerty> {
-  const [nats, db, server] = await Promise.all([
-    startNatsServer(),
-    createScratchDatabase('gerty_keys'),
-    startFakeOpenAiServer(),
-  ]);
-  const config = loadGertyConfig({
-    NATS_URL: nats.url,
-    DATABASE_URL: db.appUrl,
-    LOG_LEVEL: 'debug',
-    GERTY_OPENAI_BASE_URL: server.url,
-    GERTY_OPENAI_API_KEY: OPERATOR_KEY,
-    GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
-    GERTY_OPENAI_EMBEDDING_MODEL: 'fake-embed',
-    EMBEDDING_DIMENSIONS: '4',
-    ...env,
-  });
-  const moduleRef = await Test.createTestingModule({ imports: [GertyModule.register(config)] })
-    .overrideProvider(OPENAI_RETRY_SCHEDULE)
-    .useValue({ delaysMs: [10, 20, 30], retryAfterCapMs: 50 })
-    .compile();
+  const server = await startFakeOpenAiServer();
   const logs = new CapturingLogger();
-  const app = moduleRef.createNestApplication({ logger: logs });
-  await listenOnJetStream(app);
+  const gerty = await startServiceUnderTest({
+    label: 'gerty_keys',
+    loadConfig: loadGertyConfig,
+    module: (config) => GertyModule.register(config),
+    config: {
+      LOG_LEVEL: 'debug',
+      GERTY_OPENAI_BASE_URL: server.url,
+      GERTY_OPENAI_API_KEY: OPERATOR_KEY,
+      GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
+      GERTY_OPENAI_EMBEDDING_MODEL: 'fake-embed',
+      EMBEDDING_DIMENSIONS: '4',
+      ...env,
+    },
+    overrides: [
+      { provide: OPENAI_RETRY_SCHEDULE, useValue: { delaysMs: [10, 20, 30], retryAfterCapMs: 50 } },
+    ],
+    logger: logs,
+  }).catch(async (error: unknown) => {
+    await server.close();
+    throw error;
+  });
   return {
-    nats,
-    db,
+    ...gerty,
     server,
-    app,
-    rpc: app.get(RpcClient),
     logs,
     async stop() {
-      await app.close();
+      await gerty.stop();
       await server.close();
-      await nats.stop();
-      await db.drop();
     },
   };
 }
@@ -118,14 +105,10 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
 
   beforeAll(async () => {
     gerty = await startGerty({ ENGRAM_SECRET_KEY: randomBytes(32).toString('base64') });
-    admin = new Client({ connectionString: gerty.db.adminUrl });
-    await admin.connect();
+    ({ admin } = gerty);
   });
 
-  afterAll(async () => {
-    await admin?.end();
-    await gerty?.stop();
-  });
+  afterAll(() => gerty?.stop());
 
   beforeEach(() => {
     gerty.server.requests.length = 0;

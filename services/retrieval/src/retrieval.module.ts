@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
@@ -55,6 +56,7 @@ export class RetrievalModule {
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
+        GertyClient,
         QueryVectorGateway,
         AnswerSynthesizerGateway,
         SearchMemoryUseCase,

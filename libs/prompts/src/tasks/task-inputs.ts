@@ -89,10 +89,6 @@ export type ExtractFactsInput = z.infer<typeof extractFactsInput>;
 export type ExtractedFacts = z.infer<typeof extractedFacts>;
 export type TranscriptLine = z.infer<typeof transcriptLine>;
 export type AnswerFromMemoryInput = z.infer<typeof answerFromMemoryInput>;
-/** answer_from_memory's input as a caller sends it (times as ISO text). */
-export type AnswerFromMemoryRequest = z.input<typeof answerFromMemoryInput>;
-/** What a caller sends for summarize (depth may be left to its default). */
-export type SummarizeRequest = z.input<typeof summarizeInput>;
 export type MemoryHit = z.infer<typeof memoryHit>;
 export type MemoryAnswer = z.infer<typeof memoryAnswer>;
 
@@ -104,6 +100,10 @@ export const TASK_INPUTS = {
 } as const;
 
 export type TaskInput<T extends TaskName> = z.infer<(typeof TASK_INPUTS)[T]>;
+/** What a caller sends for a task (times as ISO text, defaults left out); Gerty parses it into TaskInput. */
+export type TaskRequest<T extends TaskName> = z.input<(typeof TASK_INPUTS)[T]>;
+/** What a caller sends for summarize (depth may be left to its default). */
+export type SummarizeRequest = TaskRequest<'summarize'>;
 
 /** Validates a task's input; the problems name the fields. */
 export function parseTaskInput<T extends TaskName>(

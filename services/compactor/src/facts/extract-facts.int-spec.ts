@@ -1,8 +1,9 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
-import { FactUpsertedSchema, Streams, Subjects } from '@engram/contracts';
+import { Subjects } from '@engram/contracts';
 import { classifyMemoryTag, expiryOf } from '@engram/memory-core';
-import { waitFor } from '@engram/testing';
-import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
+import { factEvents, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
+import { loadCompactorConfig } from '../compactor.config';
+import { CompactorModule } from '../compactor.module';
 import { ExtractFactsUseCase } from './extract-facts.use-case';
 
 interface FactRow {
@@ -25,7 +26,7 @@ interface FactRow {
  * place, redelivery adding nothing, corrections superseding, memory off extracting nothing.
  */
 describe('compactor: facts after each assistant turn (real Postgres, NATS, ingest and Gerty)', () => {
-  let compactor: CompactorUnderTest;
+  let compactor: ServiceUnderTest;
   let js: JetStreamClient;
 
   const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
@@ -62,11 +63,12 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
       [turnId],
     );
 
-  const factEvents = (tenant: string) =>
-    eventsOn(js, Streams.events.name, Subjects.factUpserted(tenant), FactUpsertedSchema);
-
   beforeAll(async () => {
-    compactor = await startCompactor('compactor_facts', {
+    compactor = await startServiceUnderTest({
+      label: 'compactor_facts',
+      loadConfig: loadCompactorConfig,
+      module: (config) => CompactorModule.register(config),
+      processes: ['ingest', 'gerty'],
       // A tenant that switched memory off before its first turn.
       seed: (admin) =>
         admin
@@ -110,7 +112,7 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     expect(Number(vectors[0]!.n)).toBe(1);
     await waitFor(
       'the announcement',
-      async () => (await factEvents('acme')).some((e) => e.msgId === `fact:acme:${berlin.id}:created`),
+      async () => (await factEvents(js, 'acme')).some((e) => e.msgId === `fact:acme:${berlin.id}:created`),
       5_000,
       100,
     );

@@ -12,7 +12,7 @@ import {
 import { EventPublisher } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
-import { GertyGateway, type ExtractedFact } from '../gateway/gerty.gateway';
+import { CompactorGertyGateway, type ExtractedFact } from '../gateway/compactor-gerty.gateway';
 import { ExtractedFactRepository, type WindowMessage } from './extracted-fact.repository';
 
 /** How many of the conversation's last messages (up to the turn) a turn's facts come from. */
@@ -67,7 +67,7 @@ export class ExtractFactsUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly facts: ExtractedFactRepository,
-    private readonly gerty: GertyGateway,
+    private readonly gerty: CompactorGertyGateway,
     private readonly events: EventPublisher,
   ) {}
 

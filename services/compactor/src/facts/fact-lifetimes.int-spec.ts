@@ -1,16 +1,8 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { Rpcs, type SearchResponse } from '@engram/contracts';
 import { expiryOf, type FactLifetime } from '@engram/memory-core';
 import { callRpc } from '@engram/messaging';
-import {
-  createScratchDatabase,
-  startNatsServer,
-  startService,
-  type NatsServerHandle,
-  type ScratchDatabase,
-  type ServiceProcess,
-} from '@engram/testing';
+import { startTestEnvironment, type TestEnvironment } from '@engram/testing';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,11 +12,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * in force; an expired fact stops being served but stays stored; a sticky fact never expires.
  */
 describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
+  let env: TestEnvironment;
   let admin: Client;
-  let nc: NatsConnection;
-  const services: ServiceProcess[] = [];
 
   async function insertFact(
     key: string,
@@ -41,16 +30,14 @@ describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
 
   const search = (query: string) =>
     callRpc(
-      nc,
+      env.nc,
       Rpcs.search,
       { query, topK: 20, filters: { kinds: ['fact'] } },
       { tenantId: 'acme' },
     ) as Promise<SearchResponse>;
 
-  beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('fact_lifetimes')]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
+  async function seed(seeding: Client): Promise<void> {
+    admin = seeding;
     await admin.query(`INSERT INTO tenants (tenant_id) VALUES ('acme')`);
     const now = Date.now();
     // Said 60 days ago: project context lives 30 days from then.
@@ -69,22 +56,13 @@ describe('fact lifetimes (real Postgres, NATS, retrieval and Gerty)', () => {
     );
     // Said three years ago, but sticky.
     await insertFact('sticky', 'Ada is allergic to peanuts', 'sticky', new Date(now - 3 * 365 * DAY_MS));
-    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-    services.push(await startService('gerty', env), await startService('retrieval', env));
-    await Promise.all(services.map((s) => s.waitUntilReady()));
-    nc = await connect({ servers: nats.url });
+  }
+
+  beforeAll(async () => {
+    env = await startTestEnvironment({ label: 'fact_lifetimes', seed, processes: ['gerty', 'retrieval'] });
   });
 
-  afterAll(async () => {
-    for (const service of services) {
-      service.kill();
-      await service.exited;
-    }
-    await nc?.drain();
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
-  });
+  afterAll(() => env?.stop());
 
   it('a fact past its lifetime is not served by memory_search, yet stays in the facts table', async () => {
     const res = await search('Ada learning Portuguese');

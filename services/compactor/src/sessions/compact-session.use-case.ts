@@ -26,7 +26,7 @@ import {
   type FactAnnouncement,
   type FactOrigin,
 } from '../facts/extract-facts.use-case';
-import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
+import { CompactorGertyGateway, type WrittenSummary } from '../gateway/compactor-gerty.gateway';
 import { COMPACTION_POLICY } from '../summaries/compaction.policy';
 import type { TreeTrigger } from '../summaries/grow-summary-tree.use-case';
 import { SESSION_COMPACTION_POLICY } from './session-compaction.policy';
@@ -64,7 +64,7 @@ export class CompactSessionUseCase {
     private readonly transactions: TenantTransactions,
     private readonly compactions: SessionCompactionRepository,
     private readonly facts: ExtractFactsUseCase,
-    private readonly gateway: GertyGateway,
+    private readonly gateway: CompactorGertyGateway,
     private readonly events: EventPublisher,
     @Inject(SESSION_COMPACTION_POLICY) private readonly policy: SessionCompactionPolicy,
     @Inject(COMPACTION_POLICY) private readonly summaries: CompactionPolicy,

@@ -2,9 +2,10 @@ import type { INestApplication } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { CompactionCreatedSchema, DeadLetterSchema, Streams, Subjects } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
-import { waitFor } from '@engram/testing';
-import { GertyGateway } from '../gateway/gerty.gateway';
-import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
+import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
+import { loadCompactorConfig } from '../compactor.config';
+import { CompactorModule } from '../compactor.module';
+import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
 import { CompactSessionUseCase } from './compact-session.use-case';
 import { SessionCompactionRepository } from './session-compaction.repository';
 
@@ -33,7 +34,7 @@ const PAD =
   ' Could you remind me what the weather was like there and whether the old harbour district is still worth a long visit?';
 
 describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 3 replicas)', () => {
-  let compactor: CompactorUnderTest;
+  let compactor: ServiceUnderTest;
   let js: JetStreamClient;
   let replicas: INestApplication[];
   const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
@@ -118,7 +119,11 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     );
 
   beforeAll(async () => {
-    compactor = await startCompactor('sessions', {
+    compactor = await startServiceUnderTest({
+      label: 'sessions',
+      loadConfig: loadCompactorConfig,
+      module: (config) => CompactorModule.register(config),
+      processes: ['ingest', 'gerty'],
       replicas: 3,
       // Small batches, so the replicas each get a share of the conversation's events.
       config: { CONSUMER_BATCH_SIZE: '8' },
@@ -132,7 +137,9 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
   afterAll(() => compactor?.stop());
 
   it('compacts the oldest messages once past 75 % of the window, keeps them, extracts their facts, announces once; the next step builds on it', async () => {
-    const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(GertyGateway), 'summarizeSession'));
+    const summarizeCalls = replicas.map((app) =>
+      jest.spyOn(app.get(CompactorGertyGateway), 'summarizeSession'),
+    );
     await publishTurns('acme', 'long', 0, 45); // ~6,750 tokens > 6,144
     const id = await conversationId('acme', 'long', 90);
     await waitFor(

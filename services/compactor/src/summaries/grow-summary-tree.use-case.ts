@@ -13,7 +13,7 @@ import {
 import type { SummarizeRequest } from '@engram/prompts';
 import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store';
 import type { Context } from '@engram/telemetry';
-import { GertyGateway, type WrittenSummary } from '../gateway/gerty.gateway';
+import { CompactorGertyGateway, type WrittenSummary } from '../gateway/compactor-gerty.gateway';
 import { COMPACTION_POLICY } from './compaction.policy';
 import {
   SummaryRepository,
@@ -48,7 +48,7 @@ export class GrowSummaryTreeUseCase {
     private readonly dataSource: DataSource,
     private readonly transactions: TenantTransactions,
     private readonly summaries: SummaryRepository,
-    private readonly gateway: GertyGateway,
+    private readonly gateway: CompactorGertyGateway,
     private readonly events: EventPublisher,
     @Inject(COMPACTION_POLICY) private readonly policy: CompactionPolicy,
   ) {}

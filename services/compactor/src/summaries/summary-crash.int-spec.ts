@@ -1,24 +1,16 @@
-import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
+import { Consumers, decodeMessage, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
 import {
-  Consumers,
-  decodeMessage,
-  Streams,
-  Subjects,
-  SummaryCreatedSchema,
-  type SummaryCreated,
-} from '@engram/contracts';
-import {
-  createScratchDatabase,
+  eventsOn,
   startFakeOpenAiServer,
-  startNatsServer,
   startService,
+  startTestEnvironment,
   waitFor,
   type FakeOpenAiServer,
-  type NatsServerHandle,
-  type ScratchDatabase,
   type ServiceProcess,
+  type TestEnvironment,
 } from '@engram/testing';
 
 /**
@@ -39,78 +31,49 @@ const ROOTS = Math.floor(BRANCHES / FAN_OUT); // 1
 const SLOW_MS = 300;
 
 describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, ingest, Gerty; slow fake model)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
+  let env: TestEnvironment;
   let server: FakeOpenAiServer;
-  let admin: Client;
   let nc: NatsConnection;
   let js: JetStreamClient;
   let compactor: ServiceProcess | undefined;
-  const services: ServiceProcess[] = [];
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []) =>
-    (await admin.query(text, params)).rows as T[];
-  const count = async (text: string, params: unknown[] = []) =>
-    Number((await sql<{ n: string }>(text, params))[0]!.n);
+  const sql = <T extends object>(text: string, params: unknown[] = []) => env.sql<T>(text, params);
+  const count = (text: string, params: unknown[] = []) => env.count(text, params);
   const compactorEnv = () => ({
-    NATS_URL: nats.url,
-    DATABASE_URL: db.appUrl,
+    ...env.env,
     COMPACTOR_LEAF_MESSAGES: String(LEAF),
     COMPACTOR_FAN_OUT: String(FAN_OUT),
     RETRY_BASE_DELAY_MS: '100',
     RETRY_MAX_DELAY_MS: '500',
   });
 
-  async function summaryEvents(): Promise<Array<{ event: SummaryCreated; msgId: string }>> {
-    const consumer = await js.consumers.get(Streams.events.name, {
-      filter_subjects: Subjects.summaryCreated('acme'),
-    });
-    const out: Array<{ event: SummaryCreated; msgId: string }> = [];
-    for await (const m of await consumer.fetch({ max_messages: 500, expires: 1000 })) {
-      out.push({
-        event: decodeMessage(SummaryCreatedSchema, m.data, { strict: false }),
-        msgId: m.headers?.get('Nats-Msg-Id') ?? '',
-      });
-      if (m.info.pending === 0) break;
-    }
-    return out;
-  }
+  const summaryEvents = () =>
+    eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema);
 
   beforeAll(async () => {
-    [nats, db, server] = await Promise.all([
-      startNatsServer(),
-      createScratchDatabase('compactor_crash'),
-      startFakeOpenAiServer(),
-    ]);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
-    nc = await connect({ servers: nats.url });
-    js = jetstream(nc);
-    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-    services.push(
-      await startService('ingest', env),
-      await startService('gerty', {
-        ...env,
-        GERTY_OPENAI_BASE_URL: server.url,
-        GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
-        GERTY_MODEL_CONCURRENCY: '4',
-      }),
-    );
-    await Promise.all(services.map((s) => s.waitUntilReady()));
+    server = await startFakeOpenAiServer();
+    env = await startTestEnvironment({
+      label: 'compactor_crash',
+      processes: [
+        'ingest',
+        {
+          name: 'gerty',
+          env: {
+            GERTY_OPENAI_BASE_URL: server.url,
+            GERTY_OPENAI_CHAT_MODEL: 'fake-chat',
+            GERTY_MODEL_CONCURRENCY: '4',
+          },
+        },
+      ],
+    });
+    ({ nc, js } = env);
   });
 
   afterAll(async () => {
     compactor?.kill();
     await compactor?.exited;
-    for (const service of services) {
-      service.kill();
-      await service.exited;
-    }
-    await nc?.drain();
-    await admin?.end();
+    await env?.stop();
     await server?.close();
-    await nats?.stop();
-    await db?.drop();
   });
 
   it('finishes the tree after the kill: every message under one leaf, each summary written and announced once', async () => {
@@ -258,7 +221,7 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     });
     // Holds the first leaves' rows, so marking them announced waits: the kill lands after every
     // announcement and before the mark.
-    const holder = new Client({ connectionString: db.adminUrl });
+    const holder = new Client({ connectionString: env.db.adminUrl });
     await holder.connect();
     try {
       compactor = await startService('compactor', compactorEnv());

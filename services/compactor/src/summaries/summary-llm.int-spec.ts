@@ -7,8 +7,16 @@ import {
   Subjects,
   SummaryCreatedSchema,
 } from '@engram/contracts';
-import { startFakeOpenAiServer, waitFor, type FakeOpenAiServer } from '@engram/testing';
-import { eventsOn, startCompactor, type CompactorUnderTest } from '../testing/compactor-under-test';
+import {
+  eventsOn,
+  startFakeOpenAiServer,
+  startServiceUnderTest,
+  waitFor,
+  type FakeOpenAiServer,
+  type ServiceUnderTest,
+} from '@engram/testing';
+import { loadCompactorConfig } from '../compactor.config';
+import { CompactorModule } from '../compactor.module';
 
 /**
  * The compactor with Gerty configured for a language model (GERTY_OPENAI_*), played by a fake
@@ -29,7 +37,7 @@ const TRUNCATED = {
 
 describe('compactor with a language model that answers malformed JSON (fake OpenAI server, real Gerty, ingest, NATS, Postgres)', () => {
   let server: FakeOpenAiServer;
-  let compactor: CompactorUnderTest;
+  let compactor: ServiceUnderTest;
   let js: JetStreamClient;
 
   const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
@@ -76,9 +84,15 @@ describe('compactor with a language model that answers malformed JSON (fake Open
 
   beforeAll(async () => {
     server = await startFakeOpenAiServer();
-    compactor = await startCompactor('compactor_llm', {
-      // Completions by the fake endpoint; embeddings stay with the built-in model.
-      gertyEnv: { GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' },
+    compactor = await startServiceUnderTest({
+      label: 'compactor_llm',
+      loadConfig: loadCompactorConfig,
+      module: (config) => CompactorModule.register(config),
+      processes: [
+        'ingest',
+        // Completions by the fake endpoint; embeddings stay with the built-in model.
+        { name: 'gerty', env: { GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' } },
+      ],
       config: { COMPACTOR_LEAF_MESSAGES: String(LEAF), RETRY_MAX_DELAY_MS: '400' },
     });
     js = compactor.js;

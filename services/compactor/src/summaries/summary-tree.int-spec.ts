@@ -3,9 +3,10 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import type { Client } from 'pg';
 import { Streams, Subjects, SummaryCreatedSchema, timestampDate } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
-import { waitFor } from '@engram/testing';
-import { startCompactor, eventsOn, type CompactorUnderTest } from '../testing/compactor-under-test';
-import { GertyGateway } from '../gateway/gerty.gateway';
+import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
+import { loadCompactorConfig } from '../compactor.config';
+import { CompactorModule } from '../compactor.module';
+import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
 import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
 import { SourcesTakenError, SummaryRepository } from './summary.repository';
 
@@ -19,7 +20,7 @@ const FAN_OUT = 4;
 const MESSAGES = 2000;
 
 describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 replicas)', () => {
-  let compactor: CompactorUnderTest;
+  let compactor: ServiceUnderTest;
   let admin: Client;
   let js: JetStreamClient;
   let replicas: INestApplication[];
@@ -61,7 +62,11 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema);
 
   beforeAll(async () => {
-    compactor = await startCompactor('compactor', {
+    compactor = await startServiceUnderTest({
+      label: 'compactor',
+      loadConfig: loadCompactorConfig,
+      module: (config) => CompactorModule.register(config),
+      processes: ['ingest', 'gerty'],
       replicas: 3,
       config: {
         COMPACTOR_LEAF_MESSAGES: String(LEAF),
@@ -78,7 +83,7 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
 
   it('grows a 2,000-message conversation into leaves, branches and roots, each once, linked in order', async () => {
     // Counted at the gateway: Gerty's own counter also has each turn's fact extraction.
-    const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(GertyGateway), 'summarize'));
+    const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(CompactorGertyGateway), 'summarize'));
     const runs = replicas.map((app) => jest.spyOn(app.get(GrowSummaryTreeUseCase), 'execute'));
     await publishConversation('long', MESSAGES / 2, (t, k) =>
       k === 0

@@ -1,8 +1,9 @@
 import type { Client } from 'pg';
 import { timestampFromDate, Rpcs, type ContextBuildResponse } from '@engram/contracts';
 import { RpcError, type RpcClient } from '@engram/messaging';
-import { startService, type ServiceProcess } from '@engram/testing';
-import { startContextBuilder, type ContextBuilderUnderTest } from '../testing/context-builder-under-test';
+import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadContextBuilderConfig } from '../context-builder.config';
+import { ContextBuilderModule } from '../context-builder.module';
 
 const NOW = new Date('2026-11-22T09:30:00Z');
 const TENANT = 'acme';
@@ -63,10 +64,9 @@ async function seedConversation(
 
 /** mem.rpc.context.build against real NATS, Postgres, retrieval and Gerty. */
 describe('context build (real NATS, Postgres, retrieval)', () => {
-  let cb: ContextBuilderUnderTest;
+  let cb: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
-  let services: ServiceProcess[] = [];
   let current: { id: string; messageIds: string[] };
   let other: { id: string; messageIds: string[] };
   let older: { id: string; messageIds: string[] };
@@ -93,11 +93,16 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     response.blocks.filter((b) => b.layer === name);
 
   beforeAll(async () => {
-    cb = await startContextBuilder('context-build');
+    cb = await startServiceUnderTest({
+      label: 'context-build',
+      loadConfig: loadContextBuilderConfig,
+      module: (config) => ContextBuilderModule.register(config),
+      processes: [
+        { name: 'gerty', env: { LOG_LEVEL: 'warn' } },
+        { name: 'retrieval', env: { LOG_LEVEL: 'warn' } },
+      ],
+    });
     ({ rpc, admin } = cb);
-    const env = { NATS_URL: cb.nats.url, DATABASE_URL: cb.db.appUrl, LOG_LEVEL: 'warn' };
-    services = [await startService('gerty', env), await startService('retrieval', env)];
-    await Promise.all(services.map((s) => s.waitUntilReady()));
 
     await rpc.call(Rpcs.agentPut, OPS_PROFILE, { tenantId: TENANT });
     await rpc.call(
@@ -171,11 +176,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     );
   }, 120_000);
 
-  afterAll(async () => {
-    services.forEach((s) => s.kill());
-    await Promise.all(services.map((s) => s.exited));
-    await cb?.stop();
-  });
+  afterAll(() => cb?.stop());
 
   it('builds every layer from the store, in order, within the model ceiling', async () => {
     const response = await build({
@@ -339,7 +340,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
   });
 
   it('still builds when retrieval is down, without memory, and says so', async () => {
-    const retrieval = services.find((s) => s.name === 'retrieval')!;
+    const retrieval = cb.process('retrieval');
     retrieval.kill();
     await retrieval.exited;
     const response = await build({

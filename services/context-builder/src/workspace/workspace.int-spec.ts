@@ -1,7 +1,9 @@
 import { Client } from 'pg';
 import { Rpcs, type RpcSpec } from '@engram/contracts';
 import { RpcError, type RpcClient } from '@engram/messaging';
-import { startContextBuilder, type ContextBuilderUnderTest } from '../testing/context-builder-under-test';
+import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadContextBuilderConfig } from '../context-builder.config';
+import { ContextBuilderModule } from '../context-builder.module';
 
 const DEPLOY_SKILL = `---
 name: deploy
@@ -17,7 +19,7 @@ Run the pipeline, then watch the dashboards.
 
 /** mem.rpc.agent.{put,get}, mem.rpc.workspace.put and mem.rpc.skill.put against real NATS and Postgres. */
 describe('agent profiles, workspace documents and skills (real Postgres and NATS)', () => {
-  let cb: ContextBuilderUnderTest;
+  let cb: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
 
@@ -49,8 +51,13 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
   };
 
   beforeAll(async () => {
-    cb = await startContextBuilder('workspace', async (seeding) => {
-      await seeding.query(`INSERT INTO tenants (tenant_id) VALUES ('globex')`);
+    cb = await startServiceUnderTest({
+      label: 'workspace',
+      loadConfig: loadContextBuilderConfig,
+      module: (config) => ContextBuilderModule.register(config),
+      seed: async (seeding) => {
+        await seeding.query(`INSERT INTO tenants (tenant_id) VALUES ('globex')`);
+      },
     });
     ({ rpc, admin } = cb);
   });

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { errorMessage, isDependencyFailure } from '@engram/messaging';
 import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store';
 import type { Context } from '@engram/telemetry';
-import { GertyGateway } from '../gateway/gerty.gateway';
+import { EmbedderGertyGateway } from '../gateway/embedder-gerty.gateway';
 import { EmbedItemsUseCase } from '../vectors/embed-items.use-case';
 import { ToolCallRepository } from './tool-call.repository';
 
@@ -33,7 +33,7 @@ export class DescribeToolCallsUseCase {
     private readonly dataSource: DataSource,
     private readonly transactions: TenantTransactions,
     private readonly toolCalls: ToolCallRepository,
-    private readonly gateway: GertyGateway,
+    private readonly gateway: EmbedderGertyGateway,
     private readonly embedItems: EmbedItemsUseCase,
   ) {}
 

@@ -3,7 +3,7 @@ import { Events } from '@engram/contracts';
 import { EventPublisher } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
 import type { Context } from '@engram/telemetry';
-import { GertyGateway } from '../gateway/gerty.gateway';
+import { EmbedderGertyGateway } from '../gateway/embedder-gerty.gateway';
 import { VectorRepository, type ItemKind, type TextToEmbed } from './vector.repository';
 
 /** Items that should hold vectors, and what asked for them. */
@@ -28,7 +28,7 @@ export class EmbedItemsUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly vectors: VectorRepository,
-    private readonly gateway: GertyGateway,
+    private readonly gateway: EmbedderGertyGateway,
     private readonly events: EventPublisher,
   ) {}
 

@@ -9,7 +9,7 @@ import { Consumers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
 import { DataSource, TenantTransactions, tryWithAdvisoryLock } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
-import { GertyGateway, type EmbeddingModel } from '../gateway/gerty.gateway';
+import { EmbedderGertyGateway, type EmbeddingModel } from '../gateway/embedder-gerty.gateway';
 import { EmbedItemsUseCase } from './embed-items.use-case';
 import { VectorRepository, type ItemKind } from './vector.repository';
 
@@ -36,7 +36,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
     private readonly nats: NatsClient,
     private readonly transactions: TenantTransactions,
     private readonly vectors: VectorRepository,
-    private readonly gateway: GertyGateway,
+    private readonly gateway: EmbedderGertyGateway,
     private readonly embedItems: EmbedItemsUseCase,
     @Inject(EMBEDDER_CONFIG) private readonly config: EmbedderConfig,
   ) {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { fromJson, type JsonValue } from '@bufbuild/protobuf';
+import { fromJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { CompleteRequest, CompleteResponseSchema, MessageInitShape } from '@engram/contracts';
 import type { ChatMessage } from '@engram/inference';
@@ -90,7 +90,7 @@ export class CompleteUseCase {
         'INTERNAL',
         `the model's facts are not in the expected shape: ${facts.error.issues[0]?.message ?? ''}`,
       );
-    return { ...answer, json: facts.data as unknown as JsonValue };
+    return { ...answer, json: facts.data };
   }
 
   /** Whichever model answered, an answer from memory cites only the hits it was given. */

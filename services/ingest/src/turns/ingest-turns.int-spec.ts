@@ -1,7 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import {
   DeadLetterSchema,
@@ -9,18 +7,10 @@ import {
   MessageStoredSchema,
   Rpcs,
   Streams,
-  decodeMessage,
+  Subjects,
   type DescMessage,
-  type MessageShape,
 } from '@engram/contracts';
-import { listenOnJetStream, RpcClient } from '@engram/messaging';
-import {
-  createScratchDatabase,
-  startNatsServer,
-  waitFor,
-  type NatsServerHandle,
-  type ScratchDatabase,
-} from '@engram/testing';
+import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import { fromJson } from '@bufbuild/protobuf';
 import { TurnEventSchema } from '@engram/contracts';
 import { ROOT_CONTEXT } from '@engram/telemetry';
@@ -29,31 +19,13 @@ import { IngestTurnsUseCase } from './ingest-turns.use-case';
 import { IngestModule } from '../ingest.module';
 
 describe('ingest (real Postgres and NATS JetStream)', () => {
-  let nats: NatsServerHandle;
-  let db: ScratchDatabase;
+  let ingest: ServiceUnderTest;
   let app: INestApplication;
-  let nc: NatsConnection;
   let js: JetStreamClient;
-  let jsm: JetStreamManager;
-  let admin: Client;
 
-  const sql = async <T extends object>(text: string, params: unknown[] = []): Promise<T[]> =>
-    (await admin.query(text, params)).rows as T[];
-
-  async function eventsOf<S extends DescMessage>(
-    stream: string,
-    subject: string,
-    schema: S,
-  ): Promise<MessageShape<S>[]> {
-    const out: MessageShape<S>[] = [];
-    const info = await jsm.streams.info(stream);
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-      const m = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-      if (m && (m.subject === subject || subject === '>'))
-        out.push(decodeMessage(schema, m.data, { strict: false }));
-    }
-    return out;
-  }
+  const sql = <T extends object>(text: string, params: unknown[] = []) => ingest.sql<T>(text, params);
+  const eventsOf = async <S extends DescMessage>(stream: string, subject: string, schema: S) =>
+    (await eventsOn(js, stream, subject, schema)).map((e) => e.event);
 
   const publish = (subject: string, turn: object | string, msgID?: string) =>
     js.publish(
@@ -63,30 +35,19 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     );
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('ingest')]);
-    const config = loadIngestConfig({
-      NATS_URL: nats.url,
-      DATABASE_URL: db.appUrl,
-      LOG_LEVEL: 'silent',
-      CONSUMER_LINGER_MS: '1',
-      RETRY_BASE_DELAY_MS: '50',
+    ingest = await startServiceUnderTest({
+      label: 'ingest',
+      loadConfig: loadIngestConfig,
+      module: (config) => IngestModule.register(config),
+      config: { CONSUMER_LINGER_MS: '1', RETRY_BASE_DELAY_MS: '50' },
     });
-    app = await NestFactory.create(IngestModule.register(config), { logger: false });
-    await listenOnJetStream(app);
-    nc = await connect({ servers: nats.url });
-    js = jetstream(nc);
-    jsm = await jetstreamManager(nc);
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
+    ({
+      js,
+      apps: [app],
+    } = ingest);
   });
 
-  afterAll(async () => {
-    await app?.close();
-    await admin?.end();
-    await nc?.drain();
-    await nats?.stop();
-    await db?.drop();
-  });
+  afterAll(() => ingest?.stop());
 
   async function messagesOf(tenant: string, sessionKey: string) {
     return sql<{
@@ -285,12 +246,14 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     );
     await waitFor(
       '4 dead letters',
-      async () => (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).length === 4,
+      async () =>
+        (await eventsOf(Streams.deadLetters.name, Subjects.deadLetterWildcard, DeadLetterSchema)).length ===
+        4,
       10_000,
     );
-    const reasons = (await eventsOf(Streams.deadLetters.name, '>', DeadLetterSchema)).map(
-      (l) => `${l.cause}: ${l.reason}`,
-    );
+    const reasons = (
+      await eventsOf(Streams.deadLetters.name, Subjects.deadLetterWildcard, DeadLetterSchema)
+    ).map((l) => `${l.cause}: ${l.reason}`);
     expect(reasons).toHaveLength(4);
     expect(reasons).toEqual(
       expect.arrayContaining([
@@ -431,7 +394,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
   });
 
   it('keeps the transcript but derives nothing when the tenant switched memory off', async () => {
-    const rpc = app.get(RpcClient);
+    const { rpc } = ingest;
     expect(await rpc.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'quiet' })).toMatchObject({
       memoryEnabled: true,
     });
@@ -463,7 +426,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       messages: [{ role: 'user', content: 'globex secret' }],
     });
     await waitFor('globex stored', async () => (await messagesOf('globex', 'chat-g')).length === 1, 10_000);
-    const appClient = new Client({ connectionString: db.appUrl });
+    const appClient = new Client({ connectionString: ingest.db.appUrl });
     await appClient.connect();
     try {
       expect((await appClient.query('SELECT count(*)::int AS n FROM messages')).rows[0].n).toBe(0);

@@ -2,10 +2,12 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import { Rpcs, timestampDate } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { factEvents, startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { factEvents, startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
 
 describe('memory_forget (real Postgres and NATS)', () => {
-  let retrieval: RetrievalUnderTest;
+  let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   let js: JetStreamClient;
@@ -31,7 +33,11 @@ describe('memory_forget (real Postgres and NATS)', () => {
   const factsAnnounced = (tenantId: string) => factEvents(js, tenantId);
 
   beforeAll(async () => {
-    retrieval = await startRetrieval('forget');
+    retrieval = await startServiceUnderTest({
+      label: 'forget',
+      loadConfig: loadRetrievalConfig,
+      module: (config) => RetrievalModule.register(config),
+    });
     ({ admin, rpc, js } = retrieval);
   });
 

@@ -2,7 +2,9 @@ import type { JetStreamClient } from '@nats-io/jetstream';
 import { Client } from 'pg';
 import { Rpcs, rpcSubject } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { factEvents, startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { factEvents, startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -23,7 +25,7 @@ interface FactRecord {
 }
 
 describe('memory_save (real Postgres and NATS)', () => {
-  let retrieval: RetrievalUnderTest;
+  let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   let js: JetStreamClient;
@@ -63,30 +65,35 @@ describe('memory_save (real Postgres and NATS)', () => {
   const factsAnnounced = (tenantId: string) => factEvents(js, tenantId);
 
   beforeAll(async () => {
-    retrieval = await startRetrieval('save', async (seeding) => {
-      admin = seeding;
-      await admin.query(
-        `INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('acme', true), ('globex', true), ('quiet', false)`,
-      );
-      const conversations = await admin.query<{ id: string }>(
-        `INSERT INTO conversations (tenant_id, agent, session_key) VALUES
+    retrieval = await startServiceUnderTest({
+      label: 'save',
+      loadConfig: loadRetrievalConfig,
+      module: (config) => RetrievalModule.register(config),
+      seed: async (seeding) => {
+        admin = seeding;
+        await admin.query(
+          `INSERT INTO tenants (tenant_id, memory_enabled) VALUES ('acme', true), ('globex', true), ('quiet', false)`,
+        );
+        const conversations = await admin.query<{ id: string }>(
+          `INSERT INTO conversations (tenant_id, agent, session_key) VALUES
            ('acme', 'helper', 'chat-1'), ('acme', 'other', 'chat-2'), ('globex', 'helper', 'chat-1')
          RETURNING id`,
-      );
-      [ids.conversation, ids.otherAgentConversation, ids.globexConversation] = conversations.rows.map((r) =>
-        String(r.id),
-      );
-      const messages = await admin.query<{ id: string }>(
-        `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
+        );
+        [ids.conversation, ids.otherAgentConversation, ids.globexConversation] = conversations.rows.map((r) =>
+          String(r.id),
+        );
+        const messages = await admin.query<{ id: string }>(
+          `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
          VALUES ('acme', $1, 'helper', 't1', 0, 1, 'user', 'I like dark mode', 4, now()),
                 ('acme', $1, 'helper', 't1', 1, 1, 'assistant', 'Noted', 2, now()),
                 ('acme', $2, 'other', 't1', 0, 2, 'user', 'hello', 1, now()),
                 ('globex', $3, 'helper', 't1', 0, 3, 'user', 'globex secret', 2, now())
          RETURNING id`,
-        [ids.conversation, ids.otherAgentConversation, ids.globexConversation],
-      );
-      ids.messages = messages.rows.map((r) => String(r.id));
-      ids.globexMessage = ids.messages[3]!;
+          [ids.conversation, ids.otherAgentConversation, ids.globexConversation],
+        );
+        ids.messages = messages.rows.map((r) => String(r.id));
+        ids.globexMessage = ids.messages[3]!;
+      },
     });
     ({ admin, rpc, js } = retrieval);
   });

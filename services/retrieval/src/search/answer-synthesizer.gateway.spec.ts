@@ -1,7 +1,9 @@
 import { fromJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
+import { GertyClient } from '@engram/gerty-client';
 import { RpcError, type RpcClient } from '@engram/messaging';
+import { ReadinessRegistry } from '@engram/platform';
 import { ANSWER_FROM_MEMORY_LIMITS } from '@engram/prompts';
 import type { RetrievalConfig } from '../retrieval.config';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
@@ -24,7 +26,10 @@ describe('AnswerSynthesizerGateway', () => {
         return answer(request);
       },
     } as unknown as RpcClient;
-    return { gateway: new AnswerSynthesizerGateway(rpc, config), calls };
+    return {
+      gateway: new AnswerSynthesizerGateway(new GertyClient(rpc, new ReadinessRegistry()), config),
+      calls,
+    };
   }
 
   it('asks Gerty for answer_from_memory over the best hits as refs, cut to the task’s bounds, within the configured time', async () => {
@@ -76,7 +81,7 @@ describe('AnswerSynthesizerGateway', () => {
     const odd = gatewayAnswering(async () => ({ model: 'openai:x', text: 'cats' }));
     expect(await odd.gateway.answer('acme', 'cats?', [hit('1', 'cats')])).toEqual({
       synthesis: null,
-      reason: "no synthesis: gerty's model openai:x gave no answer in the expected shape",
+      reason: 'no synthesis (gerty: model openai:x answered answer_from_memory without JSON)',
     });
   });
 });

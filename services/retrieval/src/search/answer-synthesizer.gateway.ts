@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { toJson, type JsonObject } from '@bufbuild/protobuf';
-import { TimestampSchema, ValueSchema } from '@bufbuild/protobuf/wkt';
-import { create, Rpcs, timestampDate, type MessageInitShape, type SearchHitSchema } from '@engram/contracts';
-import { errorMessage, RpcClient } from '@engram/messaging';
-import { ANSWER_FROM_MEMORY_LIMITS, memoryAnswer, type AnswerFromMemoryRequest } from '@engram/prompts';
+import { TimestampSchema } from '@bufbuild/protobuf/wkt';
+import { create, timestampDate, type MessageInitShape, type SearchHitSchema } from '@engram/contracts';
+import { GertyClient } from '@engram/gerty-client';
+import { errorMessage } from '@engram/messaging';
+import { ANSWER_FROM_MEMORY_LIMITS, type TaskRequest } from '@engram/prompts';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../retrieval.config';
 
 type Hit = MessageInitShape<typeof SearchHitSchema>;
+type MemoryHitRequest = TaskRequest<'answer_from_memory'>['hits'][number];
 
 export type SynthesisOutcome =
   | { readonly synthesis: { readonly answer: string; readonly citedIds: string[]; readonly model: string } }
@@ -15,47 +16,35 @@ export type SynthesisOutcome =
 /**
  * A short answer to the query written by Gerty over the hits (task answer_from_memory),
  * citing their refs ("message:12"), or why there is none: a search never fails for want
- * of its synthesis.
+ * of its synthesis (Gerty down, late past SEARCH_SYNTHESIS_TIMEOUT_MS, or answering oddly).
  */
 @Injectable()
 export class AnswerSynthesizerGateway {
   constructor(
-    private readonly rpc: RpcClient,
+    private readonly gerty: GertyClient,
     @Inject(RETRIEVAL_CONFIG) private readonly config: RetrievalConfig,
   ) {}
 
   async answer(tenantId: string, question: string, hits: readonly Hit[]): Promise<SynthesisOutcome> {
-    // The best hits, each cut to what the task accepts: a long transcript turn is not refused, it is shortened.
-    const taskInput: AnswerFromMemoryRequest = {
-      question,
-      hits: hits.slice(0, ANSWER_FROM_MEMORY_LIMITS.hits).map(toMemoryHit),
-    };
     try {
-      const reply = await this.rpc.call(
-        Rpcs.gertyComplete,
-        { task: 'answer_from_memory', taskInput: taskInput as JsonObject, tenantId },
-        { timeoutMs: this.config.SEARCH_SYNTHESIS_TIMEOUT_MS },
+      const { output, model } = await this.gerty.complete(
+        'answer_from_memory',
+        // The best hits, each cut to what the task accepts: a long transcript turn is not refused, it is shortened.
+        { question, hits: hits.slice(0, ANSWER_FROM_MEMORY_LIMITS.hits).map(toMemoryHit) },
+        { tenantId, timeoutMs: this.config.SEARCH_SYNTHESIS_TIMEOUT_MS },
       );
-      const parsed = memoryAnswer.safeParse(reply.json ? toJson(ValueSchema, reply.json) : undefined);
-      if (!parsed.success)
-        return {
-          synthesis: null,
-          reason: `no synthesis: gerty's model ${reply.model} gave no answer in the expected shape`,
-        };
-      return {
-        synthesis: { answer: parsed.data.answer, citedIds: parsed.data.citedIds, model: reply.model },
-      };
+      return { synthesis: { answer: output.answer, citedIds: output.citedIds, model } };
     } catch (error) {
       return { synthesis: null, reason: `no synthesis (gerty: ${errorMessage(error)})` };
     }
   }
 }
 
-function toMemoryHit(hit: Hit): AnswerFromMemoryRequest['hits'][number] {
+function toMemoryHit(hit: Hit): MemoryHitRequest {
   const author = hit.provenance?.author;
   return {
     id: `${hit.kind}:${hit.id}`,
-    kind: hit.kind as 'message' | 'summary' | 'fact',
+    kind: hit.kind as MemoryHitRequest['kind'],
     content: (hit.content ?? '').slice(0, ANSWER_FROM_MEMORY_LIMITS.contentChars),
     createdAt: timestampDate(create(TimestampSchema, hit.createdAt)).toISOString(),
     ...(author && { author }),

@@ -2,8 +2,9 @@ import type { Client } from 'pg';
 import { Rpcs, timestampFromDate, type SearchResponse } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID, LocalEmbedder } from '@engram/local-model';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { startService, waitFor, type ServiceProcess } from '@engram/testing';
-import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
 
 /** A small memory of two tenants: chats of a user with an assistant, a summary with its sources, facts. */
 const CHAT: Array<[string, string, string, string]> = [
@@ -21,8 +22,7 @@ const CHAT: Array<[string, string, string, string]> = [
 ];
 
 describe('memory_search (real Postgres, NATS and Gerty)', () => {
-  let retrieval: RetrievalUnderTest;
-  let gerty: ServiceProcess;
+  let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   const ids: string[] = [];
@@ -100,18 +100,20 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
   }
 
   beforeAll(async () => {
-    retrieval = await startRetrieval('search', async (seeding, { nats, db }) => {
-      admin = seeding;
-      await seed();
-      gerty = await startService('gerty', { NATS_URL: nats.url, DATABASE_URL: db.appUrl });
-      await gerty.waitUntilReady();
+    retrieval = await startServiceUnderTest({
+      label: 'search',
+      loadConfig: loadRetrievalConfig,
+      module: (config) => RetrievalModule.register(config),
+      seed: async (seeding) => {
+        admin = seeding;
+        await seed();
+      },
+      processes: ['gerty'],
     });
     rpc = retrieval.rpc;
   });
 
   afterAll(async () => {
-    gerty?.kill();
-    await gerty?.exited;
     await retrieval?.stop();
   });
 
@@ -305,6 +307,7 @@ describe('memory_search (real Postgres, NATS and Gerty)', () => {
   });
 
   it('without Gerty it answers from full text and says so', async () => {
+    const gerty = retrieval.process('gerty');
     gerty.kill();
     await gerty.exited;
     const res = await search({ query: 'Kubernetes evicting pods', topK: 3 });

@@ -2,8 +2,9 @@ import type { Client } from 'pg';
 import { Rpcs, type SearchResponse } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID, LocalEmbedder } from '@engram/local-model';
 import type { RpcClient } from '@engram/messaging';
-import { startService, type ServiceProcess } from '@engram/testing';
-import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
 
 const CHAT: Array<[string, string, string]> = [
   // role, author, content
@@ -15,8 +16,7 @@ const CHAT: Array<[string, string, string]> = [
 
 /** memory_search with synthesize: Gerty (the built-in model, its own process) writes a short answer over the hits. */
 describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () => {
-  let retrieval: RetrievalUnderTest;
-  let gerty: ServiceProcess;
+  let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
 
   async function seed(admin: Client) {
@@ -53,17 +53,17 @@ describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () =>
   }
 
   beforeAll(async () => {
-    retrieval = await startRetrieval('synthesis', async (admin, { nats, db }) => {
-      await seed(admin);
-      gerty = await startService('gerty', { NATS_URL: nats.url, DATABASE_URL: db.appUrl });
-      await gerty.waitUntilReady();
+    retrieval = await startServiceUnderTest({
+      label: 'synthesis',
+      loadConfig: loadRetrievalConfig,
+      module: (config) => RetrievalModule.register(config),
+      seed,
+      processes: ['gerty'],
     });
     rpc = retrieval.rpc;
   });
 
   afterAll(async () => {
-    gerty?.kill();
-    await gerty?.exited;
     await retrieval?.stop();
   });
 
@@ -97,6 +97,7 @@ describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () =>
   });
 
   it('without Gerty still answers with the hits, and says why the synthesis is missing', async () => {
+    const gerty = retrieval.process('gerty');
     gerty.kill();
     await gerty.exited;
     const res = await search({

@@ -3,7 +3,9 @@ import { Client } from 'pg';
 import { loadConfig } from '@engram/config';
 import { Consumers, Rpcs, Subjects } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
 
 const NO_FACTS = {
   preference: 0n,
@@ -17,7 +19,7 @@ const NO_FACTS = {
 };
 
 describe('memory_stats (real Postgres and NATS)', () => {
-  let retrieval: RetrievalUnderTest;
+  let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
   let js: JetStreamClient;
@@ -129,9 +131,14 @@ describe('memory_stats (real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    retrieval = await startRetrieval('stats', async (seeding) => {
-      admin = seeding;
-      await seed();
+    retrieval = await startServiceUnderTest({
+      label: 'stats',
+      loadConfig: loadRetrievalConfig,
+      module: (config) => RetrievalModule.register(config),
+      seed: async (seeding) => {
+        admin = seeding;
+        await seed();
+      },
     });
     ({ admin, rpc, js } = retrieval);
   });

@@ -1,10 +1,12 @@
 import type { Client } from 'pg';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { startRetrieval, type RetrievalUnderTest } from '../testing/retrieval-under-test';
+import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { loadRetrievalConfig } from '../retrieval.config';
+import { RetrievalModule } from '../retrieval.module';
 
 describe('memory_browse (real Postgres and NATS)', () => {
-  let retrieval: RetrievalUnderTest;
+  let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let conversationId: string;
   let otherTenantConversation: string;
@@ -70,7 +72,12 @@ describe('memory_browse (real Postgres and NATS)', () => {
   }
 
   beforeAll(async () => {
-    retrieval = await startRetrieval('browse', seed);
+    retrieval = await startServiceUnderTest({
+      label: 'browse',
+      loadConfig: loadRetrievalConfig,
+      module: (config) => RetrievalModule.register(config),
+      seed,
+    });
     rpc = retrieval.rpc;
   });
 

@@ -3,12 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import {
-  createScratchDatabase,
-  startNatsServer,
-  startService,
+  startTestEnvironment,
   type NatsServerHandle,
   type ScratchDatabase,
-  type ServiceProcess,
+  type TestEnvironment,
 } from '@engram/testing';
 import { RpcError } from '@engram/messaging';
 import { getAgent, putAgent } from './agent.command';
@@ -16,18 +14,15 @@ import { importWorkspace } from './workspace.command';
 
 /** `engram workspace import` and `engram agent put` against context-builder running as its own process (built dist). */
 describe('engram workspace import / agent put (real NATS, Postgres and context-builder)', () => {
+  let env: TestEnvironment;
   let nats: NatsServerHandle;
   let db: ScratchDatabase;
-  let service: ServiceProcess;
   let admin: Client;
   let dir: string;
 
   beforeAll(async () => {
-    [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('cli-workspace')]);
-    service = await startService('context-builder', { NATS_URL: nats.url, DATABASE_URL: db.appUrl });
-    await service.waitUntilReady();
-    admin = new Client({ connectionString: db.adminUrl });
-    await admin.connect();
+    env = await startTestEnvironment({ label: 'cli-workspace', processes: ['context-builder'] });
+    ({ nats, db, admin } = env);
 
     dir = await mkdtemp(join(tmpdir(), 'engram-workspace-'));
     await mkdir(join(dir, 'memory'));
@@ -44,11 +39,7 @@ describe('engram workspace import / agent put (real NATS, Postgres and context-b
   });
 
   afterAll(async () => {
-    service?.kill();
-    await service?.exited;
-    await admin?.end();
-    await nats?.stop();
-    await db?.drop();
+    await env?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 

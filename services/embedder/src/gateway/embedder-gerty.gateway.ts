@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { Rpcs } from '@engram/contracts';
-import { callDependency, DependencyUnavailableError, RpcClient } from '@engram/messaging';
-import { ReadinessRegistry } from '@engram/platform';
+import { GertyClient, type GertyCallOptions } from '@engram/gerty-client';
+import { DependencyUnavailableError } from '@engram/messaging';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
 
 export interface EmbeddingModel {
@@ -17,28 +16,24 @@ const MAX_ANSWER_BYTES = 600_000;
 const MODEL_REFRESH_MS = 60_000;
 
 /**
- * Gerty as the embedder sees it: which model makes vectors now, and vectors for
- * texts. When Gerty cannot answer (down, busy, too slow) the failure says a
- * dependency is down: the work waits, it never fails.
+ * Gerty as the embedder uses it: which model makes vectors now (of the store's width), vectors
+ * for texts in requests that fit NATS, and descriptions of tool calls. Every call is a consumer's
+ * work: when Gerty cannot answer (down, busy, too slow) the work waits, it never fails.
  */
 @Injectable()
-export class GertyGateway implements OnModuleInit {
-  private readonly logger = new Logger('GertyGateway');
+export class EmbedderGertyGateway implements OnModuleInit {
+  private readonly logger = new Logger(EmbedderGertyGateway.name);
   private current?: { model: EmbeddingModel; at: number };
 
   constructor(
-    private readonly rpc: RpcClient,
-    private readonly readiness: ReadinessRegistry,
+    private readonly gerty: GertyClient,
     @Inject(EMBEDDER_CONFIG) private readonly config: EmbedderConfig,
   ) {}
 
   onModuleInit(): void {
-    this.readiness.register({
-      name: 'gerty',
-      check: async () => {
-        const model = await this.embeddingModel(true);
-        return { embeddingModel: model.modelId, dimensions: model.dimensions };
-      },
+    this.gerty.registerReadiness(async () => {
+      const model = await this.embeddingModel(true);
+      return { embeddingModel: model.modelId, dimensions: model.dimensions };
     });
   }
 
@@ -46,7 +41,7 @@ export class GertyGateway implements OnModuleInit {
   async embeddingModel(refresh = false): Promise<EmbeddingModel> {
     if (!refresh && this.current && Date.now() - this.current.at < MODEL_REFRESH_MS)
       return this.current.model;
-    const listed = await this.call(() => this.rpc.call(Rpcs.gertyModels, {}, { timeoutMs: 5000 }));
+    const listed = await this.gerty.models({ asDependency: true });
     const info = listed.models.find((m) => m.name === listed.defaultEmbeddingModel);
     if (!info) throw new DependencyUnavailableError(`gerty names no default embedding model`);
     if (info.dimensions !== this.config.EMBEDDING_DIMENSIONS) {
@@ -68,41 +63,37 @@ export class GertyGateway implements OnModuleInit {
   async embed(texts: readonly string[], model: EmbeddingModel): Promise<number[][]> {
     const vectors: number[][] = [];
     for (const chunk of chunks(texts, model.dimensions)) {
-      const answer = await this.call(() =>
-        this.rpc.call(Rpcs.gertyEmbed, { texts: chunk }, { timeoutMs: this.config.GERTY_TIMEOUT_MS }),
-      );
+      const answer = await this.gerty.embed(chunk, this.callOptions());
       if (answer.model !== model.modelId) {
         // The default changed under us; the sweep re-embeds with the new one.
         throw new DependencyUnavailableError(
           `gerty answered with model ${answer.model}, expected ${model.modelId}`,
         );
       }
-      if (answer.vectors.length !== chunk.length || answer.dimensions !== model.dimensions) {
+      if (answer.dimensions !== model.dimensions) {
         throw new Error(
-          `gerty returned ${answer.vectors.length} vectors of ${answer.dimensions} for ${chunk.length} texts`,
+          `gerty returned vectors of ${answer.dimensions} for ${model.modelId}, which makes ${model.dimensions}`,
         );
       }
-      for (const v of answer.vectors) vectors.push(v.values);
+      vectors.push(...answer.vectors);
     }
     return vectors;
   }
 
   /** A one-sentence, past-tense description of a tool call. */
   async describeToolCall(toolName: string, toolArgs: unknown): Promise<string> {
-    const answer = await this.call(() =>
-      this.rpc.call(
-        Rpcs.gertyComplete,
-        { task: 'describe_tool_call', taskInput: { toolName, toolArgs: (toolArgs ?? null) as never } },
-        { timeoutMs: this.config.GERTY_TIMEOUT_MS },
-      ),
+    const { output, model } = await this.gerty.complete(
+      'describe_tool_call',
+      { toolName, toolArgs: toolArgs ?? null },
+      this.callOptions(),
     );
-    const sentence = answer.text.replace(/\s+/g, ' ').trim();
-    if (!sentence) throw new Error(`gerty's model ${answer.model} described ${toolName} with an empty text`);
+    const sentence = output.replace(/\s+/g, ' ').trim();
+    if (!sentence) throw new Error(`gerty's model ${model} described ${toolName} with an empty text`);
     return sentence.length > 500 ? `${sentence.slice(0, 497)}...` : sentence;
   }
 
-  private call<T>(request: () => Promise<T>): Promise<T> {
-    return callDependency('gerty', request);
+  private callOptions(): GertyCallOptions {
+    return { timeoutMs: this.config.GERTY_TIMEOUT_MS, asDependency: true };
   }
 }
 

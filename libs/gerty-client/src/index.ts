@@ -1,0 +1,2 @@
+export * from './gerty.client';
+export * from './task-input-struct';

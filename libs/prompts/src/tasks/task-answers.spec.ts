@@ -1,0 +1,50 @@
+import { parseTaskAnswer, TaskAnswerShapeError } from './task-answers';
+
+describe('parseTaskAnswer', () => {
+  it('reads summarize and describe_tool_call from the text, with the model that wrote it', () => {
+    expect(parseTaskAnswer('summarize', { text: 'Ada moved to Lisbon.', model: 'm1' })).toEqual({
+      output: 'Ada moved to Lisbon.',
+      model: 'm1',
+    });
+    const described = parseTaskAnswer('describe_tool_call', {
+      text: 'Looked up the weather.',
+      json: { ignored: true },
+      model: 'm2',
+    });
+    expect(described).toEqual({ output: 'Looked up the weather.', model: 'm2' });
+  });
+
+  it('reads extract_facts from the JSON, with the schema’s defaults filled in', () => {
+    const answer = parseTaskAnswer('extract_facts', {
+      text: '',
+      json: { facts: [{ content: 'Ada lives in Lisbon.', category: 'fact', importance: 6 }] },
+      model: 'engram-local-rules-v1',
+    });
+    expect(answer.output.facts).toEqual([
+      { content: 'Ada lives in Lisbon.', category: 'fact', importance: 6, sourceMessageIds: [] },
+    ]);
+    expect(answer.model).toBe('engram-local-rules-v1');
+  });
+
+  it('reads answer_from_memory from the JSON', () => {
+    const answer = parseTaskAnswer('answer_from_memory', {
+      text: 'Bailey [message:1].',
+      json: { answer: ' Bailey [message:1]. ', citedIds: ['message:1'] },
+      model: 'openai:x',
+    });
+    expect(answer.output).toEqual({ answer: 'Bailey [message:1].', citedIds: ['message:1'] });
+  });
+
+  it('refuses an answer in another shape, naming the model, the task and the problem', () => {
+    const noJson = () => parseTaskAnswer('answer_from_memory', { text: 'cats', model: 'openai:x' });
+    expect(noJson).toThrow(TaskAnswerShapeError);
+    expect(noJson).toThrow('model openai:x answered answer_from_memory without JSON');
+    const badCategory = () =>
+      parseTaskAnswer('extract_facts', {
+        text: '',
+        json: { facts: [{ content: 'x', category: 'gossip', importance: 3 }] },
+        model: 'm',
+      });
+    expect(badCategory).toThrow(/extract_facts in another shape \(facts\.0\.category: /);
+  });
+});
