@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
@@ -39,6 +39,7 @@ export class CompactorModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'compactor',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
       controllers: [StoredMessagesHandler, AssistantTurnsHandler, SessionCompactionHandler],
       providers: [

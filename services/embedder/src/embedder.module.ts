@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from './embedder.config';
@@ -43,6 +43,7 @@ export class EmbedderModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'embedder',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
       controllers: [StoredMessagesHandler, SummariesAndFactsHandler, ToolSynthesisHandler],
       providers: [
