@@ -132,6 +132,30 @@ export const Variables = {
     'First retry delay of a failed message; doubles per delivery (with jitter) up to RETRY_MAX_DELAY_MS.',
   ),
   RETRY_MAX_DELAY_MS: variable(int(1, 3_600_000).default(60_000), '60000', 'workers', 'Longest retry delay.'),
+  OUTBOX_RELAY_INTERVAL_MS: variable(
+    int(50, 60_000).default(1000),
+    '1000',
+    'services that announce events (ingest, embedder, compactor, retrieval)',
+    'How often the outbox relay looks for events that were committed but not published (a writer died, NATS failed).',
+  ),
+  OUTBOX_MAX_ATTEMPTS: variable(
+    int(1, 1000).default(10),
+    '10',
+    'services that announce events',
+    'Publishing attempts of one outbox event (backoff from 1 s to 60 s) before it goes to the dead letters with the last error.',
+  ),
+  OUTBOX_RETENTION_MS: variable(
+    int(0, 30 * 24 * 3_600_000).default(3_600_000),
+    '3600000',
+    'services that announce events',
+    'How long a published outbox event is kept: announcing the same change again within it adds nothing.',
+  ),
+  ENGRAM_FAILPOINTS: variable(
+    z.string().optional(),
+    '(unset)',
+    'tests',
+    'Fault injection for crash tests, never in production: comma-separated points where the process kills itself with SIGKILL: `outbox.after-commit` (committed, not yet published) or `outbox.after-publish` (published, not yet marked sent), each with an optional `:subject prefix`.',
+  ),
   RPC_CONCURRENCY: variable(
     int(1, 1024).default(32),
     '32',
@@ -382,6 +406,13 @@ export const GATEWAY_VARIABLES = [
 
 /** What services with a store read: the above and where Postgres is. */
 export const SERVICE_VARIABLES = [...GATEWAY_VARIABLES, 'DATABASE_URL', 'DATABASE_POOL_SIZE'] as const;
+
+/** What services that announce events read: the outbox relay's settings. */
+export const OUTBOX_VARIABLES = [
+  'OUTBOX_RELAY_INTERVAL_MS',
+  'OUTBOX_MAX_ATTEMPTS',
+  'OUTBOX_RETENTION_MS',
+] as const satisfies readonly VariableName[];
 
 /** What services with JetStream consumers read in addition. */
 export const WORKER_VARIABLES = [

@@ -235,3 +235,41 @@ export const Events = {
   embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
   accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },
 } as const satisfies Record<string, EventSpec>;
+
+/** A work item: one subject per thing it is about (tenant + key), one pending item per subject. */
+export interface WorkSpec<Schema extends DescMessage = DescMessage> {
+  readonly schema: Schema;
+  readonly subject: (tenantId: string, key: string) => string;
+}
+
+export const WorkItems = {
+  toolSynthesis: { schema: ToolSynthesisWorkSchema, subject: Subjects.toolSynthesis },
+} as const satisfies Record<string, WorkSpec>;
+
+/**
+ * The Nats-Msg-Id of every event and work item, built here only. An id names the
+ * change, not the attempt: whoever announces the same change again (a redelivery, a
+ * relay after a crash) uses the same id, so JetStream and the outbox keep one copy.
+ */
+export const MsgIds = {
+  /** A stored turn: once per turn of a conversation. */
+  messageStored: (tenantId: string, conversationId: string, turnId: string) =>
+    `stored:${tenantId}:${conversationId}:${turnId}`,
+  /** A new fact, whoever wrote it (ingest's tags, memory_save, extraction). */
+  factCreated: (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:created`,
+  /** A fact updated in place, once per origin (the turn's message or a compaction step). */
+  factUpdated: (tenantId: string, factId: string, origin: string) =>
+    `fact:${tenantId}:${factId}:updated:${origin}`,
+  /** A fact closed by a correction (once: a closed fact stays closed). */
+  factSuperseded: (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:superseded`,
+  /** A fact closed by memory_forget. */
+  factForgotten: (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:forgotten`,
+  summaryCreated: (tenantId: string, summaryId: string) => `summary:${tenantId}:${summaryId}:created`,
+  compactionCreated: (tenantId: string, compactionId: string) =>
+    `compaction:${tenantId}:${compactionId}:created`,
+  /** Vectors written for one request (an event's stream position, a sweep range) by one model. */
+  embeddingWritten: (requestKey: string, model: string) => `embedded:${requestKey}:${model}`,
+  /** One flush of what searches returned (its event id is unique). */
+  accessRecorded: (eventId: string) => `access:${eventId}`,
+  toolSynthesis: (tenantId: string, messageId: string) => `toolsynth:${tenantId}:${messageId}`,
+} as const;

@@ -43,6 +43,15 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
   }
 
   private async start(): Promise<void> {
+    // Ready means answering: not before every RPC is subscribed and every consumer runs.
+    let started = false;
+    this.readiness.register({
+      name: 'handlers',
+      check: async () => {
+        if (!started) throw new Error('consumers and RPCs are starting');
+        return { consumers: this.runners.length, rpcs: this.endpoints.length };
+      },
+    });
     const handles = await this.nats.connected();
     for (const stream of ALL_STREAMS) {
       await this.topology.ensureStream(handles.jsm, stream, this.options.streamReplicas);
@@ -65,6 +74,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     }
     // Once started, every RPC answers: the server has registered our subscriptions.
     await handles.connection.flush();
+    started = true;
   }
 
   private async startConsumer(

@@ -3,7 +3,6 @@ import { NatsClient } from './connection/nats.client';
 import { JetStreamServer } from './jetstream.server';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
-import { EventPublisher } from './publishing/event.publisher';
 import { RpcClient } from './rpc/rpc.client';
 import { TopologyProvisioner } from './topology/topology.provisioner';
 
@@ -19,11 +18,10 @@ export class MessagingModule {
         NatsClient,
         TopologyProvisioner,
         DeadLetterPublisher,
-        EventPublisher,
         RpcClient,
         JetStreamServer,
       ],
-      exports: [NatsClient, EventPublisher, RpcClient, JetStreamServer, MESSAGING_OPTIONS],
+      exports: [NatsClient, DeadLetterPublisher, RpcClient, JetStreamServer, MESSAGING_OPTIONS],
     };
   }
 }

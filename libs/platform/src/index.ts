@@ -2,3 +2,4 @@ export * from './platform.module';
 export * from './health/readiness.registry';
 export * from './metrics/metrics';
 export * from './bootstrap/run-service';
+export * from './faults/failpoint';

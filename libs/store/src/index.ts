@@ -10,3 +10,4 @@ export * from './tenancy/tenant-registry';
 export * from './facts/fact-writers-lock';
 export * from './facts/open-facts';
 export * from './facts/insert-fact';
+export * from './outbox/outbox.store';

@@ -6,6 +6,7 @@ import { dataSourceOptions } from './data-source';
 import { MIGRATIONS } from './migrations';
 import { pendingMigrations } from './setup/database-setup';
 import { TenantTransactions } from './tenancy/tenant-transactions';
+import { OutboxStore } from './outbox/outbox.store';
 
 export interface StoreOptions {
   readonly url: string;
@@ -45,8 +46,8 @@ export class StoreModule implements OnModuleInit {
           manualInitialization: true,
         }),
       ],
-      providers: [TenantTransactions],
-      exports: [TenantTransactions],
+      providers: [TenantTransactions, OutboxStore],
+      exports: [TenantTransactions, OutboxStore],
     };
   }
 

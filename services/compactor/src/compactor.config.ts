@@ -1,8 +1,15 @@
-import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
+import {
+  loadConfig,
+  OUTBOX_VARIABLES,
+  SERVICE_VARIABLES,
+  WORKER_VARIABLES,
+  type ConfigOf,
+} from '@engram/config';
 
 const COMPACTOR_VARIABLES = [
   ...SERVICE_VARIABLES,
   ...WORKER_VARIABLES,
+  ...OUTBOX_VARIABLES,
   'COMPACTOR_LEAF_MESSAGES',
   'COMPACTOR_LEAF_TOKENS',
   'COMPACTOR_FAN_OUT',

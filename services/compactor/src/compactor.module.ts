@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
@@ -40,6 +40,7 @@ export class CompactorModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'compactor',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
       controllers: [CompactorSummariesConsumer, CompactorFactsConsumer, CompactorSessionsConsumer],
       providers: [

@@ -1,8 +1,15 @@
-import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
+import {
+  loadConfig,
+  OUTBOX_VARIABLES,
+  SERVICE_VARIABLES,
+  WORKER_VARIABLES,
+  type ConfigOf,
+} from '@engram/config';
 
 const EMBEDDER_VARIABLES = [
   ...SERVICE_VARIABLES,
   ...WORKER_VARIABLES,
+  ...OUTBOX_VARIABLES,
   'EMBEDDING_DIMENSIONS',
   'EMBEDDER_BATCH_SIZE',
   'EMBEDDER_CONCURRENCY',

@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from './embedder.config';
@@ -45,6 +45,7 @@ export class EmbedderModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'embedder',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
       controllers: [
         EmbedderMessagesConsumer,

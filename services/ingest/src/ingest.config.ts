@@ -1,8 +1,15 @@
-import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
+import {
+  loadConfig,
+  OUTBOX_VARIABLES,
+  SERVICE_VARIABLES,
+  WORKER_VARIABLES,
+  type ConfigOf,
+} from '@engram/config';
 
 const INGEST_VARIABLES = [
   ...SERVICE_VARIABLES,
   ...WORKER_VARIABLES,
+  ...OUTBOX_VARIABLES,
   'INGEST_MAX_MESSAGES_PER_TURN',
   'INGEST_MAX_CONTENT_CHARS',
   'FACT_OVERLAP_THRESHOLD',

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { INGEST_CONFIG, type IngestConfig } from './ingest.config';
@@ -29,6 +29,7 @@ export class IngestModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'ingest',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
       controllers: [IngestTurnsConsumer, TenantSettingsHandler],
       providers: [

@@ -1,4 +1,10 @@
-import { loadConfig, SERVICE_VARIABLES, WORKER_VARIABLES, type ConfigOf } from '@engram/config';
+import {
+  loadConfig,
+  OUTBOX_VARIABLES,
+  SERVICE_VARIABLES,
+  WORKER_VARIABLES,
+  type ConfigOf,
+} from '@engram/config';
 
 const RETRIEVAL_VARIABLES = [
   ...SERVICE_VARIABLES,
@@ -10,6 +16,8 @@ const RETRIEVAL_VARIABLES = [
   'EMBEDDING_DIMENSIONS',
   // Access statistics are applied by a consumer.
   ...WORKER_VARIABLES,
+  // Saves, forgets and access statistics are announced through the outbox.
+  ...OUTBOX_VARIABLES,
 ] as const;
 
 export type RetrievalConfig = ConfigOf<(typeof RETRIEVAL_VARIABLES)[number]>;

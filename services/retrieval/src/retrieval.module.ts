@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { Consumers } from '@engram/contracts';
@@ -45,6 +45,7 @@ export class RetrievalModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'retrieval',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
       controllers: [
         BrowseHandler,

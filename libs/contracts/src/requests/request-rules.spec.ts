@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import { PutSkillsRequestSchema } from '../gen/memory/v1/agents_pb';
-import { Rpcs } from '../rpcs';
+import { Rpcs, type RpcSpec } from '../rpcs';
 import { checkRequest, fieldPath, rule, type RequestRules } from './request-rules';
 
 describe('fieldPath', () => {
@@ -67,10 +67,13 @@ describe('checkRequest', () => {
 });
 
 describe('Rpcs', () => {
-  it.each(Object.entries(Rpcs))('%s has rules, which blame fields its request has', (_, spec) => {
-    expect(spec.rules).toBeInstanceOf(z.ZodType);
-    const fields = spec.request.fields.map((f) => f.jsonName);
-    for (const violation of checkRequest(spec, create(spec.request)))
-      expect(fields).toContain(violation.field.split(/[.[]/)[0]);
-  });
+  it.each(Object.entries(Rpcs) as Array<[string, RpcSpec]>)(
+    '%s has rules, which blame fields its request has',
+    (_, spec) => {
+      expect(spec.rules).toBeInstanceOf(z.ZodType);
+      const fields = spec.request.fields.map((f) => f.jsonName);
+      for (const violation of checkRequest(spec, create(spec.request)))
+        expect(fields).toContain(violation.field.split(/[.[]/)[0]);
+    },
+  );
 });

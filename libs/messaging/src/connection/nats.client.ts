@@ -20,6 +20,8 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('NatsClient');
   private handles?: Promise<NatsHandles>;
   private connection?: NatsConnection;
+  private current?: NatsHandles;
+  private reachable = false;
 
   constructor(
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
@@ -37,6 +39,11 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
       },
     });
     void this.connected().catch(() => undefined);
+  }
+
+  /** The handles while the connection is up (not connecting, reconnecting or closed); null otherwise. */
+  ifConnected(): NatsHandles | null {
+    return this.reachable && this.current && !this.current.connection.isClosed() ? this.current : null;
   }
 
   /** Resolves once connected (first call starts connecting). */
@@ -60,12 +67,15 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
     this.connection = connection;
     this.logger.log(`connected to NATS ${connection.getServer()}`);
     void this.watch(connection);
-    return { connection, js: jetstream(connection), jsm: await jetstreamManager(connection) };
+    this.current = { connection, js: jetstream(connection), jsm: await jetstreamManager(connection) };
+    this.reachable = true;
+    return this.current;
   }
 
   private async watch(connection: NatsConnection): Promise<void> {
     for await (const status of connection.status()) {
       if (status.type === 'disconnect' || status.type === 'reconnect') {
+        this.reachable = status.type === 'reconnect';
         this.logger.warn(`NATS ${status.type}: ${'server' in status ? String(status.server) : ''}`);
       }
     }

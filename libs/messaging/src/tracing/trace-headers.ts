@@ -20,3 +20,28 @@ export function extractTraceContext(source: MsgHdrs | undefined): Context {
     get: (carrier, key) => carrier.get(key) || undefined,
   });
 }
+
+/** The W3C trace context of `from` as plain values (what the outbox keeps beside an event). */
+export function traceFieldsOf(from: Context = context.active()): {
+  traceparent?: string;
+  tracestate?: string;
+} {
+  const carrier: Record<string, string> = {};
+  w3c.inject(from, carrier, { set: (c, key, value) => (c[key] = value) });
+  return {
+    ...(carrier.traceparent && { traceparent: carrier.traceparent }),
+    ...(carrier.tracestate && { tracestate: carrier.tracestate }),
+  };
+}
+
+/** NATS headers carrying kept trace fields (none when there are none). */
+export function headersOfTraceFields(fields: {
+  traceparent?: string;
+  tracestate?: string;
+}): MsgHdrs | undefined {
+  if (!fields.traceparent) return undefined;
+  const h = natsHeaders();
+  h.set('traceparent', fields.traceparent);
+  if (fields.tracestate) h.set('tracestate', fields.tracestate);
+  return h;
+}

@@ -1,4 +1,4 @@
-import { Counter, Histogram, collectDefaultMetrics, register } from 'prom-client';
+import { Counter, Gauge, Histogram, collectDefaultMetrics, register } from 'prom-client';
 
 let started = false;
 
@@ -27,4 +27,8 @@ export function histogram<L extends string>(
     (register.getSingleMetric(name) as Histogram<L> | undefined) ??
     new Histogram({ name, help, labelNames, buckets })
   );
+}
+
+export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[]): Gauge<L> {
+  return (register.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames });
 }

@@ -9,6 +9,7 @@ import { ConversationOrderById1760000000007 } from './1760000000007-conversation
 import { SummaryTree1760000000008 } from './1760000000008-summary-tree';
 import { SessionCompaction1760000000009 } from './1760000000009-session-compaction';
 import { AgentWorkspace1760000000010 } from './1760000000010-agent-workspace';
+import { Outbox1760000000011 } from './1760000000011-outbox';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   SummaryTree1760000000008,
   SessionCompaction1760000000009,
   AgentWorkspace1760000000010,
+  Outbox1760000000011,
 ];

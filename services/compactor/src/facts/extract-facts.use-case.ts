@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Events } from '@engram/contracts';
+import { Events, MsgIds } from '@engram/contracts';
 import {
   classifyMemoryTag,
   expiryOf,
@@ -9,7 +9,7 @@ import {
   statedAt,
   type FactCategory,
 } from '@engram/memory-core';
-import { EventPublisher } from '@engram/messaging';
+import { eventEntry, Outbox } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { CompactorGertyGateway, type ExtractedFact } from '../gateway/compactor-gerty.gateway';
@@ -27,7 +27,7 @@ export interface AssistantTurn {
   readonly traceContext?: Context;
 }
 
-/** A mem.fact.upserted due after the commit, with its msg id. */
+/** A mem.fact.upserted a window's write puts in the outbox, with its msg id. */
 export interface FactAnnouncement {
   readonly factId: string;
   readonly operation: 'created' | 'updated' | 'superseded';
@@ -58,8 +58,9 @@ export interface ExtractedWindow {
  * Gerty's extract_facts (each line with its own time, so "tomorrow" becomes a date); each
  * fact is embedded, then, under the agent's fact-writers lock, updated in place over an
  * open fact at cosine ≥ 0.90, or inserted (a correction closing the older fact it replaces).
- * Announced on mem.fact.upserted after the commit. A redelivered turn finds its facts by
- * their key (turn + content) or updates them again in place: nothing is inserted twice.
+ * Announced on mem.fact.upserted through the outbox of the same transaction. A redelivered
+ * turn finds its facts by their key (turn + content) or updates them again in place:
+ * nothing is inserted twice, and the same announcements (same msg ids) add no event.
  * Session compaction uses the same steps (extract, write, announce) over its own windows.
  */
 @Injectable()
@@ -68,7 +69,7 @@ export class ExtractFactsUseCase {
     private readonly transactions: TenantTransactions,
     private readonly facts: ExtractedFactRepository,
     private readonly gerty: CompactorGertyGateway,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute(turn: AssistantTurn): Promise<void> {
@@ -84,11 +85,10 @@ export class ExtractFactsUseCase {
       conversationId: turn.conversationId,
       keyToken: turn.turnMessageId,
     };
-    const announcements = await this.transactions.run(tenantId, async (m) => {
+    await this.transactions.run(tenantId, async (m) => {
       await lockFactWriters(m, tenantId, agent);
-      return this.writeAll(m, origin, extracted);
+      await this.writeAll(m, origin, extracted, turn.traceContext);
     });
-    await this.announce(origin, announcements, turn.traceContext);
   }
 
   /** Gerty's facts of a window (oldest message first) and their vectors; null when there are none (or no user spoke). */
@@ -118,38 +118,35 @@ export class ExtractFactsUseCase {
     m: EntityManager,
     origin: FactOrigin,
     extracted: ExtractedWindow,
+    traceContext?: Context,
   ): Promise<FactAnnouncement[]> {
     const out: FactAnnouncement[] = [];
     for (const [i, fact] of extracted.facts.entries())
       out.push(
         ...(await this.write(m, origin, extracted.window, fact, extracted.vectors[i]!, extracted.model)),
       );
-    return out;
-  }
-
-  /** After the commit: mem.fact.upserted for each, under its msg id. */
-  async announce(
-    origin: Omit<FactOrigin, 'keyToken'>,
-    announcements: readonly FactAnnouncement[],
-    traceContext?: Context,
-  ): Promise<void> {
-    const { tenantId, agent } = origin;
-    for (const a of announcements) {
-      await this.events.publish(
-        Events.factUpserted,
-        tenantId,
-        {
+    const { tenantId, agent, conversationId } = origin;
+    await this.outbox.add(
+      m,
+      tenantId,
+      out.map((a) =>
+        eventEntry(
+          Events.factUpserted,
           tenantId,
-          agent,
-          factId: a.factId,
-          operation: a.operation,
-          category: a.category,
-          supersededBy: a.supersededBy ?? '',
-          conversationId: origin.conversationId,
-        },
-        { msgId: a.msgId, ...(traceContext && { traceContext }) },
-      );
-    }
+          {
+            tenantId,
+            agent,
+            factId: a.factId,
+            operation: a.operation,
+            category: a.category,
+            supersededBy: a.supersededBy ?? '',
+            conversationId,
+          },
+          { msgId: a.msgId, traceContext },
+        ),
+      ),
+    );
+    return out;
   }
 
   private async write(
@@ -162,7 +159,7 @@ export class ExtractFactsUseCase {
   ): Promise<FactAnnouncement[]> {
     const { tenantId, agent } = origin;
     const originKey = extractedFactKey(agent, origin.keyToken, fact.content);
-    // This origin already inserted it (a redelivery): announced again under the same msg id.
+    // This origin already inserted it (a redelivery): its announcement is the same row again.
     const inserted = await this.facts.findByOriginKey(m, originKey);
     if (inserted)
       return [
@@ -170,7 +167,7 @@ export class ExtractFactsUseCase {
           factId: inserted.id,
           operation: 'created',
           category: inserted.category,
-          msgId: createdMsgId(tenantId, inserted.id),
+          msgId: MsgIds.factCreated(tenantId, inserted.id),
         },
       ];
 
@@ -205,7 +202,7 @@ export class ExtractFactsUseCase {
           factId: plan.factId,
           operation: 'updated',
           category: fact.category,
-          msgId: updatedMsgId(tenantId, plan.factId, origin.keyToken),
+          msgId: MsgIds.factUpdated(tenantId, plan.factId, origin.keyToken),
         },
       ];
     }
@@ -215,7 +212,7 @@ export class ExtractFactsUseCase {
       factId,
       operation: 'created',
       category: fact.category,
-      msgId: createdMsgId(tenantId, factId),
+      msgId: MsgIds.factCreated(tenantId, factId),
     };
     if (plan.kind === 'insert') return [created];
     await this.facts.supersede(m, plan.factId, factId, saidAt);
@@ -227,19 +224,11 @@ export class ExtractFactsUseCase {
         operation: 'superseded',
         category: older,
         supersededBy: factId,
-        msgId: supersededMsgId(tenantId, plan.factId),
+        msgId: MsgIds.factSuperseded(tenantId, plan.factId),
       },
     ];
   }
 }
-
-/** The convention of every fact writer (ingest, memory_save): one `created` per fact. */
-export const createdMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:created`;
-/** An update in place, once per origin (turn or compaction step). */
-export const updatedMsgId = (tenantId: string, factId: string, keyToken: string) =>
-  `fact:${tenantId}:${factId}:updated:${keyToken}`;
-/** A fact closed by a correction (once: a closed fact stays closed). */
-export const supersededMsgId = (tenantId: string, factId: string) => `fact:${tenantId}:${factId}:superseded`;
 
 /** The latest user author in the window: facts then say "Ada …" rather than "The user …". */
 function userNameOf(window: readonly WindowMessage[]): string | undefined {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, timestampFromDate } from '@engram/contracts';
+import { Events, MsgIds, timestampFromDate } from '@engram/contracts';
 import {
   chunksOf,
   compactionDue,
@@ -13,15 +13,12 @@ import {
   type CompactionPolicy,
   type SessionCompactionPolicy,
 } from '@engram/memory-core';
-import { EventPublisher } from '@engram/messaging';
+import { Outbox } from '@engram/messaging';
 import type { SummarizeRequest } from '@engram/prompts';
 import { DataSource, lockFactWriters, TenantTransactions, withAdvisoryLocks } from '@engram/store';
 import {
   ExtractFactsUseCase,
-  createdMsgId,
   FACT_WINDOW_MESSAGES,
-  supersededMsgId,
-  updatedMsgId,
   type ExtractedWindow,
   type FactAnnouncement,
   type FactOrigin,
@@ -34,7 +31,6 @@ import {
   SessionCompactionRepository,
   type CompactedConversation,
   type PreviousCompaction,
-  type UnannouncedCompaction,
   type UncompactedMessage,
 } from './session-compaction.repository';
 
@@ -51,11 +47,11 @@ const MAX_SUMMARY_CHARS = 8000;
  * window, its oldest ones (down to 40 %, the newest 10 always kept) get their facts
  * extracted (windows of at most 15 messages, keyed by the step), and are folded into a
  * rolling summary with the previous compaction's; then one transaction writes the facts,
- * the compaction row and the messages' compacted_at (never deleting a message), and the
- * step is announced after the commit. One writer per conversation (an advisory lock held
- * across Gerty's answers), and the store refuses a second record of a step or a message
- * compacted twice; a crash before the commit leaves nothing, after it the next run
- * announces what was not announced, under the same msg ids.
+ * the compaction row and the messages' compacted_at (never deleting a message), with the
+ * step's mem.fact.upserted and mem.compaction.created in its outbox. One writer per
+ * conversation (an advisory lock held across Gerty's answers), and the store refuses a
+ * second record of a step or a message compacted twice; a crash before the commit leaves
+ * nothing, and what committed is announced by the outbox whatever happens next.
  */
 @Injectable()
 export class CompactSessionUseCase {
@@ -65,7 +61,7 @@ export class CompactSessionUseCase {
     private readonly compactions: SessionCompactionRepository,
     private readonly facts: ExtractFactsUseCase,
     private readonly gateway: CompactorGertyGateway,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
     @Inject(SESSION_COMPACTION_POLICY) private readonly policy: SessionCompactionPolicy,
     @Inject(COMPACTION_POLICY) private readonly summaries: CompactionPolicy,
   ) {}
@@ -75,14 +71,9 @@ export class CompactSessionUseCase {
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
     if (!state) return;
-    if (
-      !state.unannounced &&
-      !compactionDue(state.uncompactedTokens, modelWindowOf(state.model).windowTokens, this.policy)
-    )
-      return;
+    if (!compactionDue(state.uncompactedTokens, modelWindowOf(state.model).windowTokens, this.policy)) return;
 
     await withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
-      await this.announce(trigger);
       const conversation = await this.transactions.run(tenantId, (m) =>
         this.compactions.conversation(m, conversationId),
       );
@@ -110,12 +101,13 @@ export class CompactSessionUseCase {
         const written: FactAnnouncement[] = [];
         if (extracted.length > 0) {
           await lockFactWriters(m, tenantId, conversation.agent);
-          for (const window of extracted) written.push(...(await this.facts.writeAll(m, origin, window)));
+          for (const window of extracted)
+            written.push(...(await this.facts.writeAll(m, origin, window, trigger.traceContext)));
         }
         const factIds = [
           ...new Set(written.filter((a) => a.operation !== 'superseded').map((a) => a.factId)),
         ];
-        return this.compactions.insert(m, {
+        const compaction = await this.compactions.insert(m, {
           tenantId,
           conversationId,
           agent: conversation.agent,
@@ -127,8 +119,28 @@ export class CompactSessionUseCase {
           factIds,
           previousId: previous?.id ?? null,
         });
+        await this.outbox.announce(
+          m,
+          Events.compactionCreated,
+          tenantId,
+          {
+            tenantId,
+            agent: conversation.agent,
+            conversationId,
+            compactionId: compaction.id,
+            firstMessageId: compaction.firstMessageId ?? '',
+            lastMessageId: compaction.lastMessageId,
+            messageCount: compaction.messageCount,
+            compactedTokens: compaction.compactedTokens,
+            earliestAt: timestampFromDate(compaction.earliestAt),
+            latestAt: timestampFromDate(compaction.latestAt),
+            model: summary.model,
+            tokenEstimate: compaction.tokenEstimate,
+            factIds,
+          },
+          { msgId: MsgIds.compactionCreated(tenantId, compaction.id), traceContext: trigger.traceContext },
+        );
       });
-      await this.announce(trigger);
     });
   }
 
@@ -210,72 +222,5 @@ export class CompactSessionUseCase {
       carry = { text: written.text, at: from };
     }
     return written!;
-  }
-
-  /** After the commit, never before: each step once, with the facts it wrote, marked when JetStream stored it. */
-  private async announce(trigger: SessionTrigger): Promise<void> {
-    const { tenantId, conversationId } = trigger;
-    const unannounced = await this.transactions.run(tenantId, (m) =>
-      this.compactions.unannounced(m, conversationId),
-    );
-    for (const c of unannounced) {
-      await this.announceFacts(trigger, c);
-      await this.events.publish(
-        Events.compactionCreated,
-        tenantId,
-        {
-          tenantId,
-          agent: c.agent,
-          conversationId,
-          compactionId: c.id,
-          firstMessageId: c.firstMessageId ?? '',
-          lastMessageId: c.lastMessageId,
-          messageCount: c.messageCount,
-          compactedTokens: c.compactedTokens,
-          earliestAt: timestampFromDate(c.earliestAt),
-          latestAt: timestampFromDate(c.latestAt),
-          model: c.model,
-          tokenEstimate: c.tokenEstimate,
-          factIds: [...c.factIds],
-        },
-        {
-          msgId: `compaction:${tenantId}:${c.id}:created`,
-          ...(trigger.traceContext && { traceContext: trigger.traceContext }),
-        },
-      );
-      await this.transactions.run(tenantId, (m) => this.compactions.markAnnounced(m, c.id));
-    }
-  }
-
-  /** The step's facts, from the store (so a step committed before a crash announces them the same way). */
-  private async announceFacts(trigger: SessionTrigger, c: UnannouncedCompaction): Promise<void> {
-    const { tenantId, conversationId } = trigger;
-    const keyToken = compactionStepKey(conversationId, c.lastMessageId);
-    const facts = await this.transactions.run(tenantId, (m) =>
-      this.compactions.stepFacts(m, c.factIds, `extracted:${c.agent}:${keyToken}:`),
-    );
-    const announcements: FactAnnouncement[] = facts.map((f) =>
-      f.supersededBy
-        ? {
-            factId: f.id,
-            operation: 'superseded',
-            category: f.category,
-            supersededBy: f.supersededBy,
-            msgId: supersededMsgId(tenantId, f.id),
-          }
-        : f.created
-          ? { factId: f.id, operation: 'created', category: f.category, msgId: createdMsgId(tenantId, f.id) }
-          : {
-              factId: f.id,
-              operation: 'updated',
-              category: f.category,
-              msgId: updatedMsgId(tenantId, f.id, keyToken),
-            },
-    );
-    await this.facts.announce(
-      { tenantId, agent: c.agent, conversationId },
-      announcements,
-      trigger.traceContext,
-    );
   }
 }

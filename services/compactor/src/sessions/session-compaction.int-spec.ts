@@ -6,6 +6,7 @@ import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from 
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
+import { OutboxRelay } from '@engram/messaging';
 import { CompactSessionUseCase } from './compact-session.use-case';
 import { SessionCompactionRepository } from './session-compaction.repository';
 
@@ -103,10 +104,9 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       latest_at: Date;
       model: string;
       fact_ids: string[];
-      announced_at: Date | null;
     }>(
       `SELECT id::text, content, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
-               earliest_at, latest_at, model, fact_ids::text[] AS fact_ids, announced_at
+               earliest_at, latest_at, model, fact_ids::text[] AS fact_ids
           FROM compactions WHERE conversation_id = $1 ORDER BY id`,
       [id],
     );
@@ -146,7 +146,7 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       'first compaction announced',
       async () =>
         (await count(
-          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          `SELECT count(*) AS n FROM compactions c JOIN outbox o ON o.msg_id = 'compaction:' || c.tenant_id || ':' || c.id || ':created' WHERE c.conversation_id = $1 AND o.sent_at IS NOT NULL`,
           [id],
         )) >= 1,
       20_000,
@@ -200,7 +200,7 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       'second compaction announced',
       async () =>
         (await count(
-          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          `SELECT count(*) AS n FROM compactions c JOIN outbox o ON o.msg_id = 'compaction:' || c.tenant_id || ':' || c.id || ':created' WHERE c.conversation_id = $1 AND o.sent_at IS NOT NULL`,
           [id],
         )) >= 2,
       20_000,
@@ -280,14 +280,13 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     await expect(again([first!.first_message_id])).rejects.toThrow(/compacted by another writer/);
     expect(await compactions(id)).toHaveLength(2);
 
-    // A step commits, then its process dies before the announcement was marked: the next run announces it again, JetStream keeps one.
+    // A step commits, then its process dies before publishing it (no after-commit publish):
+    // a relay's sweep publishes it once the writer's grace passed, once.
+    const lost = replicas.map((app) =>
+      jest.spyOn(app.get(OutboxRelay), 'publishCommitted').mockResolvedValue(undefined),
+    );
     await publishTurns('acme', 'crash', 0, 45);
     const crashId = await conversationId('acme', 'crash', 90);
-    const marks = replicas.map((app) =>
-      jest
-        .spyOn(app.get(SessionCompactionRepository), 'markAnnounced')
-        .mockRejectedValueOnce(new Error('killed')),
-    );
     await waitFor(
       'the step committed',
       async () =>
@@ -295,23 +294,24 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       20_000,
       100,
     );
+    // Its writer never published it (mock.calls is gone once restored).
+    expect(lost.some((spy) => spy.mock.calls.length > 0)).toBe(true);
+    for (const spy of lost) spy.mockRestore();
     await waitFor(
       'the step announced after the crash',
       async () =>
         (await count(
-          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          `SELECT count(*) AS n FROM compactions c JOIN outbox o ON o.msg_id = 'compaction:' || c.tenant_id || ':' || c.id || ':created' WHERE c.conversation_id = $1 AND o.sent_at IS NOT NULL`,
           [crashId],
         )) === 1,
       20_000,
       100,
     );
-    expect(marks.some((spy) => spy.mock.calls.length > 0)).toBe(true);
     const [step] = await compactions(crashId);
     const events = (
       await eventsOn(js, Streams.events.name, Subjects.compactionCreated('acme'), CompactionCreatedSchema)
     ).filter((e) => e.event.conversationId === crashId);
     expect(events.map((e) => e.msgId)).toEqual([`compaction:acme:${step!.id}:created`]);
-    for (const spy of marks) spy.mockRestore();
   });
 
   it('compacts a memory-off tenant without deriving facts, and dead-letters an event naming no conversation row', async () => {
@@ -321,7 +321,7 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       'compaction of the quiet tenant',
       async () =>
         (await count(
-          `SELECT count(*) AS n FROM compactions WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
+          `SELECT count(*) AS n FROM compactions c JOIN outbox o ON o.msg_id = 'compaction:' || c.tenant_id || ':' || c.id || ':created' WHERE c.conversation_id = $1 AND o.sent_at IS NOT NULL`,
           [id],
         )) === 1,
       20_000,

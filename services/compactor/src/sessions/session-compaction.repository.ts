@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { FactCategory, MessageRole } from '@engram/memory-core';
+import type { MessageRole } from '@engram/memory-core';
 import type { EntityManager } from '@engram/store';
 
 /** What a cheap look (without the lock) tells about a conversation. */
 export interface CompactionState {
   readonly model: string | null;
   readonly uncompactedTokens: number;
-  /** A step committed but not announced (a crash between the two). */
-  readonly unannounced: boolean;
 }
 
 export interface CompactedConversation {
@@ -55,9 +53,9 @@ export interface NewCompaction {
   readonly previousId: string | null;
 }
 
-export interface UnannouncedCompaction {
+/** A compaction as written, with what its event tells. */
+export interface StoredCompaction {
   readonly id: string;
-  readonly agent: string;
   readonly firstMessageId: string | null;
   readonly lastMessageId: string;
   readonly messageCount: number;
@@ -65,18 +63,6 @@ export interface UnannouncedCompaction {
   readonly tokenEstimate: number;
   readonly earliestAt: Date;
   readonly latestAt: Date;
-  readonly model: string;
-  readonly factIds: readonly string[];
-}
-
-/** A fact a step wrote, as its announcement needs it. */
-export interface StepFact {
-  readonly id: string;
-  readonly category: FactCategory;
-  /** Inserted by this step (its origin key names the step); otherwise updated in place. */
-  readonly created: boolean;
-  /** Set for an older fact a correction of this step closed. */
-  readonly supersededBy: string | null;
 }
 
 /** Raised when another writer compacted one of the step's messages first: the caller's transaction writes nothing. */
@@ -88,17 +74,14 @@ export class MessagesTakenError extends Error {
 @Injectable()
 export class SessionCompactionRepository {
   async state(m: EntityManager, conversationId: string): Promise<CompactionState | null> {
-    const rows: Array<{ model: string | null; tokens: string; unannounced: boolean }> = await m.query(
+    const rows: Array<{ model: string | null; tokens: string }> = await m.query(
       `SELECT c.model,
-              (SELECT coalesce(sum(token_estimate), 0) FROM messages WHERE conversation_id = c.id AND compacted_at IS NULL)::text AS tokens,
-              EXISTS (SELECT 1 FROM compactions WHERE conversation_id = c.id AND announced_at IS NULL) AS unannounced
+              (SELECT coalesce(sum(token_estimate), 0) FROM messages WHERE conversation_id = c.id AND compacted_at IS NULL)::text AS tokens
          FROM conversations c WHERE c.id = $1`,
       [conversationId],
     );
     const row = rows[0];
-    return row
-      ? { model: row.model, uncompactedTokens: Number(row.tokens), unannounced: row.unannounced }
-      : null;
+    return row ? { model: row.model, uncompactedTokens: Number(row.tokens) } : null;
   }
 
   async conversation(m: EntityManager, conversationId: string): Promise<CompactedConversation | null> {
@@ -181,8 +164,17 @@ export class SessionCompactionRepository {
    * MessagesTakenError when one of them was compacted meanwhile, and the unique
    * (conversation, last message) refuses a second record of the same step.
    */
-  async insert(m: EntityManager, c: NewCompaction): Promise<string> {
-    const rows: Array<{ id: string }> = await m.query(
+  async insert(m: EntityManager, c: NewCompaction): Promise<StoredCompaction> {
+    const rows: Array<{
+      id: string;
+      first_message_id: string | null;
+      last_message_id: string;
+      message_count: number | null;
+      compacted_tokens: number | null;
+      token_estimate: number | null;
+      earliest_at: Date;
+      latest_at: Date;
+    }> = await m.query(
       `WITH span AS (
          SELECT min(created_at) AS earliest_at, max(created_at) AS latest_at FROM messages WHERE id = ANY($6::bigint[])
        ), previous AS (
@@ -193,7 +185,8 @@ export class SessionCompactionRepository {
        SELECT $1::text, $2::bigint, $3::text, $4::text, $7::bigint, $8::bigint, cardinality($6::bigint[]),
               $9::int, $5::int, least(span.earliest_at, previous.earliest_at), greatest(span.latest_at, previous.latest_at), $10::text, $12::bigint[]
          FROM span LEFT JOIN previous ON true
-       RETURNING id::text`,
+       RETURNING id::text, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
+                 earliest_at, latest_at`,
       [
         c.tenantId,
         c.conversationId,
@@ -217,31 +210,9 @@ export class SessionCompactionRepository {
       throw new MessagesTakenError(
         `${c.messageIds.length - marked[1]} of the step's messages were compacted by another writer`,
       );
-    return rows[0]!.id;
-  }
-
-  async unannounced(m: EntityManager, conversationId: string): Promise<UnannouncedCompaction[]> {
-    const rows: Array<{
-      id: string;
-      agent: string;
-      first_message_id: string | null;
-      last_message_id: string;
-      message_count: number | null;
-      compacted_tokens: number | null;
-      token_estimate: number | null;
-      earliest_at: Date;
-      latest_at: Date;
-      model: string;
-      fact_ids: string[];
-    }> = await m.query(
-      `SELECT id::text, agent, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
-              earliest_at, latest_at, model, fact_ids::text[] AS fact_ids
-         FROM compactions WHERE conversation_id = $1 AND announced_at IS NULL ORDER BY id`,
-      [conversationId],
-    );
-    return rows.map((r) => ({
+    const r = rows[0]!;
+    return {
       id: r.id,
-      agent: r.agent,
       firstMessageId: r.first_message_id,
       lastMessageId: r.last_message_id,
       messageCount: r.message_count ?? 0,
@@ -249,42 +220,6 @@ export class SessionCompactionRepository {
       tokenEstimate: r.token_estimate ?? 0,
       earliestAt: r.earliest_at,
       latestAt: r.latest_at,
-      model: r.model,
-      factIds: r.fact_ids,
-    }));
-  }
-
-  /** The step's facts (created or updated) and the older facts its corrections closed. */
-  async stepFacts(
-    m: EntityManager,
-    factIds: readonly string[],
-    originKeyPrefix: string,
-  ): Promise<StepFact[]> {
-    if (factIds.length === 0) return [];
-    const rows: Array<{
-      id: string;
-      category: FactCategory;
-      created: boolean;
-      superseded_by: string | null;
-    }> = await m.query(
-      `SELECT id::text, category, coalesce(starts_with(origin_key, $2), false) AS created, NULL::text AS superseded_by
-         FROM facts WHERE id = ANY($1::bigint[])
-       UNION ALL
-       SELECT o.id::text, o.category, false, o.superseded_by::text
-         FROM facts o JOIN facts n ON n.id = o.superseded_by
-        WHERE o.superseded_by = ANY($1::bigint[]) AND starts_with(n.origin_key, $2)
-       ORDER BY 1`,
-      [factIds, originKeyPrefix],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      category: r.category,
-      created: r.created,
-      supersededBy: r.superseded_by,
-    }));
-  }
-
-  async markAnnounced(m: EntityManager, id: string): Promise<void> {
-    await m.query(`UPDATE compactions SET announced_at = now() WHERE id = $1 AND announced_at IS NULL`, [id]);
+    };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, timestampFromDate } from '@engram/contracts';
-import { EventPublisher } from '@engram/messaging';
+import { Events, MsgIds, timestampFromDate } from '@engram/contracts';
+import { Outbox } from '@engram/messaging';
 import {
   estimateTokens,
   leafBatches,
@@ -37,10 +37,10 @@ const ROUNDS_OF_LEAVES = 16;
 /**
  * Grows a conversation's summary tree: leaves over its oldest unsummarised messages
  * once they pass a threshold, a branch per fan-out leaves, a root per fan-out branches;
- * then announces every summary not yet announced. One writer per conversation at a time
- * (an advisory lock held across Gerty's answers), and the store refuses a second parent
- * for any source, so replicas and redeliveries never summarise anything twice; run again,
- * it finds nothing to do and announces nothing new (the same msg ids if a crash cut it short).
+ * each summary is announced on mem.summary.created through the outbox of the transaction
+ * that writes it. One writer per conversation at a time (an advisory lock held across
+ * Gerty's answers), and the store refuses a second parent for any source, so replicas and
+ * redeliveries never summarise anything twice; run again, it finds nothing to do.
  */
 @Injectable()
 export class GrowSummaryTreeUseCase {
@@ -49,7 +49,7 @@ export class GrowSummaryTreeUseCase {
     private readonly transactions: TenantTransactions,
     private readonly summaries: SummaryRepository,
     private readonly gateway: CompactorGertyGateway,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
     @Inject(COMPACTION_POLICY) private readonly policy: CompactionPolicy,
   ) {}
 
@@ -62,14 +62,14 @@ export class GrowSummaryTreeUseCase {
           this.summaries.conversation(m, trigger.conversationId),
         );
         if (!conversation) return;
-        await this.writeLeaves(trigger.tenantId, conversation);
-        for (const depth of [1, 2]) await this.writeParents(trigger.tenantId, conversation, depth);
-        await this.announce(trigger);
+        await this.writeLeaves(trigger, conversation);
+        for (const depth of [1, 2]) await this.writeParents(trigger, conversation, depth);
       },
     );
   }
 
-  private async writeLeaves(tenantId: string, conversation: ConversationHeader): Promise<void> {
+  private async writeLeaves(trigger: TreeTrigger, conversation: ConversationHeader): Promise<void> {
+    const { tenantId } = trigger;
     const limit = this.policy.leafMessages * ROUNDS_OF_LEAVES;
     for (;;) {
       const pending = await this.transactions.run(tenantId, (m) =>
@@ -81,7 +81,7 @@ export class GrowSummaryTreeUseCase {
         (batch) => this.summarizeMessages(tenantId, conversation, batch),
         async (batch, written) => {
           await this.write(
-            tenantId,
+            trigger,
             conversation,
             0,
             written,
@@ -95,10 +95,11 @@ export class GrowSummaryTreeUseCase {
   }
 
   private async writeParents(
-    tenantId: string,
+    trigger: TreeTrigger,
     conversation: ConversationHeader,
     depth: number,
   ): Promise<void> {
+    const { tenantId } = trigger;
     const orphans = await this.transactions.run(tenantId, (m) =>
       this.summaries.orphans(m, conversation.id, depth - 1),
     );
@@ -107,7 +108,7 @@ export class GrowSummaryTreeUseCase {
       (children) => this.summarizeChildren(tenantId, conversation, depth, children),
       async (children, written) => {
         await this.write(
-          tenantId,
+          trigger,
           conversation,
           depth,
           written,
@@ -130,15 +131,17 @@ export class GrowSummaryTreeUseCase {
     }
   }
 
+  /** The summary, its links and its mem.summary.created, in one transaction. */
   private write(
-    tenantId: string,
+    trigger: TreeTrigger,
     conversation: ConversationHeader,
     depth: number,
     written: WrittenSummary,
     sourceIds: string[],
-  ): Promise<string> {
-    return this.transactions.run(tenantId, (m) =>
-      this.summaries.insert(m, {
+  ): Promise<void> {
+    const { tenantId } = trigger;
+    return this.transactions.run(tenantId, async (m) => {
+      const summary = await this.summaries.insert(m, {
         tenantId,
         conversationId: conversation.id,
         agent: conversation.agent,
@@ -147,8 +150,25 @@ export class GrowSummaryTreeUseCase {
         tokenEstimate: estimateTokens(written.text),
         model: written.model,
         sourceIds,
-      }),
-    );
+      });
+      await this.outbox.announce(
+        m,
+        Events.summaryCreated,
+        tenantId,
+        {
+          tenantId,
+          agent: conversation.agent,
+          conversationId: conversation.id,
+          summaryId: summary.id,
+          depth,
+          earliestAt: timestampFromDate(summary.earliestAt),
+          latestAt: timestampFromDate(summary.latestAt),
+          messageCount: summary.messageCount,
+          model: written.model,
+        },
+        { msgId: MsgIds.summaryCreated(tenantId, summary.id), traceContext: trigger.traceContext },
+      );
+    });
   }
 
   private summarizeMessages(
@@ -209,43 +229,5 @@ export class GrowSummaryTreeUseCase {
       depth,
       maxChars: summaryBudget(this.policy).maxChars,
     };
-  }
-
-  /** After the commit, never before: what is announced exists. Marked once JetStream stored it. */
-  private async announce(trigger: TreeTrigger): Promise<void> {
-    const { tenantId, conversationId } = trigger;
-    const unannounced = await this.transactions.run(tenantId, (m) =>
-      this.summaries.unannounced(m, conversationId),
-    );
-    if (unannounced.length === 0) return;
-    await Promise.all(
-      unannounced.map((s) =>
-        this.events.publish(
-          Events.summaryCreated,
-          tenantId,
-          {
-            tenantId,
-            agent: s.agent,
-            conversationId,
-            summaryId: s.id,
-            depth: s.depth,
-            earliestAt: timestampFromDate(s.earliestAt),
-            latestAt: timestampFromDate(s.latestAt),
-            messageCount: s.messageCount,
-            model: s.model,
-          },
-          {
-            msgId: `summary:${tenantId}:${s.id}:created`,
-            ...(trigger.traceContext && { traceContext: trigger.traceContext }),
-          },
-        ),
-      ),
-    );
-    await this.transactions.run(tenantId, (m) =>
-      this.summaries.markAnnounced(
-        m,
-        unannounced.map((s) => s.id),
-      ),
-    );
   }
 }

@@ -1,6 +1,5 @@
 import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Client } from 'pg';
 import { Consumers, decodeMessage, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
 import {
   eventsOn,
@@ -16,11 +15,12 @@ import {
 /**
  * The compactor as its own process, SIGKILLed while it summarises a conversation (every
  * summary takes 300 ms at a fake OpenAI-compatible endpoint behind the real Gerty, so the kill
- * lands after the first leaf is committed and before anything is announced). A new compactor
- * gets the unacknowledged events again once their ack wait passes, and finishes the tree:
- * every message under exactly one leaf, each summary written once and announced once. Then
- * killed after announcing and before marking (a test session holds the rows): the next
- * compactor announces again under the same msg ids and JetStream keeps one of each.
+ * lands after the first leaf is committed and before the tree is done). A new compactor gets
+ * the unacknowledged events again once their ack wait passes, and finishes the tree: every
+ * message under exactly one leaf, each summary written once and announced once. Then killed
+ * after publishing its summaries and before marking them sent in the outbox (a failpoint): the
+ * next compactor's relay publishes them again under the same msg ids and JetStream keeps one
+ * of each.
  */
 const LEAF = 4;
 const FAN_OUT = 3;
@@ -115,12 +115,13 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     );
     compactor.kill('SIGKILL');
     expect(await compactor.exited).toBe('SIGKILL');
-    const atKill = await sql<{ written: string; announced: string }>(
-      `SELECT count(*) AS written, count(announced_at) AS announced FROM summaries`,
+    const written = await count(`SELECT count(*) AS n FROM summaries`);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(LEAVES);
+    // Every summary committed has its announcement committed with it.
+    expect(await count(`SELECT count(*) AS n FROM outbox WHERE subject = 'mem.summary.created.acme'`)).toBe(
+      written,
     );
-    expect(Number(atKill[0]!.written)).toBeGreaterThan(0);
-    expect(Number(atKill[0]!.written)).toBeLessThan(LEAVES);
-    expect(Number(atKill[0]!.announced)).toBe(0);
 
     // A new compactor gets the events again after their ack wait and finishes.
     compactor = await startService('compactor', compactorEnv());
@@ -129,10 +130,13 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     await waitFor(
       'tree finished and announced',
       async () =>
-        (await count(`SELECT count(*) AS n FROM summaries WHERE announced_at IS NOT NULL`)) === total,
+        (await count(
+          `SELECT count(*) AS n FROM outbox WHERE subject = 'mem.summary.created.acme' AND sent_at IS NOT NULL`,
+        )) === total,
       Consumers.compactorSummaries.ackWaitMs + 10_000,
       250,
     );
+    expect(await count(`SELECT count(*) AS n FROM summaries`)).toBe(total);
     // Every redelivered event settled; nothing more comes of them.
     const jsm = await jetstreamManager(nc);
     await waitFor(
@@ -186,7 +190,7 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     expect(compactor.output()).not.toMatch(/dead-lettered/);
   }, 60_000);
 
-  it('announces each summary once when a compactor is killed between announcing and marking (JetStream drops the repeat)', async () => {
+  it('announces each summary once when a compactor is killed between publishing and marking them sent', async () => {
     // Stopped while the conversation is stored, so a single run summarises all of it.
     compactor!.kill('SIGTERM');
     await compactor!.exited;
@@ -219,60 +223,27 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
         if (event.conversationId === id) seen.push(event.summaryId);
       },
     });
-    // Holds the first leaves' rows, so marking them announced waits: the kill lands after every
-    // announcement and before the mark.
-    const holder = new Client({ connectionString: env.db.adminUrl });
-    await holder.connect();
-    try {
-      compactor = await startService('compactor', compactorEnv());
-      await compactor.waitUntilReady();
-      await waitFor(
-        'first leaf',
-        async () => (await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])) > 0,
-        15_000,
-        5,
+    const unsent = () =>
+      count(
+        `SELECT count(*) AS n FROM outbox o JOIN summaries s ON o.msg_id = 'summary:acme:' || s.id || ':created'
+          WHERE s.conversation_id = $1 AND o.sent_at IS NULL`,
+        [id],
       );
-      await holder.query('BEGIN');
-      await holder.query(`SELECT id FROM summaries WHERE conversation_id = $1 FOR UPDATE`, [id]);
-      await waitFor('all announced', async () => seen.length === total, 15_000, 20);
-      expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(total);
-      const marking = `SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'UPDATE summaries SET announced_at%' AND wait_event_type = 'Lock'`;
-      await waitFor('marking waits', async () => (await count(marking)) === 1, 5000, 20);
-      compactor.kill('SIGKILL');
-      expect(await compactor.exited).toBe('SIGKILL');
-      await holder.query('ROLLBACK');
-    } finally {
-      await holder.end();
-    }
-    // The killed session's update never commits.
-    await waitFor(
-      'killed session gone',
-      async () =>
-        (await count(
-          `SELECT count(*) AS n FROM pg_stat_activity WHERE query LIKE 'UPDATE summaries SET announced_at%' AND state <> 'idle'`,
-        )) === 0,
-      5000,
-      50,
-    );
-    expect(
-      await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NULL`, [
-        id,
-      ]),
-    ).toBe(total);
 
-    // A new compactor gets the events back, finds nothing to write and announces all ten again, under the same msg ids.
+    // Dies right after JetStream stored its first summary's event, before marking it sent.
+    compactor = await startService('compactor', {
+      ...compactorEnv(),
+      ENGRAM_FAILPOINTS: 'outbox.after-publish:mem.summary.created',
+    });
+    expect(await compactor.exited).toBe('SIGKILL');
+    expect(seen).toHaveLength(1);
+    expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(1);
+    expect(await unsent()).toBe(1);
+
+    // The next compactor finishes the tree; its relay publishes the first summary again.
     compactor = await startService('compactor', compactorEnv());
     await compactor.waitUntilReady();
-    await waitFor(
-      'marked announced',
-      async () =>
-        (await count(
-          `SELECT count(*) AS n FROM summaries WHERE conversation_id = $1 AND announced_at IS NOT NULL`,
-          [id],
-        )) === total,
-      Consumers.compactorSummaries.ackWaitMs + 10_000,
-      250,
-    );
+    await waitFor('all sent', async () => (await unsent()) === 0 && seen.length > total, 30_000, 100);
     const jsm = await jetstreamManager(nc);
     await waitFor(
       'events settled',
@@ -280,17 +251,17 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
         const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSummaries.durable);
         return info.num_ack_pending === 0 && info.num_pending === 0;
       },
-      10_000,
+      Consumers.compactorSummaries.ackWaitMs + 10_000,
       100,
     );
     sub.unsubscribe();
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(total);
-    // Published twice (a plain subscriber sees both), stored once in the stream.
+    // Published twice (a plain subscriber sees the first summary's both times), stored once in the stream.
     const ids = [...new Set(seen)].sort();
     expect(ids).toHaveLength(total);
-    expect(seen).toHaveLength(2 * total);
+    expect(seen).toHaveLength(total + 1);
     const stored = (await summaryEvents()).filter((e) => e.event.conversationId === id);
     expect(stored.map((e) => e.event.summaryId).sort()).toEqual(ids);
     expect(new Set(stored.map((e) => e.msgId)).size).toBe(total);
-  }, 60_000);
+  }, 90_000);
 });

@@ -27,14 +27,12 @@ export interface OrphanSummary {
   readonly messageCount: number;
 }
 
-export interface UnannouncedSummary {
+/** A summary as written: its id and the span the store computed from its sources. */
+export interface StoredSummary {
   readonly id: string;
-  readonly agent: string;
-  readonly depth: number;
   readonly earliestAt: Date;
   readonly latestAt: Date;
   readonly messageCount: number;
-  readonly model: string;
 }
 
 export interface NewSummary {
@@ -123,74 +121,49 @@ export class SummaryRepository {
    * themselves (exact to the microsecond). Throws SourcesTakenError when a source is
    * already under another summary; the caller's transaction then writes nothing.
    */
-  async insert(m: EntityManager, summary: NewSummary): Promise<string> {
+  async insert(m: EntityManager, summary: NewSummary): Promise<StoredSummary> {
     const leaf = summary.depth === 0;
     const span = leaf
       ? `SELECT min(created_at) AS earliest_at, max(created_at) AS latest_at, count(*)::int AS message_count FROM messages WHERE id = ANY($8::bigint[])`
       : `SELECT min(earliest_at) AS earliest_at, max(latest_at) AS latest_at, sum(message_count)::int AS message_count FROM summaries WHERE id = ANY($8::bigint[])`;
     try {
-      const rows: Array<{ id: string }> = await m.query(
-        `WITH span AS (${span}),
+      const rows: Array<{ id: string; earliest_at: Date; latest_at: Date; message_count: number }> =
+        await m.query(
+          `WITH span AS (${span}),
               node AS (
                 INSERT INTO summaries (tenant_id, conversation_id, agent, depth, content, earliest_at, latest_at, message_count, token_estimate, model)
                 SELECT $1::text, $2::bigint, $3::text, $4::smallint, $5::text, span.earliest_at, span.latest_at, span.message_count, $6::int, $7::text FROM span
-                RETURNING id
+                RETURNING id, earliest_at, latest_at, message_count
               ),
               links AS (
                 INSERT INTO summary_sources (tenant_id, summary_id, source_kind, source_id, ordinal)
                 SELECT $1::text, node.id, $9::text, src.id, src.ordinal FROM node, unnest($8::bigint[]) WITH ORDINALITY AS src (id, ordinal)
               )
-         SELECT id::text FROM node`,
-        [
-          summary.tenantId,
-          summary.conversationId,
-          summary.agent,
-          summary.depth,
-          summary.content,
-          summary.tokenEstimate,
-          summary.model,
-          summary.sourceIds,
-          leaf ? 'message' : 'summary',
-        ],
-      );
-      return rows[0]!.id;
+         SELECT id::text, earliest_at, latest_at, message_count FROM node`,
+          [
+            summary.tenantId,
+            summary.conversationId,
+            summary.agent,
+            summary.depth,
+            summary.content,
+            summary.tokenEstimate,
+            summary.model,
+            summary.sourceIds,
+            leaf ? 'message' : 'summary',
+          ],
+        );
+      const row = rows[0]!;
+      return {
+        id: row.id,
+        earliestAt: row.earliest_at,
+        latestAt: row.latest_at,
+        messageCount: row.message_count,
+      };
     } catch (error) {
       const { code, constraint } = error as { code?: string; constraint?: string };
       if (code === '23505' && constraint === 'summary_sources_one_parent')
         throw new SourcesTakenError(`a source of the new summary is already summarised`);
       throw error;
     }
-  }
-
-  async unannounced(m: EntityManager, conversationId: string): Promise<UnannouncedSummary[]> {
-    const rows: Array<{
-      id: string;
-      agent: string;
-      depth: number;
-      earliest_at: Date;
-      latest_at: Date;
-      message_count: number;
-      model: string;
-    }> = await m.query(
-      `SELECT id::text, agent, depth, earliest_at, latest_at, message_count, model
-           FROM summaries WHERE conversation_id = $1 AND announced_at IS NULL ORDER BY id`,
-      [conversationId],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      agent: r.agent,
-      depth: r.depth,
-      earliestAt: r.earliest_at,
-      latestAt: r.latest_at,
-      messageCount: r.message_count,
-      model: r.model,
-    }));
-  }
-
-  async markAnnounced(m: EntityManager, ids: readonly string[]): Promise<void> {
-    await m.query(
-      `UPDATE summaries SET announced_at = now() WHERE id = ANY($1::bigint[]) AND announced_at IS NULL`,
-      [ids],
-    );
   }
 }

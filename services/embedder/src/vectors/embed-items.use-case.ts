@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Events } from '@engram/contracts';
-import { EventPublisher } from '@engram/messaging';
+import { Events, MsgIds } from '@engram/contracts';
+import { eventEntry, Outbox } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { EmbedderGertyGateway } from '../gateway/embedder-gerty.gateway';
@@ -19,9 +19,9 @@ export interface EmbeddingSource {
 /**
  * Gives every item a vector of the current embedding model: reads what still needs
  * one, asks Gerty for all of them at once, writes them (never over a vector of the
- * same model), then announces each source's items on mem.embedding.written. Run
- * again for the same sources it embeds nothing twice and announces the same thing
- * under the same id.
+ * same model) and, in the same transaction, puts each source's mem.embedding.written
+ * in the outbox. Run again for the same sources it embeds nothing twice, and its
+ * announcements have the same msg ids (the outbox keeps one of each).
  */
 @Injectable()
 export class EmbedItemsUseCase {
@@ -29,7 +29,7 @@ export class EmbedItemsUseCase {
     private readonly transactions: TenantTransactions,
     private readonly vectors: VectorRepository,
     private readonly gateway: EmbedderGertyGateway,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute(sources: readonly EmbeddingSource[]): Promise<void> {
@@ -39,7 +39,7 @@ export class EmbedItemsUseCase {
 
     const groups = new Map<
       string,
-      { tenantId: string; kind: ItemKind; ids: Set<string>; todo: TextToEmbed[] }
+      { tenantId: string; kind: ItemKind; ids: Set<string>; sources: EmbeddingSource[]; todo: TextToEmbed[] }
     >();
     for (const source of wanted) {
       const key = `${source.tenantId}\u0000${source.kind}`;
@@ -47,9 +47,11 @@ export class EmbedItemsUseCase {
         tenantId: source.tenantId,
         kind: source.kind,
         ids: new Set<string>(),
+        sources: [],
         todo: [],
       };
       source.ids.forEach((id) => group.ids.add(id));
+      group.sources.push(source);
       groups.set(key, group);
     }
     for (const group of groups.values()) {
@@ -67,37 +69,39 @@ export class EmbedItemsUseCase {
           )
         : [];
     let next = 0;
-    const embedded = new Map<string, Set<string>>();
-    for (const [key, group] of groups) {
+    for (const group of groups.values()) {
       const items = group.todo.map((item) => ({ ...item, vector: vectors[next++]! }));
-      const holding = await this.transactions.run(group.tenantId, async (m) => {
+      await this.transactions.run(group.tenantId, async (m) => {
         await this.vectors.write(m, group.kind, items, model.modelId);
-        return this.vectors.embeddedWith(m, group.kind, [...group.ids], model.modelId);
-      });
-      embedded.set(key, new Set(holding));
-    }
-
-    await Promise.all(
-      wanted.map((source) => {
-        const holding = embedded.get(`${source.tenantId}\u0000${source.kind}`)!;
-        const ids = source.ids.filter((id) => holding.has(id));
-        if (ids.length === 0) return undefined;
-        return this.events.publish(
-          Events.embeddingWritten,
-          source.tenantId,
-          {
-            tenantId: source.tenantId,
-            kind: source.kind,
-            ids,
-            model: model.modelId,
-            dimensions: model.dimensions,
-          },
-          {
-            msgId: `embedded:${source.key}:${model.modelId}`,
-            ...(source.traceContext && { traceContext: source.traceContext }),
-          },
+        const holding = new Set(
+          await this.vectors.embeddedWith(m, group.kind, [...group.ids], model.modelId),
         );
-      }),
-    );
+        await this.outbox.add(
+          m,
+          group.tenantId,
+          group.sources.flatMap((source) => {
+            const ids = source.ids.filter((id) => holding.has(id));
+            if (ids.length === 0) return [];
+            return [
+              eventEntry(
+                Events.embeddingWritten,
+                source.tenantId,
+                {
+                  tenantId: source.tenantId,
+                  kind: source.kind,
+                  ids,
+                  model: model.modelId,
+                  dimensions: model.dimensions,
+                },
+                {
+                  msgId: MsgIds.embeddingWritten(source.key, model.modelId),
+                  traceContext: source.traceContext,
+                },
+              ),
+            ];
+          }),
+        );
+      });
+    }
   }
 }

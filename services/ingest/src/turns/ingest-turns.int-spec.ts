@@ -13,6 +13,7 @@ import {
 import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import { fromJson } from '@bufbuild/protobuf';
 import { TurnEventSchema } from '@engram/contracts';
+import { RpcClient } from '@engram/messaging';
 import { ROOT_CONTEXT } from '@engram/telemetry';
 import { loadIngestConfig } from '../ingest.config';
 import { IngestTurnsUseCase } from './ingest-turns.use-case';

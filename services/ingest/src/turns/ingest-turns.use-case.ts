@@ -1,13 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Events, timestampFromDate, type TurnEvent } from '@engram/contracts';
+import { Events, MsgIds, timestampFromDate, type TurnEvent } from '@engram/contracts';
 import {
   normalizeTurn,
   type NormalizedMessage,
   type NormalizedTurn,
   type TurnEnvelope,
 } from '@engram/memory-core';
-import { errorMessage, EventPublisher, isDependencyFailure } from '@engram/messaging';
-import { actAsTenant, ensureTenant, TenantTransactions, type EntityManager } from '@engram/store';
+import { errorMessage, eventEntry, isDependencyFailure, Outbox } from '@engram/messaging';
+import {
+  actAsTenant,
+  ensureTenant,
+  TenantTransactions,
+  type EntityManager,
+  type OutboxEntry,
+} from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { INGEST_CONFIG, type IngestConfig } from '../ingest.config';
 import {
@@ -32,6 +38,13 @@ export type TurnOutcome =
   | { readonly kind: 'stored' }
   | { readonly kind: 'invalid'; readonly reason: string; readonly problems: readonly string[] }
   | { readonly kind: 'failed'; readonly reason: string; readonly dependencyDown: boolean };
+
+/** A turn that passed validation, with its place in the batch and the trace it continues. */
+interface ValidTurn {
+  readonly index: number;
+  readonly turn: NormalizedTurn;
+  readonly traceContext: Context;
+}
 
 /** What one turn became: its conversation, its message rows (new or found), its facts. */
 interface StoredTurn {
@@ -59,9 +72,9 @@ const rowKey = (conversationId: string, turnId: string, position: number) =>
 
 /**
  * Makes a batch of turns durable in one transaction (every message of a turn or
- * none), then announces each turn on mem.message.stored. Safe to run again for the
- * same turns: nothing is added twice, and the same announcements (same msg ids) are
- * published again in case the last run died before publishing.
+ * none), with each turn's mem.message.stored (and its tagged facts' mem.fact.upserted)
+ * in the outbox of that transaction. Safe to run again for the same turns: nothing is
+ * added twice, the announcements included (the outbox keeps one row per msg id).
  */
 @Injectable()
 export class IngestTurnsUseCase {
@@ -71,13 +84,13 @@ export class IngestTurnsUseCase {
     private readonly transactions: TenantTransactions,
     private readonly transcript: TranscriptRepository,
     private readonly taggedMemory: TaggedMemoryRepository,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
     @Inject(INGEST_CONFIG) private readonly config: IngestConfig,
   ) {}
 
   async execute(incoming: readonly IncomingTurn[]): Promise<TurnOutcome[]> {
     const outcomes: TurnOutcome[] = new Array(incoming.length);
-    const valid: Array<{ index: number; turn: NormalizedTurn; traceContext: Context }> = [];
+    const valid: ValidTurn[] = [];
     const duplicates: Array<{ index: number; of: number }> = [];
     const firstByKey = new Map<string, number>();
     incoming.forEach((item, index) => {
@@ -106,15 +119,11 @@ export class IngestTurnsUseCase {
   }
 
   /** Fills in the outcome of every valid turn. */
-  private async storeValid(
-    valid: Array<{ index: number; turn: NormalizedTurn; traceContext: Context }>,
-    outcomes: TurnOutcome[],
-  ): Promise<void> {
+  private async storeValid(valid: ValidTurn[], outcomes: TurnOutcome[]): Promise<void> {
     if (valid.length === 0) return;
 
-    let stored: StoredTurn[];
     try {
-      stored = await this.store(valid.map((v) => v.turn));
+      await this.store(valid);
     } catch (error) {
       if (valid.length === 1 || isDependencyFailure(error)) {
         for (const item of valid) outcomes[item.index] = failureOf(error);
@@ -126,8 +135,7 @@ export class IngestTurnsUseCase {
       );
       for (const item of valid) {
         try {
-          const [one] = await this.store([item.turn]);
-          await this.announce(one!, item.traceContext);
+          await this.store([item]);
           outcomes[item.index] = { kind: 'stored' };
         } catch (singleError) {
           outcomes[item.index] = failureOf(singleError);
@@ -135,7 +143,6 @@ export class IngestTurnsUseCase {
       }
       return;
     }
-    await Promise.all(stored.map((s, k) => this.announce(s, valid[k]!.traceContext)));
     for (const item of valid) outcomes[item.index] = { kind: 'stored' };
   }
 
@@ -145,24 +152,28 @@ export class IngestTurnsUseCase {
    * contend for (a conversation's counters, an agent's facts), so that those locks are
    * held only from there to the commit instead of for the whole transaction.
    */
-  private store(turns: readonly NormalizedTurn[]): Promise<StoredTurn[]> {
+  private store(items: readonly ValidTurn[]): Promise<void> {
     const byTenant = new Map<string, NormalizedTurn[]>();
-    for (const turn of turns) {
+    for (const { turn } of items) {
       if (!byTenant.has(turn.tenantId)) byTenant.set(turn.tenantId, []);
       byTenant.get(turn.tenantId)!.push(turn);
     }
+    const traceOf = new Map(items.map((i) => [i.turn, i.traceContext]));
     return this.transactions.runAcrossTenants(async (manager) => {
       const written: WrittenTurns[] = [];
       for (const tenantId of [...byTenant.keys()].sort()) {
         await actAsTenant(manager, tenantId);
         written.push(await this.writeMessages(manager, tenantId, byTenant.get(tenantId)!));
       }
-      const storedByTurn = new Map<NormalizedTurn, StoredTurn>();
       for (const w of written) {
         await actAsTenant(manager, w.tenantId);
-        for (const s of await this.recordDerived(manager, w)) storedByTurn.set(s.turn, s);
+        const stored = await this.recordDerived(manager, w);
+        await this.outbox.add(
+          manager,
+          w.tenantId,
+          stored.flatMap((s) => announcementsOf(s, traceOf.get(s.turn)!)),
+        );
       }
-      return turns.map((turn) => storedByTurn.get(turn)!);
     });
   }
 
@@ -266,51 +277,54 @@ export class IngestTurnsUseCase {
       };
     });
   }
+}
 
-  /** Announces a stored turn (and its new facts) with deterministic ids: JetStream drops repeats. */
-  private async announce(stored: StoredTurn, traceContext: Context): Promise<void> {
-    const { turn, conversationId } = stored;
-    const storedAt = timestampFromDate(new Date());
-    await Promise.all([
-      this.events.publish(
-        Events.messageStored,
-        turn.tenantId,
+/**
+ * A stored turn's events: mem.message.stored, and mem.fact.upserted for each fact its tags
+ * made (the same ids on a redelivery, so the outbox adds nothing then).
+ */
+function announcementsOf(stored: StoredTurn, traceContext: Context): OutboxEntry[] {
+  const { turn, conversationId } = stored;
+  const { tenantId } = turn;
+  return [
+    eventEntry(
+      Events.messageStored,
+      tenantId,
+      {
+        tenantId,
+        agent: turn.agent,
+        conversationId,
+        sessionKey: turn.sessionKey,
+        turnId: turn.turnId,
+        memoryEnabled: stored.memoryEnabled,
+        storedAt: timestampFromDate(new Date()),
+        messages: turn.messages.map((m, i) => ({
+          id: stored.messages[i]!.id,
+          role: m.role,
+          createdAt: timestampFromDate(m.createdAt),
+          toolName: m.toolName ?? '',
+          contentEmpty: m.content.trim() === '',
+          tokenEstimate: m.tokenEstimate,
+        })),
+      },
+      { msgId: MsgIds.messageStored(tenantId, conversationId, turn.turnId), traceContext },
+    ),
+    ...stored.facts.map((fact) =>
+      eventEntry(
+        Events.factUpserted,
+        tenantId,
         {
-          tenantId: turn.tenantId,
-          agent: turn.agent,
+          tenantId,
+          agent: fact.agent,
+          factId: fact.id,
+          operation: 'created',
+          category: fact.category,
           conversationId,
-          sessionKey: turn.sessionKey,
-          turnId: turn.turnId,
-          memoryEnabled: stored.memoryEnabled,
-          storedAt,
-          messages: turn.messages.map((m, i) => ({
-            id: stored.messages[i]!.id,
-            role: m.role,
-            createdAt: timestampFromDate(m.createdAt),
-            toolName: m.toolName ?? '',
-            contentEmpty: m.content.trim() === '',
-            tokenEstimate: m.tokenEstimate,
-          })),
         },
-        { msgId: `stored:${turn.tenantId}:${conversationId}:${turn.turnId}`, traceContext },
+        { msgId: MsgIds.factCreated(tenantId, fact.id), traceContext },
       ),
-      ...stored.facts.map((fact) =>
-        this.events.publish(
-          Events.factUpserted,
-          turn.tenantId,
-          {
-            tenantId: turn.tenantId,
-            agent: fact.agent,
-            factId: fact.id,
-            operation: 'created',
-            category: fact.category,
-            conversationId,
-          },
-          { msgId: `fact:${turn.tenantId}:${fact.id}:created`, traceContext },
-        ),
-      ),
-    ]);
-  }
+    ),
+  ];
 }
 
 /**

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
   Events,
+  MsgIds,
   timestampFromDate,
   type ForgetRequest,
   type ForgetResponseSchema,
   type MessageInitShape,
 } from '@engram/contracts';
-import { EventPublisher, RpcError } from '@engram/messaging';
+import { Outbox, RpcError } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions } from '@engram/store';
 import { FactRepository } from './fact.repository';
 
@@ -24,7 +25,7 @@ export class ForgetFactUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly facts: FactRepository,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
   ) {}
 
   async forget(tenantId: string, request: ForgetRequest): Promise<ForgetResponseInit> {
@@ -37,25 +38,27 @@ export class ForgetFactUseCase {
       // Serialised with the agent's other fact writers: a save deduplicating onto this fact
       // either finished before, or sees it closed and stores a fact of its own.
       await lockFactWriters(manager, tenantId, found.agent);
-      return this.facts.close(manager, factId, reason === '' ? null : reason);
+      const closed = await this.facts.close(manager, factId, reason === '' ? null : reason);
+      if (closed?.validTo && closed.supersededBy === null) {
+        // Forgotten again: the same msg id, so the outbox adds no second event.
+        await this.outbox.announce(
+          manager,
+          Events.factUpserted,
+          tenantId,
+          {
+            tenantId,
+            agent: closed.agent,
+            factId,
+            operation: 'forgotten',
+            category: closed.category,
+            conversationId: closed.conversationId ?? '',
+          },
+          { msgId: MsgIds.factForgotten(tenantId, factId) },
+        );
+      }
+      return closed;
     });
     if (!fact?.validTo) throw new Error(`fact ${factId} has no valid_to after closing it`);
-    if (fact.supersededBy === null) {
-      // Announced again when forgotten again: the same id, so JetStream drops the repeat.
-      await this.events.publish(
-        Events.factUpserted,
-        tenantId,
-        {
-          tenantId,
-          agent: fact.agent,
-          factId,
-          operation: 'forgotten',
-          category: fact.category,
-          conversationId: fact.conversationId ?? '',
-        },
-        { msgId: `fact:${tenantId}:${factId}:forgotten` },
-      );
-    }
     return { factId, validTo: timestampFromDate(fact.validTo) };
   }
 }

@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Events, type SaveRequest, type SaveResponseSchema, type MessageInitShape } from '@engram/contracts';
+import {
+  Events,
+  MsgIds,
+  type SaveRequest,
+  type SaveResponseSchema,
+  type MessageInitShape,
+} from '@engram/contracts';
 import { expiryOf, findDuplicateFact, type FactCategory } from '@engram/memory-core';
-import { EventPublisher, RpcError } from '@engram/messaging';
+import { Outbox, RpcError } from '@engram/messaging';
 import {
   ensureTenant,
   lockFactWriters,
@@ -17,7 +23,7 @@ import { resavedFactKey, savedFactKey } from './saved-fact-key';
 
 type SaveResponseInit = MessageInitShape<typeof SaveResponseSchema>;
 
-/** What a save came to, and whether a `created` event is (again) due for the fact. */
+/** What a save came to, and whether a `created` event is due for the fact (again: the outbox keeps one). */
 interface SaveOutcome {
   readonly factId: string;
   readonly deduplicated: boolean;
@@ -41,14 +47,15 @@ const MAX_RESAVES = 1000;
  * now, already holds more than the overlap threshold of the new fact's distinct words,
  * no row is added; that fact's id is answered (deduplicated) and its lifetime renewed.
  * Writers of one agent's facts are serialised by the same advisory lock ingest takes.
- * A new fact is announced on mem.fact.upserted after the commit, so it gets a vector.
+ * A new fact is announced on mem.fact.upserted through the outbox of the same
+ * transaction, so it gets a vector even if this process dies right after the commit.
  */
 @Injectable()
 export class SaveFactUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly facts: FactRepository,
-    private readonly events: EventPublisher,
+    private readonly outbox: Outbox,
     @Inject(FACTS_OPTIONS) private readonly options: FactsOptions,
   ) {}
 
@@ -67,25 +74,27 @@ export class SaveFactUseCase {
       }
       const conversationId = await this.checkSources(manager, fact);
       await lockFactWriters(manager, tenantId, fact.agent);
-      return this.store(manager, tenantId, { ...fact, conversationId });
-    });
-    if (outcome.announce) {
-      const { agent, category, conversationId } = outcome.announce;
-      // The id ingest uses too: a save retried after a lost answer announces under the same id.
-      await this.events.publish(
-        Events.factUpserted,
-        tenantId,
-        {
+      const outcome = await this.store(manager, tenantId, { ...fact, conversationId });
+      if (outcome.announce) {
+        const { agent, category, conversationId: where } = outcome.announce;
+        // The id ingest uses too: a save retried after a lost answer adds no second event.
+        await this.outbox.announce(
+          manager,
+          Events.factUpserted,
           tenantId,
-          agent,
-          factId: outcome.factId,
-          operation: 'created',
-          category,
-          conversationId: conversationId ?? '',
-        },
-        { msgId: `fact:${tenantId}:${outcome.factId}:created` },
-      );
-    }
+          {
+            tenantId,
+            agent,
+            factId: outcome.factId,
+            operation: 'created',
+            category,
+            conversationId: where ?? '',
+          },
+          { msgId: MsgIds.factCreated(tenantId, outcome.factId) },
+        );
+      }
+      return outcome;
+    });
     return { factId: outcome.factId, deduplicated: outcome.deduplicated };
   }
 
@@ -94,8 +103,8 @@ export class SaveFactUseCase {
     const expiresAt = expiryOf(fact.lifetime, now);
     const inForce = (f: FactRow) => f.validTo === null && (f.expiresAt === null || f.expiresAt > now);
 
-    // The same save again (a retry, or sent twice): its own fact, announced again in case
-    // the first attempt committed but never got to announce it.
+    // The same save again (a retry, or sent twice): its own fact; its `created` is already in
+    // the outbox (announcing it again adds nothing).
     const byKey = await this.lookUpKey(manager, savedFactKey(fact.agent, fact.content), inForce);
     if (byKey.kind === 'saved') {
       if (expiresAt) await renewFact(manager, byKey.fact.id, expiresAt);

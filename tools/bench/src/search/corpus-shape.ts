@@ -50,7 +50,14 @@ export const CONVERSATION_MESSAGES = { min: 20, max: 400 } as const;
 /** Room left at the end of the period for a conversation's own duration. */
 export const CONVERSATION_SPAN_MS = 45 * 86_400_000;
 /** Tenant sizes: Zipf-like (exponent, offset), then bounded to [mean ÷ bound, mean × bound]. */
-export const TENANT_SPREAD = { exponent: 0.9, offset: 8, bound: 4 } as const;
+/** How unevenly messages spread over tenants (Zipf weights, clamped within `bound` of even). */
+export interface TenantSpread {
+  readonly exponent: number;
+  readonly offset: number;
+  readonly bound: number;
+}
+
+export const TENANT_SPREAD: TenantSpread = { exponent: 0.9, offset: 8, bound: 4 };
 
 const AGENTS = [
   'assistant',
@@ -123,7 +130,7 @@ export const tenantId = (index: number) => `tenant-${String(index).padStart(3, '
  * Messages per tenant: Zipf-like shares bounded to [mean ÷ bound, mean × bound], rounded so they
  * add up to `total` exactly (largest remainder). The biggest tenant comes first.
  */
-export function tenantSizes(total: number, tenants: number, spread = TENANT_SPREAD): number[] {
+export function tenantSizes(total: number, tenants: number, spread: TenantSpread = TENANT_SPREAD): number[] {
   if (total < tenants) throw new Error(`tenantSizes: ${total} messages cannot fill ${tenants} tenants`);
   const low = 1 / (spread.bound * tenants);
   const high = spread.bound / tenants;

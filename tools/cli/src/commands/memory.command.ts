@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { connect } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { loadConfig } from '@engram/config';
-import { ALL_STREAMS, Streams, Subjects, ToolSynthesisWorkSchema, encodeMessage } from '@engram/contracts';
-import { readQueueStatus, type QueueStatus } from '@engram/messaging';
-import { actAsTenant, createDataSource } from '@engram/store';
+import { MsgIds, WorkItems } from '@engram/contracts';
+import { readQueueStatus, workEntry, type QueueStatus } from '@engram/messaging';
+import { actAsTenant, appendToOutbox, createDataSource } from '@engram/store';
 import { readSummaryTree, renderTree, treeJson } from './summary-tree';
 
 /** Pending, in flight and dead-lettered, for every durable consumer Engram runs. */
@@ -18,63 +18,45 @@ export async function queueStatus(natsUrl: string): Promise<QueueStatus[]> {
 }
 
 /**
- * Enqueues every tool call stored without content (before tool synthesis existed,
- * or whose work item was lost) for description. Idempotent: a message's work item
- * has one msg id and one subject, so enqueueing it again adds nothing. A dry run
- * only counts.
+ * Enqueues every tool call stored without content (before tool synthesis existed) for
+ * description: a work item per message goes into the outbox, and the running services'
+ * outbox relays publish it. Idempotent: a message's work item has one msg id and one
+ * subject, so enqueueing it again adds nothing. A dry run only counts.
  */
-export async function backfillToolSynthesis(options: {
-  natsUrl: string;
-  databaseUrl: string;
-  dryRun: boolean;
-}) {
+export async function backfillToolSynthesis(options: { databaseUrl: string; dryRun: boolean }) {
   const dataSource = createDataSource(options.databaseUrl, { poolSize: 2, applicationName: 'engram-cli' });
   await dataSource.initialize();
-  const nc = options.dryRun
-    ? null
-    : await connect({ servers: options.natsUrl.split(','), name: 'engram-cli' });
   try {
-    if (nc) {
-      // The queue's stream may not exist yet if no embedder ever ran.
-      const jsm = await jetstreamManager(nc);
-      if (!(await jsm.streams.info(Streams.work.name).catch(() => null))) {
-        throw new Error(
-          `stream ${Streams.work.name} does not exist yet: start the embedder once (it provisions ${ALL_STREAMS.map((s) => s.name).join(', ')})`,
-        );
-      }
-    }
-    const js = nc ? jetstream(nc) : null;
     const perTenant: Record<string, number> = {};
     const tenants: Array<{ tenant_id: string }> = await dataSource.query(
       'SELECT engram_tenant_ids() AS tenant_id',
     );
     for (const { tenant_id: tenantId } of tenants) {
-      const ids: string[] = await dataSource.transaction(async (manager) => {
+      const found = await dataSource.transaction(async (manager) => {
         await actAsTenant(manager, tenantId);
         const rows: Array<{ id: string }> = await manager.query(
-          `SELECT id FROM messages WHERE content = '' AND tool_name IS NOT NULL ORDER BY id`,
+          `SELECT id::text FROM messages WHERE content = '' AND tool_name IS NOT NULL ORDER BY id`,
         );
-        return rows.map((r) => String(r.id));
-      });
-      if (ids.length === 0) continue;
-      perTenant[tenantId] = ids.length;
-      for (let i = 0; js && i < ids.length; i += 500) {
-        await Promise.all(
-          ids.slice(i, i + 500).map((messageId) =>
-            js.publish(
-              Subjects.toolSynthesis(tenantId, messageId),
-              encodeMessage(ToolSynthesisWorkSchema, { tenantId, messageId }),
+        if (!options.dryRun) {
+          const entries = rows.map(({ id: messageId }) =>
+            workEntry(
+              WorkItems.toolSynthesis,
+              tenantId,
+              messageId,
+              { tenantId, messageId },
               {
-                msgID: `toolsynth:${tenantId}:${messageId}`,
+                msgId: MsgIds.toolSynthesis(tenantId, messageId),
               },
             ),
-          ),
-        );
-      }
+          );
+          await appendToOutbox(manager, tenantId, entries, 0);
+        }
+        return rows.length;
+      });
+      if (found > 0) perTenant[tenantId] = found;
     }
     return perTenant;
   } finally {
-    await nc?.drain();
     await dataSource.destroy();
   }
 }
@@ -95,9 +77,8 @@ export function memoryCommand(): Command {
     .description('enqueue every stored tool call without content for a one-sentence description')
     .option('--dry-run', 'only count what would be enqueued')
     .action(async (options: { dryRun?: boolean }) => {
-      const config = loadConfig(['NATS_URL', 'DATABASE_URL']);
+      const config = loadConfig(['DATABASE_URL']);
       const perTenant = await backfillToolSynthesis({
-        natsUrl: config.NATS_URL,
         databaseUrl: config.DATABASE_URL,
         dryRun: Boolean(options.dryRun),
       });

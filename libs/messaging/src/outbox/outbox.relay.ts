@@ -1,0 +1,200 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnModuleInit,
+} from '@nestjs/common';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { counter, failpoint, gauge } from '@engram/platform';
+import { OutboxStore, TenantTransactions, type OutboxRow } from '@engram/store';
+import { NatsClient } from '../connection/nats.client';
+import { errorMessage } from '../consumers/error-message';
+import { isDependencyFailure } from '../consumers/failure-kind';
+import { retryDelayMs } from '../consumers/retry-policy';
+import { DeadLetterPublisher } from '../publishing/dead-letter.publisher';
+import { headersOfTraceFields } from '../tracing/trace-headers';
+import { OUTBOX_OPTIONS, type OutboxOptions } from './outbox.options';
+
+/** Rows a relay takes at once, and how long they are its own before another relay may take them. */
+const SWEEP_BATCH = 256;
+const LEASE_MS = 30_000;
+const PRUNE_BATCH = 10_000;
+/** Backoff of a failed publish: 1 s, doubling, at most a minute. */
+const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 60_000 };
+/** Where an event that could not be published goes: the dead letters of a stream named for the outbox. */
+const DEAD_LETTER_STREAM = 'OUTBOX';
+const DEAD_LETTER_CONSUMER = 'outbox-relay';
+
+const published = counter('engram_outbox_published_total', 'Outbox events published to JetStream', ['path']);
+const failures = counter('engram_outbox_failures_total', 'Failed attempts to publish an outbox event', []);
+const pendingGauge = gauge('engram_outbox_pending', 'Outbox events committed but not yet published', []);
+const oldestGauge = gauge(
+  'engram_outbox_oldest_pending_seconds',
+  'Age of the oldest outbox event not yet published (0 when none)',
+  [],
+);
+
+type Outcome = { readonly row: OutboxRow; readonly error?: unknown };
+
+/**
+ * Publishes what the outbox holds, each row under its msg id, and marks it sent.
+ * Two paths, one outcome: right after a transaction of this process commits, its rows
+ * are published at once (the hot path: no polling delay); every OUTBOX_RELAY_INTERVAL_MS
+ * the sweep takes due rows of any tenant and any writer (one that died, a publish that
+ * failed), leased so replicas share them. A failure is retried with backoff; after
+ * OUTBOX_MAX_ATTEMPTS the row goes to the dead letters with the last error (while NATS is
+ * disconnected nothing is attempted, and while JetStream is down the dead letter fails too,
+ * so an outage never dead-letters anything).
+ * A row published twice (a crash between publish and mark) has one msg id: JetStream keeps one.
+ */
+@Injectable()
+export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private timer?: NodeJS.Timeout;
+  private cycle?: Promise<void>;
+  private lastPruneAt = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly nats: NatsClient,
+    private readonly store: OutboxStore,
+    private readonly transactions: TenantTransactions,
+    private readonly deadLetters: DeadLetterPublisher,
+    @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
+  ) {}
+
+  onModuleInit(): void {
+    this.transactions.onOutboxCommitted((rows) => this.publishCommitted(rows));
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule();
+  }
+
+  /** Stops sweeping; a writer's own after-commit publishes still go out until NATS is drained. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.cycle;
+  }
+
+  /** A writer's rows, right after its commit. What fails here is due for the sweep after the writer's grace. */
+  async publishCommitted(rows: readonly OutboxRow[]): Promise<void> {
+    for (const subject of new Set(rows.map((r) => r.subject))) failpoint('outbox.after-commit', subject);
+    const handles = this.nats.ifConnected();
+    if (!handles) return;
+    try {
+      const outcomes = await this.publishAll(handles.js, rows);
+      for (const subject of new Set(rows.map((r) => r.subject))) failpoint('outbox.after-publish', subject);
+      const sent = outcomes.filter((o) => !('error' in o));
+      published.inc({ path: 'commit' }, sent.length);
+      failures.inc(outcomes.length - sent.length);
+      await this.store.markSent(sent.map((o) => o.row.id));
+      const failed = outcomes.find((o) => 'error' in o);
+      if (failed) {
+        this.logger.warn(
+          `${outcomes.length - sent.length} of ${rows.length} events not published after commit (${errorMessage(failed.error)}); the relay retries them`,
+        );
+      }
+    } catch (error) {
+      this.logger.warn(
+        `events committed but not marked sent (${errorMessage(error)}); the relay retries them`,
+      );
+    }
+  }
+
+  /** One sweep now (tests, and the timer). */
+  async sweep(): Promise<void> {
+    const handles = this.nats.ifConnected();
+    if (handles) {
+      for (;;) {
+        const rows = await this.store.claim(SWEEP_BATCH, LEASE_MS);
+        if (rows.length === 0) break;
+        await this.settle(handles.js, await this.publishAll(handles.js, rows));
+        if (rows.length < SWEEP_BATCH || this.stopped) break;
+      }
+    }
+    const backlog = await this.store.backlog();
+    pendingGauge.set(backlog.pending);
+    oldestGauge.set(backlog.oldest ? Math.max(0, (Date.now() - backlog.oldest.getTime()) / 1000) : 0);
+    if (Date.now() - this.lastPruneAt >= (this.options.pruneEveryMs ?? 60_000)) {
+      this.lastPruneAt = Date.now();
+      await this.store.prune(this.options.retentionMs, PRUNE_BATCH);
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.cycle = this.sweep()
+        .catch((error: unknown) => {
+          const log = isDependencyFailure(error) ? 'debug' : 'warn';
+          this.logger[log](`outbox sweep failed: ${errorMessage(error)}`);
+        })
+        .finally(() => this.schedule());
+    }, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  private publishAll(js: JetStreamClient, rows: readonly OutboxRow[]): Promise<Outcome[]> {
+    return Promise.all(
+      rows.map(async (row): Promise<Outcome> => {
+        try {
+          const headers = headersOfTraceFields(row);
+          await js.publish(row.subject, row.payload, { msgID: row.msgId, ...(headers && { headers }) });
+          return { row };
+        } catch (error) {
+          return { row, error };
+        }
+      }),
+    );
+  }
+
+  /** Marks what the sweep published; reschedules or dead-letters what it could not. */
+  private async settle(js: JetStreamClient, outcomes: readonly Outcome[]): Promise<void> {
+    const sent = outcomes.filter((o) => !('error' in o)).map((o) => o.row.id);
+    published.inc({ path: 'sweep' }, sent.length);
+    await this.store.markSent(sent);
+    for (const { row, error } of outcomes.filter((o) => 'error' in o)) {
+      failures.inc();
+      const reason = errorMessage(error);
+      const retryMs = retryDelayMs(row.attempts, BACKOFF);
+      if (row.attempts < this.options.maxAttempts) {
+        await this.store.markFailed(row.id, reason, retryMs);
+        continue;
+      }
+      // If JetStream itself is down the dead letter fails too, and the row waits for it.
+      await this.deadLetter(js, row, reason).catch(async (deadLetterError: unknown) => {
+        await this.store.markFailed(
+          row.id,
+          `${reason}; dead letter failed: ${errorMessage(deadLetterError)}`,
+          retryMs,
+        );
+      });
+    }
+  }
+
+  private async deadLetter(js: JetStreamClient, row: OutboxRow, reason: string): Promise<void> {
+    this.logger.error(
+      `outbox event ${row.msgId} on ${row.subject} not published after ${row.attempts} attempts: ${reason}`,
+    );
+    await this.deadLetters.publish(
+      js,
+      {
+        stream: DEAD_LETTER_STREAM,
+        consumer: DEAD_LETTER_CONSUMER,
+        subject: row.subject,
+        sequence: Number(row.id),
+        data: row.payload,
+        headers: headersOfTraceFields(row),
+        deliveries: row.attempts,
+      },
+      'exhausted',
+      `not published after ${row.attempts} attempts: ${reason}`,
+      { msgId: row.msgId, tenantId: row.tenantId },
+    );
+    await this.store.markSent([row.id], true);
+  }
+}
