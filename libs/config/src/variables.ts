@@ -144,17 +144,11 @@ export const Variables = {
     'services that announce events',
     'Publishing attempts of one outbox event (backoff from 1 s to 60 s) before it goes to the dead letters with the last error.',
   ),
-  OUTBOX_RETENTION_MS: variable(
-    int(0, 30 * 24 * 3_600_000).default(3_600_000),
-    '3600000',
-    'services that announce events',
-    'How long a published outbox event is kept: announcing the same change again within it adds nothing.',
-  ),
   ENGRAM_FAILPOINTS: variable(
     z.string().optional(),
     '(unset)',
     'tests',
-    'Fault injection for crash tests, never in production: comma-separated points where the process kills itself with SIGKILL: `outbox.after-commit` (committed, not yet published) or `outbox.after-publish` (published, not yet marked sent), each with an optional `:subject prefix`.',
+    'Fault injection for crash tests, never in production: comma-separated points where the process kills itself with SIGKILL: `outbox.after-commit` (committed, not yet published) or `outbox.after-publish` (published, not yet removed from the outbox), each with an optional `:subject prefix`.',
   ),
   RPC_CONCURRENCY: variable(
     int(1, 1024).default(32),
@@ -411,7 +405,6 @@ export const SERVICE_VARIABLES = [...GATEWAY_VARIABLES, 'DATABASE_URL', 'DATABAS
 export const OUTBOX_VARIABLES = [
   'OUTBOX_RELAY_INTERVAL_MS',
   'OUTBOX_MAX_ATTEMPTS',
-  'OUTBOX_RETENTION_MS',
 ] as const satisfies readonly VariableName[];
 
 /** What services with JetStream consumers read in addition. */

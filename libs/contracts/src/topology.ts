@@ -123,7 +123,8 @@ export const Consumers = {
     maxDeliver: 5,
     // Short, so a killed worker's turns come back quickly; running batches keep theirs with "working".
     ackWaitMs: 10_000,
-    maxAckPending: 4096,
+    // Room for 4 batches of 1,024 in flight (and one pulled ahead) on each of a few replicas.
+    maxAckPending: 16_384,
   },
   embedderMessages: {
     stream: Streams.events,

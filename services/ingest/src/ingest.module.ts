@@ -21,7 +21,7 @@ export class IngestModule {
         MessagingModule.forRoot(
           messagingOptionsFrom('ingest', config, {
             // Batches turn many small turns into a few multi-row statements.
-            [Consumers.ingestTurns.durable]: { concurrency: 4, batchSize: 256, lingerMs: 20 },
+            [Consumers.ingestTurns.durable]: { concurrency: 4, batchSize: 1024, lingerMs: 20 },
           }),
         ),
         StoreModule.forRoot({

@@ -5,21 +5,16 @@ export interface OutboxOptions {
   readonly intervalMs: number;
   /** Attempts of one row (NATS being down does not count) before it is dead-lettered. */
   readonly maxAttempts: number;
-  /** How long a sent row is kept (announcing the same msg id within it adds nothing). */
-  readonly retentionMs: number;
-  /** How often sent rows past the retention are pruned (every minute unless a test says otherwise). */
-  readonly pruneEveryMs?: number;
 }
 
 export const OUTBOX_OPTIONS = Symbol('OUTBOX_OPTIONS');
 
 /** The relay's options from a service's validated config. */
 export function outboxOptionsFrom(
-  config: ConfigOf<'OUTBOX_RELAY_INTERVAL_MS' | 'OUTBOX_MAX_ATTEMPTS' | 'OUTBOX_RETENTION_MS'>,
+  config: ConfigOf<'OUTBOX_RELAY_INTERVAL_MS' | 'OUTBOX_MAX_ATTEMPTS'>,
 ): OutboxOptions {
   return {
     intervalMs: config.OUTBOX_RELAY_INTERVAL_MS,
     maxAttempts: config.OUTBOX_MAX_ATTEMPTS,
-    retentionMs: config.OUTBOX_RETENTION_MS,
   };
 }

@@ -20,7 +20,9 @@ import { OUTBOX_OPTIONS, type OutboxOptions } from './outbox.options';
 /** Rows a relay takes at once, and how long they are its own before another relay may take them. */
 const SWEEP_BATCH = 256;
 const LEASE_MS = 30_000;
-const PRUNE_BATCH = 10_000;
+/** Rows published after their commit leave the outbox together, a moment later (one statement, off the hot path). */
+const REMOVE_AFTER_MS = 100;
+const REMOVE_AT_ROWS = 1000;
 /** Backoff of a failed publish: 1 s, doubling, at most a minute. */
 const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 60_000 };
 /** Where an event that could not be published goes: the dead letters of a stream named for the outbox. */
@@ -39,7 +41,7 @@ const oldestGauge = gauge(
 type Outcome = { readonly row: OutboxRow; readonly error?: unknown };
 
 /**
- * Publishes what the outbox holds, each row under its msg id, and marks it sent.
+ * Publishes what the outbox holds, each row under its msg id; a row JetStream stored leaves the outbox.
  * Two paths, one outcome: right after a transaction of this process commits, its rows
  * are published at once (the hot path: no polling delay); every OUTBOX_RELAY_INTERVAL_MS
  * the sweep takes due rows of any tenant and any writer (one that died, a publish that
@@ -54,7 +56,9 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
   private readonly logger = new Logger('OutboxRelay');
   private timer?: NodeJS.Timeout;
   private cycle?: Promise<void>;
-  private lastPruneAt = 0;
+  private published: string[] = [];
+  private removal?: NodeJS.Timeout;
+  private removing: Promise<void> = Promise.resolve();
   private stopped = false;
 
   constructor(
@@ -78,6 +82,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     this.stopped = true;
     clearTimeout(this.timer);
     await this.cycle;
+    await this.removePublished();
   }
 
   /** A writer's rows, right after its commit. What fails here is due for the sweep after the writer's grace. */
@@ -91,7 +96,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
       const sent = outcomes.filter((o) => !('error' in o));
       published.inc({ path: 'commit' }, sent.length);
       failures.inc(outcomes.length - sent.length);
-      await this.store.markSent(sent.map((o) => o.row.id));
+      this.removeSoon(sent.map((o) => o.row.id));
       const failed = outcomes.find((o) => 'error' in o);
       if (failed) {
         this.logger.warn(
@@ -99,10 +104,37 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
         );
       }
     } catch (error) {
-      this.logger.warn(
-        `events committed but not marked sent (${errorMessage(error)}); the relay retries them`,
-      );
+      this.logger.warn(`events committed but not published (${errorMessage(error)}); the relay retries them`);
     }
+  }
+
+  /**
+   * Published rows leave the outbox together a moment later. Until then (or if this process
+   * dies first) a sweep may publish one again once its writer's grace passed: the same msg id,
+   * within JetStream's duplicate window, so the stream keeps one.
+   */
+  private removeSoon(ids: readonly string[]): void {
+    this.published.push(...ids);
+    if (this.published.length >= REMOVE_AT_ROWS) void this.removePublished();
+    else if (!this.removal) {
+      this.removal = setTimeout(() => void this.removePublished(), REMOVE_AFTER_MS);
+      this.removal.unref();
+    }
+  }
+
+  private removePublished(): Promise<void> {
+    clearTimeout(this.removal);
+    this.removal = undefined;
+    const ids = this.published;
+    this.published = [];
+    this.removing = this.removing.then(() =>
+      this.store.removeSent(ids).catch((error: unknown) => {
+        this.logger.warn(
+          `${ids.length} published events left in the outbox (${errorMessage(error)}); a sweep publishes them again`,
+        );
+      }),
+    );
+    return this.removing;
   }
 
   /** One sweep now (tests, and the timer). */
@@ -119,10 +151,6 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     const backlog = await this.store.backlog();
     pendingGauge.set(backlog.pending);
     oldestGauge.set(backlog.oldest ? Math.max(0, (Date.now() - backlog.oldest.getTime()) / 1000) : 0);
-    if (Date.now() - this.lastPruneAt >= (this.options.pruneEveryMs ?? 60_000)) {
-      this.lastPruneAt = Date.now();
-      await this.store.prune(this.options.retentionMs, PRUNE_BATCH);
-    }
   }
 
   private schedule(): void {
@@ -152,11 +180,11 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     );
   }
 
-  /** Marks what the sweep published; reschedules or dead-letters what it could not. */
+  /** Removes what the sweep published; reschedules or dead-letters what it could not. */
   private async settle(js: JetStreamClient, outcomes: readonly Outcome[]): Promise<void> {
     const sent = outcomes.filter((o) => !('error' in o)).map((o) => o.row.id);
     published.inc({ path: 'sweep' }, sent.length);
-    await this.store.markSent(sent);
+    await this.store.removeSent(sent);
     for (const { row, error } of outcomes.filter((o) => 'error' in o)) {
       failures.inc();
       const reason = errorMessage(error);
@@ -195,6 +223,6 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
       `not published after ${row.attempts} attempts: ${reason}`,
       { msgId: row.msgId, tenantId: row.tenantId },
     );
-    await this.store.markSent([row.id], true);
+    await this.store.removeSent([row.id]);
   }
 }

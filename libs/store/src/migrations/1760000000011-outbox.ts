@@ -6,13 +6,15 @@ const rfc3339 = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY
 /**
  * The transactional outbox: an event is a row written in the same tenant transaction as
  * the change it announces, so a writer that dies between its commit and its publish
- * loses nothing — a relay publishes every row under its msg id and marks it sent.
+ * loses nothing — a relay publishes every row under its msg id, and a row JetStream has
+ * stored leaves the outbox (the table only ever holds what is still to be published).
  *
  * Rows are confined to their tenant like every table, but the table is not FORCEd: the
  * relay reads every tenant's due rows only through the SECURITY DEFINER functions below
- * (as the owner), which hand out rows to publish and nothing else. `msg_id` is unique,
- * so announcing the same change again (a redelivery) adds no second row. Sent rows stay
- * for a while (pruned by the relay), which is what makes that so for late repeats too.
+ * (as the owner), which hand out rows to publish and remove published ones, nothing else.
+ * `msg_id` is unique, so announcing a change again while its event waits (a redelivery
+ * after a crash) adds no second row; once published, JetStream's duplicate window drops
+ * a repeat under the same msg id.
  *
  * It replaces `announced_at` on summaries and compactions: rows a crash left unannounced
  * move into the outbox here, as the JSON their events would have carried.
@@ -35,12 +37,10 @@ export class Outbox1760000000011 implements MigrationInterface {
         -- after the lease of the relay that took it, or after a failed attempt's backoff.
         due_at timestamptz NOT NULL DEFAULT now(),
         attempts integer NOT NULL DEFAULT 0,
-        last_error text,
-        sent_at timestamptz,
-        dead_lettered_at timestamptz
+        last_error text
       );
-      CREATE INDEX outbox_due ON outbox (due_at) WHERE sent_at IS NULL;
-      CREATE INDEX outbox_sent ON outbox (sent_at) WHERE sent_at IS NOT NULL;
+      -- No index on due_at: the table holds only what is still to be published (a handful of
+      -- rows, but for an outage), and every index costs each event an insert and a delete.
       ALTER TABLE outbox ENABLE ROW LEVEL SECURITY;
       CREATE POLICY outbox_tenant_isolation ON outbox
         USING (tenant_id = engram_current_tenant())
@@ -55,21 +55,17 @@ export class Outbox1760000000011 implements MigrationInterface {
         AS $$
           UPDATE outbox o
              SET due_at = now() + make_interval(secs => lease_ms / 1000.0), attempts = o.attempts + 1
-           WHERE o.id IN (SELECT d.id FROM outbox d
-                           WHERE d.sent_at IS NULL AND d.due_at <= now()
+           WHERE o.id IN (SELECT d.id FROM outbox d WHERE d.due_at <= now()
                            ORDER BY d.due_at LIMIT max_rows FOR UPDATE SKIP LOCKED)
           RETURNING o.id, o.tenant_id, o.subject, o.msg_id, o.payload, o.traceparent, o.tracestate, o.attempts
         $$;
 
-      -- JetStream stored these rows' messages (or, dead_lettered, their dead letters).
-      CREATE FUNCTION engram_outbox_sent(ids bigint[], dead_lettered boolean DEFAULT false)
+      -- JetStream stored these rows' messages (or their dead letters): they leave the outbox.
+      -- The only delete the app role can do.
+      CREATE FUNCTION engram_outbox_sent(ids bigint[])
         RETURNS void
         LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public
-        AS $$
-          UPDATE outbox
-             SET sent_at = now(), dead_lettered_at = CASE WHEN dead_lettered THEN now() END
-           WHERE id = ANY(ids) AND sent_at IS NULL
-        $$;
+        AS $$ DELETE FROM outbox WHERE id = ANY(ids) $$;
 
       -- An attempt failed: due again after retry_ms.
       CREATE FUNCTION engram_outbox_failed(row_id bigint, error text, retry_ms integer)
@@ -78,28 +74,14 @@ export class Outbox1760000000011 implements MigrationInterface {
         AS $$
           UPDATE outbox
              SET last_error = left(error, 1000), due_at = now() + make_interval(secs => retry_ms / 1000.0)
-           WHERE id = row_id AND sent_at IS NULL
+           WHERE id = row_id
         $$;
 
       -- How many rows wait to be published, and since when the oldest does.
       CREATE FUNCTION engram_outbox_backlog()
         RETURNS TABLE (pending bigint, oldest timestamptz)
         LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public
-        AS $$ SELECT count(*), min(created_at) FROM outbox WHERE sent_at IS NULL $$;
-
-      -- Forgets up to max_rows rows sent more than keep_ms ago; the only delete the app may do.
-      CREATE FUNCTION engram_outbox_prune(keep_ms integer, max_rows integer)
-        RETURNS integer
-        LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public
-        AS $$
-          WITH gone AS (
-            DELETE FROM outbox WHERE id IN (
-              SELECT id FROM outbox
-               WHERE sent_at IS NOT NULL AND sent_at < now() - make_interval(secs => keep_ms / 1000.0)
-               ORDER BY sent_at LIMIT max_rows)
-            RETURNING 1)
-          SELECT count(*)::integer FROM gone
-        $$;
+        AS $$ SELECT count(*), min(created_at) FROM outbox $$;
 
       -- What a crash left unannounced before this migration: into the outbox, then the
       -- columns go. The owner reads every tenant's rows only here, for the copy.
@@ -140,10 +122,9 @@ export class Outbox1760000000011 implements MigrationInterface {
       ALTER TABLE compactions ADD COLUMN announced_at timestamptz DEFAULT now();
       ALTER TABLE compactions ALTER COLUMN announced_at DROP DEFAULT;
       CREATE INDEX compactions_unannounced ON compactions (conversation_id) WHERE announced_at IS NULL;
-      DROP FUNCTION engram_outbox_prune(integer, integer);
       DROP FUNCTION engram_outbox_backlog();
       DROP FUNCTION engram_outbox_failed(bigint, text, integer);
-      DROP FUNCTION engram_outbox_sent(bigint[], boolean);
+      DROP FUNCTION engram_outbox_sent(bigint[]);
       DROP FUNCTION engram_outbox_claim(integer, integer);
       DROP TABLE outbox;
     `);

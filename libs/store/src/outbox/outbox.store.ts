@@ -105,10 +105,10 @@ export class OutboxStore {
     }));
   }
 
-  /** JetStream stored these rows' messages (or their dead letters). */
-  async markSent(ids: readonly string[], deadLettered = false): Promise<void> {
+  /** JetStream stored these rows' messages (or their dead letters): they leave the outbox. */
+  async removeSent(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(`SELECT engram_outbox_sent($1::bigint[], $2)`, [ids, deadLettered]);
+    await this.dataSource.query(`SELECT engram_outbox_sent($1::bigint[])`, [ids]);
   }
 
   /** An attempt failed: the row is due again after `retryMs`. */
@@ -121,14 +121,5 @@ export class OutboxStore {
       `SELECT pending::text, oldest FROM engram_outbox_backlog()`,
     );
     return { pending: Number(row?.pending ?? 0), oldest: row?.oldest ?? null };
-  }
-
-  /** Forgets up to `max` rows sent more than `keepMs` ago; returns how many. */
-  async prune(keepMs: number, max: number): Promise<number> {
-    const [row]: Array<{ pruned: number }> = await this.dataSource.query(
-      `SELECT engram_outbox_prune($1, $2) AS pruned`,
-      [Math.round(keepMs), max],
-    );
-    return row?.pruned ?? 0;
   }
 }

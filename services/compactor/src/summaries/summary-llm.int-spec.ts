@@ -115,7 +115,7 @@ describe('compactor with a language model that answers malformed JSON (fake Open
       'summary announced',
       async () =>
         (await count(
-          `SELECT count(*) AS n FROM summaries s JOIN outbox o ON o.msg_id = 'summary:' || s.tenant_id || ':' || s.id || ':created' WHERE s.conversation_id = $1 AND o.sent_at IS NOT NULL`,
+          `SELECT count(*) AS n FROM summaries s WHERE s.conversation_id = $1 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.msg_id = 'summary:' || s.tenant_id || ':' || s.id || ':created')`,
           [id],
         )) === 1,
       15_000,
@@ -210,7 +210,7 @@ describe('compactor with a language model that answers malformed JSON (fake Open
       'next summary',
       async () =>
         (await count(
-          `SELECT count(*) AS n FROM summaries s JOIN outbox o ON o.msg_id = 'summary:' || s.tenant_id || ':' || s.id || ':created' WHERE s.conversation_id = $1 AND o.sent_at IS NOT NULL`,
+          `SELECT count(*) AS n FROM summaries s WHERE s.conversation_id = $1 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.msg_id = 'summary:' || s.tenant_id || ':' || s.id || ':created')`,
           [next],
         )) === 1,
       10_000,

@@ -46,15 +46,6 @@ interface ValidTurn {
   readonly traceContext: Context;
 }
 
-/** What one turn became: its conversation, its message rows (new or found), its facts. */
-interface StoredTurn {
-  readonly turn: NormalizedTurn;
-  readonly conversationId: string;
-  readonly messages: readonly StoredMessageRow[];
-  readonly facts: readonly RecordedFact[];
-  readonly memoryEnabled: boolean;
-}
-
 /** One tenant's part of a batch after its messages were written, before facts and counters. */
 interface WrittenTurns {
   readonly tenantId: string;
@@ -163,16 +154,32 @@ export class IngestTurnsUseCase {
       const written: WrittenTurns[] = [];
       for (const tenantId of [...byTenant.keys()].sort()) {
         await actAsTenant(manager, tenantId);
-        written.push(await this.writeMessages(manager, tenantId, byTenant.get(tenantId)!));
+        const w = await this.writeMessages(manager, tenantId, byTenant.get(tenantId)!);
+        await this.outbox.add(
+          manager,
+          tenantId,
+          w.turns.map((turn) => storedEvent(w, turn, traceOf.get(turn)!)),
+        );
+        written.push(w);
       }
       for (const w of written) {
         await actAsTenant(manager, w.tenantId);
-        const stored = await this.recordDerived(manager, w);
-        await this.outbox.add(
-          manager,
-          w.tenantId,
-          stored.flatMap((s) => announcementsOf(s, traceOf.get(s.turn)!)),
-        );
+        const facts = await this.recordDerived(manager, w);
+        if (facts.length > 0) {
+          const turnOf = new Map(
+            w.rows.map(({ conversationId, turn, message }) => [
+              w.idOf.get(rowKey(conversationId, turn.turnId, message.position))!.id,
+              turn,
+            ]),
+          );
+          await this.outbox.add(
+            manager,
+            w.tenantId,
+            facts.map((f) =>
+              factEvent(w, turnOf.get(f.messageId)!, f, traceOf.get(turnOf.get(f.messageId)!)!),
+            ),
+          );
+        }
       }
     });
   }
@@ -205,9 +212,9 @@ export class IngestTurnsUseCase {
     return { tenantId, turns, memoryEnabled, conversations, conversationOf, rows, idOf, isNew };
   }
 
-  /** Facts and state from the turns' tags, then the conversations' metadata and counters. */
-  private async recordDerived(manager: EntityManager, written: WrittenTurns): Promise<StoredTurn[]> {
-    const { tenantId, turns, memoryEnabled, conversations, conversationOf, rows, idOf, isNew } = written;
+  /** Facts and state from the turns' tags, then the conversations' metadata and counters; the facts. */
+  private async recordDerived(manager: EntityManager, written: WrittenTurns): Promise<RecordedFact[]> {
+    const { tenantId, turns, memoryEnabled, conversations, rows, idOf, isNew } = written;
     const totals = new Map<string, Mutable<ConversationTotals>>();
     const newFacts: TaggedFact[] = [];
     const knownFacts: TaggedFact[] = [];
@@ -263,68 +270,59 @@ export class IngestTurnsUseCase {
     ];
     await this.taggedMemory.recordState(manager, tenantId, state);
     await this.transcript.refreshConversations(manager, conversations, turns, totals);
-
-    return turns.map((turn) => {
-      const conversationId = conversationOf.get(turn)!;
-      const messages = turn.messages.map((m) => idOf.get(rowKey(conversationId, turn.turnId, m.position))!);
-      const ids = new Set(messages.map((m) => m.id));
-      return {
-        turn,
-        conversationId,
-        memoryEnabled,
-        messages,
-        facts: facts.filter((f) => ids.has(f.messageId)),
-      };
-    });
+    return facts;
   }
 }
 
-/**
- * A stored turn's events: mem.message.stored, and mem.fact.upserted for each fact its tags
- * made (the same ids on a redelivery, so the outbox adds nothing then).
- */
-function announcementsOf(stored: StoredTurn, traceContext: Context): OutboxEntry[] {
-  const { turn, conversationId } = stored;
-  const { tenantId } = turn;
-  return [
-    eventEntry(
-      Events.messageStored,
+/** A stored turn's mem.message.stored (the same msg id on a redelivery: the outbox adds nothing then). */
+function storedEvent(written: WrittenTurns, turn: NormalizedTurn, traceContext: Context): OutboxEntry {
+  const { tenantId, memoryEnabled } = written;
+  const conversationId = written.conversationOf.get(turn)!;
+  return eventEntry(
+    Events.messageStored,
+    tenantId,
+    {
       tenantId,
-      {
-        tenantId,
-        agent: turn.agent,
-        conversationId,
-        sessionKey: turn.sessionKey,
-        turnId: turn.turnId,
-        memoryEnabled: stored.memoryEnabled,
-        storedAt: timestampFromDate(new Date()),
-        messages: turn.messages.map((m, i) => ({
-          id: stored.messages[i]!.id,
-          role: m.role,
-          createdAt: timestampFromDate(m.createdAt),
-          toolName: m.toolName ?? '',
-          contentEmpty: m.content.trim() === '',
-          tokenEstimate: m.tokenEstimate,
-        })),
-      },
-      { msgId: MsgIds.messageStored(tenantId, conversationId, turn.turnId), traceContext },
-    ),
-    ...stored.facts.map((fact) =>
-      eventEntry(
-        Events.factUpserted,
-        tenantId,
-        {
-          tenantId,
-          agent: fact.agent,
-          factId: fact.id,
-          operation: 'created',
-          category: fact.category,
-          conversationId,
-        },
-        { msgId: MsgIds.factCreated(tenantId, fact.id), traceContext },
-      ),
-    ),
-  ];
+      agent: turn.agent,
+      conversationId,
+      sessionKey: turn.sessionKey,
+      turnId: turn.turnId,
+      memoryEnabled,
+      storedAt: timestampFromDate(new Date()),
+      messages: turn.messages.map((m) => ({
+        id: written.idOf.get(rowKey(conversationId, turn.turnId, m.position))!.id,
+        role: m.role,
+        createdAt: timestampFromDate(m.createdAt),
+        toolName: m.toolName ?? '',
+        contentEmpty: m.content.trim() === '',
+        tokenEstimate: m.tokenEstimate,
+      })),
+    },
+    { msgId: MsgIds.messageStored(tenantId, conversationId, turn.turnId), traceContext },
+  );
+}
+
+/** The mem.fact.upserted of a fact a turn's tag made. */
+function factEvent(
+  written: WrittenTurns,
+  turn: NormalizedTurn,
+  fact: RecordedFact,
+  traceContext: Context,
+): OutboxEntry {
+  const { tenantId } = written;
+  return eventEntry(
+    Events.factUpserted,
+    tenantId,
+    {
+      tenantId,
+      agent: fact.agent,
+      factId: fact.id,
+      operation: 'created',
+      category: fact.category,
+      conversationId: written.conversationOf.get(turn)!,
+    },
+    { msgId: MsgIds.factCreated(tenantId, fact.id), traceContext },
+  );
 }
 
 /**
