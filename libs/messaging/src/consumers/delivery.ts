@@ -1,5 +1,7 @@
 import type { MsgHdrs } from '@nats-io/transport-node';
 import type { Context } from '@engram/telemetry';
+import { errorMessage } from './error-message';
+import { isDependencyFailure } from './failure-kind';
 
 export type Verdict =
   | { readonly kind: 'reject'; readonly reason: string; readonly details?: Record<string, unknown> }
@@ -37,6 +39,11 @@ export class Delivery<T> {
    */
   retry(reason: string, options: { dependencyDown?: boolean } = {}): void {
     this.decided = { kind: 'retry', reason, dependencyDown: options.dependencyDown ?? false };
+  }
+
+  /** It failed with this error: deliver it again later (paused, not counted, when a dependency is down). */
+  retryAfter(error: unknown): void {
+    this.retry(errorMessage(error), { dependencyDown: isDependencyFailure(error) });
   }
 
   get verdict(): Verdict | undefined {

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Consumers, tenantOfSubject, type MessageStored } from '@engram/contracts';
-import { ConsumeEventBatches, errorMessage, isDependencyFailure, type Delivery } from '@engram/messaging';
+import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { ExtractFactsUseCase } from './extract-facts.use-case';
 
 /** compactor-facts (mem.message.stored): a turn with an assistant message is followed by fact extraction (fire-and-forget for the agent). */
@@ -29,7 +29,7 @@ export class CompactorFactsConsumer {
       });
     } catch (error) {
       // One turn failing holds back only its own event.
-      d.retry(errorMessage(error), { dependencyDown: isDependencyFailure(error) });
+      d.retryAfter(error);
     }
   }
 }

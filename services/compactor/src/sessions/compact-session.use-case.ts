@@ -25,7 +25,7 @@ import {
 } from '../facts/extract-facts.use-case';
 import { CompactorGertyGateway, type WrittenSummary } from '../gateway/compactor-gerty.gateway';
 import { COMPACTION_POLICY } from '../summaries/compaction.policy';
-import type { TreeTrigger } from '../summaries/grow-summary-tree.use-case';
+import type { ConversationTrigger } from '../conversation-runs';
 import { SESSION_COMPACTION_POLICY } from './session-compaction.policy';
 import {
   SessionCompactionRepository,
@@ -33,9 +33,6 @@ import {
   type PreviousCompaction,
   type UncompactedMessage,
 } from './session-compaction.repository';
-
-/** A conversation whose transcript grew: the same trigger as the summary tree's. */
-export type SessionTrigger = TreeTrigger;
 
 /** Extraction windows asked of Gerty at once for one step. */
 const AT_ONCE = 4;
@@ -66,7 +63,7 @@ export class CompactSessionUseCase {
     @Inject(COMPACTION_POLICY) private readonly summaries: CompactionPolicy,
   ) {}
 
-  async execute(trigger: SessionTrigger): Promise<void> {
+  async execute(trigger: ConversationTrigger): Promise<void> {
     const { tenantId, conversationId } = trigger;
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));

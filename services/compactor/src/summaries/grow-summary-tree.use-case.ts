@@ -12,8 +12,8 @@ import {
 } from '@engram/memory-core';
 import type { SummarizeRequest } from '@engram/prompts';
 import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store';
-import type { Context } from '@engram/telemetry';
 import { CompactorGertyGateway, type WrittenSummary } from '../gateway/compactor-gerty.gateway';
+import { type ConversationTrigger } from '../conversation-runs';
 import { COMPACTION_POLICY } from './compaction.policy';
 import {
   SummaryRepository,
@@ -21,13 +21,6 @@ import {
   type OrphanSummary,
   type PendingMessage,
 } from './summary.repository';
-
-/** A conversation whose transcript grew. */
-export interface TreeTrigger {
-  readonly tenantId: string;
-  readonly conversationId: string;
-  readonly traceContext?: Context;
-}
 
 /** Summaries asked of Gerty at once for one conversation (its own admission bounds the rest). */
 const AT_ONCE = 4;
@@ -53,7 +46,7 @@ export class GrowSummaryTreeUseCase {
     @Inject(COMPACTION_POLICY) private readonly policy: CompactionPolicy,
   ) {}
 
-  execute(trigger: TreeTrigger): Promise<void> {
+  execute(trigger: ConversationTrigger): Promise<void> {
     return withAdvisoryLocks(
       this.dataSource,
       [`summaries/${trigger.tenantId}/${trigger.conversationId}`],
@@ -68,7 +61,7 @@ export class GrowSummaryTreeUseCase {
     );
   }
 
-  private async writeLeaves(trigger: TreeTrigger, conversation: ConversationHeader): Promise<void> {
+  private async writeLeaves(trigger: ConversationTrigger, conversation: ConversationHeader): Promise<void> {
     const { tenantId } = trigger;
     const limit = this.policy.leafMessages * ROUNDS_OF_LEAVES;
     for (;;) {
@@ -95,7 +88,7 @@ export class GrowSummaryTreeUseCase {
   }
 
   private async writeParents(
-    trigger: TreeTrigger,
+    trigger: ConversationTrigger,
     conversation: ConversationHeader,
     depth: number,
   ): Promise<void> {
@@ -133,7 +126,7 @@ export class GrowSummaryTreeUseCase {
 
   /** The summary, its links and its mem.summary.created, in one transaction. */
   private write(
-    trigger: TreeTrigger,
+    trigger: ConversationTrigger,
     conversation: ConversationHeader,
     depth: number,
     written: WrittenSummary,

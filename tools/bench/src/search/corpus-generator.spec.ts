@@ -1,4 +1,5 @@
-import { CorpusGenerator, FACT_CATEGORIES } from './corpus-generator';
+import { FACT_CATEGORIES } from '@engram/memory-core';
+import { CorpusGenerator } from './corpus-generator';
 import { conversationCopyText, vectorText } from './corpus-load';
 import { FULL_CORPUS, planCorpus, scaleCorpus } from './corpus-shape';
 import { ZipfText } from './zipf-text';

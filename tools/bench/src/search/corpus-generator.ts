@@ -1,3 +1,10 @@
+import {
+  FACT_CATEGORIES,
+  FACT_LIFETIMES,
+  LIFETIME_DAYS,
+  type FactCategory,
+  type FactLifetime,
+} from '@engram/memory-core';
 import { SeededRandom } from '../corpus/seeded-random';
 import {
   factCount,
@@ -43,31 +50,14 @@ export interface SummaryRow {
   readonly sourceIds: readonly number[];
 }
 
-export const FACT_CATEGORIES = [
-  'preference',
-  'fact',
-  'event',
-  'relationship',
-  'decision',
-  'correction',
-  'task',
-  'general',
-] as const;
-export const FACT_LIFETIMES = ['sticky', 'user_preference', 'project_context', 'learned_pattern'] as const;
-const LIFETIME_DAYS: Record<(typeof FACT_LIFETIMES)[number], number | null> = {
-  sticky: null,
-  user_preference: 90,
-  project_context: 30,
-  learned_pattern: 30,
-};
 /** Share of facts that a later fact superseded (closed, not erased). */
 export const CLOSED_FACT_SHARE = 0.15;
 
 export interface FactRow {
   readonly id: number;
   readonly content: string;
-  readonly category: (typeof FACT_CATEGORIES)[number];
-  readonly lifetime: (typeof FACT_LIFETIMES)[number];
+  readonly category: FactCategory;
+  readonly lifetime: FactLifetime;
   readonly importance: number;
   readonly origin: 'tag' | 'extracted';
   readonly originKey: string;
@@ -242,7 +232,7 @@ export class CorpusGenerator {
   }
 
   private factText(
-    category: (typeof FACT_CATEGORIES)[number],
+    category: FactCategory,
     tenant: TenantPlan,
     plan: ConversationPlan,
     random: SeededRandom,
