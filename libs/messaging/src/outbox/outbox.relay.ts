@@ -49,7 +49,7 @@ type Outcome = { readonly row: OutboxRow; readonly error?: unknown };
  * OUTBOX_MAX_ATTEMPTS the row goes to the dead letters with the last error (while NATS is
  * disconnected nothing is attempted, and while JetStream is down the dead letter fails too,
  * so an outage never dead-letters anything).
- * A row published twice (a crash between publish and mark) has one msg id: JetStream keeps one.
+ * A row published twice (a crash between its publish and its removal) has one msg id: JetStream keeps one.
  */
 @Injectable()
 export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
