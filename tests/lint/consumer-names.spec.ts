@@ -1,31 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { Consumers } from '@engram/contracts';
+import { serviceSources } from './service-sources';
 
-const root = resolve(__dirname, '../..');
 const CONSUMER_DECORATOR = /@ConsumeEvent(?:s|Batches)\(\s*Consumers\.(\w+)\s*\)/g;
-
-/** Every .ts file (not a spec) under services/<service>/src. */
-function serviceSources(): string[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return walk(path);
-      return entry.name.endsWith('.ts') && !/\.(int-|e2e-)?spec\.ts$/.test(entry.name) ? [path] : [];
-    });
-  const services = resolve(root, 'services');
-  return readdirSync(services).flatMap((service) => walk(join(services, service, 'src')));
-}
 
 const camel = (durable: string) => durable.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 const pascal = (durable: string) => camel(durable).replace(/^\w/, (c) => c.toUpperCase());
 
 /** One name per consumer, from the topology to the file to the class. */
 describe('consumer names', () => {
-  const sources = serviceSources().map((path) => ({
-    path: relative(root, path),
-    text: readFileSync(path, 'utf8'),
-  }));
+  const sources = serviceSources();
 
   it.each(Object.entries(Consumers))('%s is keyed, filed and named after its durable', (key, spec) => {
     expect(key).toBe(camel(spec.durable));

@@ -41,6 +41,7 @@ export {
   HNSW_EF_SEARCH,
   itemsStatement,
   MAX_QUERY_TERMS,
+  NEIGHBOUR_SETTINGS,
   neighboursStatement,
   SCAN_TIMEOUT,
   settingsStatement,

@@ -8,6 +8,9 @@ import { AccessRecorder } from './access/access-recorder.service';
 import { AccessRepository } from './access/access.repository';
 import { RetrievalAccessConsumer } from './access/retrieval-access.consumer';
 import { RecordAccessUseCase } from './access/record-access.use-case';
+import { RecallHandler } from './recall/recall.handler';
+import { RecallMemoryUseCase } from './recall/recall-memory.use-case';
+import { RecallRepository } from './recall/recall.repository';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from './retrieval.config';
 import { AnswerSynthesizerGateway } from './search/answer-synthesizer.gateway';
 import { QueryVectorGateway } from './search/query-vector.gateway';
@@ -54,6 +57,7 @@ export class RetrievalModule {
         SaveHandler,
         ForgetHandler,
         StatsHandler,
+        RecallHandler,
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
@@ -73,6 +77,8 @@ export class RetrievalModule {
         StatsRepository,
         QueueStatsReader,
         MemoryStatsUseCase,
+        RecallRepository,
+        RecallMemoryUseCase,
       ],
     };
   }

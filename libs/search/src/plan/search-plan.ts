@@ -226,25 +226,31 @@ export function neighboursStatement(
   };
 }
 
-/** What is returned: content and provenance of each item, by kind and id. */
+/**
+ * What is returned: content, provenance and last access of each item, by kind and id; an
+ * id the tenant does not hold has no row. memory_search and memory_recall both read items here.
+ */
 export function itemsStatement(
   tenantId: string,
   refs: Readonly<Record<ItemKind, readonly string[]>>,
 ): Statement {
+  const access = (kind: ItemKind, alias: string) =>
+    `LEFT JOIN item_access a ON a.item_kind = '${kind}' AND a.item_id = ${alias}.id`;
   return {
     text: `
       SELECT 'message' AS kind, m.id::text AS id, m.content, m.agent, m.conversation_id::text AS conversation_id, c.channel,
-             m.role, m.author, m.created_at, NULL::int AS depth, NULL::text[] AS source_message_ids
-        FROM messages m JOIN conversations c ON c.id = m.conversation_id
+             m.role, m.author, m.created_at, NULL::int AS depth, NULL::text[] AS source_message_ids, a.last_accessed_at
+        FROM messages m JOIN conversations c ON c.id = m.conversation_id ${access('message', 'm')}
        WHERE m.tenant_id = $1 AND m.id = ANY($2::bigint[])
       UNION ALL
-      SELECT 'summary', s.id::text, s.content, s.agent, s.conversation_id::text, c.channel, NULL, NULL, s.latest_at, s.depth, NULL
-        FROM summaries s JOIN conversations c ON c.id = s.conversation_id
+      SELECT 'summary', s.id::text, s.content, s.agent, s.conversation_id::text, c.channel, NULL, NULL, s.latest_at, s.depth, NULL,
+             a.last_accessed_at
+        FROM summaries s JOIN conversations c ON c.id = s.conversation_id ${access('summary', 's')}
        WHERE s.tenant_id = $1 AND s.id = ANY($3::bigint[])
       UNION ALL
       SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
-             f.source_message_ids::text[]
-        FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id
+             f.source_message_ids::text[], a.last_accessed_at
+        FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id ${access('fact', 'f')}
        WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])`,
     values: [tenantId, refs.message, refs.summary, refs.fact],
   };

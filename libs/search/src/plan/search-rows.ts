@@ -50,6 +50,7 @@ export interface ItemRow {
   readonly created_at: Date;
   readonly depth: number | null;
   readonly source_message_ids: string[] | null;
+  readonly last_accessed_at: Date | null;
 }
 
 export interface ExpansionRow {

@@ -1,20 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import {
-  timestampFromDate,
-  type MessageInitShape,
-  type SearchRequest,
-  type SearchResponseSchema,
-} from '@engram/contracts';
+import type { MessageInitShape, SearchRequest, SearchResponseSchema } from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
-import { runSearch, SCAN_TIMEOUT, type PlacedItem, type StatementRunner } from '@engram/search';
+import { runSearch, SCAN_TIMEOUT, type StatementRunner } from '@engram/search';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
 import { QueryVectorGateway } from './query-vector.gateway';
+import { toSearchHit } from './search-hit';
 import { searchOptions } from './search-request';
 
 type SearchResponseInit = MessageInitShape<typeof SearchResponseSchema>;
-type Hit = NonNullable<SearchResponseInit['hits']>[number];
 
 /**
  * memory_search: one query over the tenant's messages, summaries and facts. Full text
@@ -41,7 +36,7 @@ export class SearchMemoryUseCase {
       .run(tenantId, (manager) => runSearch(statementRunner(manager), search, vector, now))
       .catch(translateStoreError);
     if (!outcome.known) throw RpcError.notFound(`tenant ${tenantId} has no memory`, { tenantId });
-    const hits = outcome.placed.map(toHit);
+    const hits = outcome.placed.map(toSearchHit);
     if (request.recordAccess ?? true)
       this.access.record(
         tenantId,
@@ -67,39 +62,6 @@ export class SearchMemoryUseCase {
 
 function statementRunner(manager: EntityManager): StatementRunner {
   return (statement) => manager.query(statement.text, statement.values);
-}
-
-function toHit({ kind, id, ranked, expandedFrom, item }: PlacedItem): Hit {
-  const s = ranked?.signals;
-  const accessed = ranked?.candidate.lastAccessedAt;
-  return {
-    id,
-    kind,
-    content: item.content,
-    score: s?.fused ?? 0,
-    signals: s
-      ? {
-          fulltext: s.fulltext,
-          semantic: s.semantic,
-          temporal: s.temporal,
-          importance: s.importance,
-          timeMatch: s.timeMatch,
-          fused: s.fused,
-        }
-      : {},
-    createdAt: timestampFromDate(item.created_at),
-    ...(accessed && { lastAccessedAt: timestampFromDate(accessed) }),
-    provenance: {
-      agent: item.agent,
-      conversationId: item.conversation_id ?? '',
-      channel: item.channel ?? '',
-      role: item.role ?? '',
-      author: item.author ?? '',
-      depth: item.depth ?? 0,
-      sourceMessageIds: (item.source_message_ids ?? []).map(String),
-    },
-    expandedFrom,
-  };
 }
 
 /** Postgres' verdicts on a pattern are the caller's to fix, and a scan that ran out of time says so. */

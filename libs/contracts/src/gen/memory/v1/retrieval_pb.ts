@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/retrieval.proto.
  */
 export const file_memory_v1_retrieval: GenFile = /*@__PURE__*/
-  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItgBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIEhoKDXJlY29yZF9hY2Nlc3MYCCABKAhIAYgBAUIJCgdfZXhwYW5kQhAKDl9yZWNvcmRfYWNjZXNzInsKDFNpZ25hbFNjb3JlcxIQCghmdWxsdGV4dBgBIAEoARIQCghzZW1hbnRpYxgCIAEoARIQCgh0ZW1wb3JhbBgDIAEoARISCgppbXBvcnRhbmNlGAQgASgBEg0KBWZ1c2VkGAUgASgBEhIKCnRpbWVfbWF0Y2gYBiABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIpkBCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIuoCChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiNQoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0IpoBCgtTYXZlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhAKCGNhdGVnb3J5GAMgASgJEhAKCGxpZmV0aW1lGAQgASgJEhIKCmltcG9ydGFuY2UYBSABKAUSFwoPY29udmVyc2F0aW9uX2lkGAYgASgJEhoKEnNvdXJjZV9tZXNzYWdlX2lkcxgHIAMoCSI1CgxTYXZlUmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIUCgxkZWR1cGxpY2F0ZWQYAiABKAgiMAoNRm9yZ2V0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPCg5Gb3JnZXRSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEiwKCHZhbGlkX3RvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDKAAwoNTWVtb3J5U2VydmljZRI9CgZTZWFyY2gSGC5tZW1vcnkudjEuU2VhcmNoUmVxdWVzdBoZLm1lbW9yeS52MS5TZWFyY2hSZXNwb25zZRI9CgZCcm93c2USGC5tZW1vcnkudjEuQnJvd3NlUmVxdWVzdBoZLm1lbW9yeS52MS5Ccm93c2VSZXNwb25zZRI6CgVTdGF0cxIXLm1lbW9yeS52MS5TdGF0c1JlcXVlc3QaGC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZRI9CgZSZWNhbGwSGC5tZW1vcnkudjEuUmVjYWxsUmVxdWVzdBoZLm1lbW9yeS52MS5SZWNhbGxSZXNwb25zZRI3CgRTYXZlEhYubWVtb3J5LnYxLlNhdmVSZXF1ZXN0GhcubWVtb3J5LnYxLlNhdmVSZXNwb25zZRI9CgZGb3JnZXQSGC5tZW1vcnkudjEuRm9yZ2V0UmVxdWVzdBoZLm1lbW9yeS52MS5Gb3JnZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItgBCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIEhoKDXJlY29yZF9hY2Nlc3MYCCABKAhIAYgBAUIJCgdfZXhwYW5kQhAKDl9yZWNvcmRfYWNjZXNzInsKDFNpZ25hbFNjb3JlcxIQCghmdWxsdGV4dBgBIAEoARIQCghzZW1hbnRpYxgCIAEoARIQCgh0ZW1wb3JhbBgDIAEoARISCgppbXBvcnRhbmNlGAQgASgBEg0KBWZ1c2VkGAUgASgBEhIKCnRpbWVfbWF0Y2gYBiABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIpkBCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIuoCChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiSAoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0EhEKCXRydW5jYXRlZBgCIAEoCCKaAQoLU2F2ZVJlcXVlc3QSDQoFYWdlbnQYASABKAkSDwoHY29udGVudBgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRIQCghsaWZldGltZRgEIAEoCRISCgppbXBvcnRhbmNlGAUgASgFEhcKD2NvbnZlcnNhdGlvbl9pZBgGIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYByADKAkiNQoMU2F2ZVJlc3BvbnNlEg8KB2ZhY3RfaWQYASABKAkSFAoMZGVkdXBsaWNhdGVkGAIgASgIIjAKDUZvcmdldFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiTwoORm9yZ2V0UmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIsCgh2YWxpZF90bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAygAMKDU1lbW9yeVNlcnZpY2USPQoGU2VhcmNoEhgubWVtb3J5LnYxLlNlYXJjaFJlcXVlc3QaGS5tZW1vcnkudjEuU2VhcmNoUmVzcG9uc2USPQoGQnJvd3NlEhgubWVtb3J5LnYxLkJyb3dzZVJlcXVlc3QaGS5tZW1vcnkudjEuQnJvd3NlUmVzcG9uc2USOgoFU3RhdHMSFy5tZW1vcnkudjEuU3RhdHNSZXF1ZXN0GhgubWVtb3J5LnYxLlN0YXRzUmVzcG9uc2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USNwoEU2F2ZRIWLm1lbW9yeS52MS5TYXZlUmVxdWVzdBoXLm1lbW9yeS52MS5TYXZlUmVzcG9uc2USPQoGRm9yZ2V0EhgubWVtb3J5LnYxLkZvcmdldFJlcXVlc3QaGS5tZW1vcnkudjEuRm9yZ2V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.SearchFilters
@@ -459,8 +459,8 @@ export type SearchHit = Message<"memory.v1.SearchHit"> & {
   provenance?: Provenance | undefined;
 
   /**
-   * Set on items that were added by expanding a summary or fact hit: its ref
-   * ("summary:45", "fact:6").
+   * Set on items that were added by expanding a summary or fact hit (or, in a recall,
+   * around a message): its ref ("summary:45", "fact:6", "message:12").
    *
    * @generated from field: string expanded_from = 9;
    */
@@ -514,8 +514,8 @@ export type SearchHitJson = {
   provenance?: ProvenanceJson;
 
   /**
-   * Set on items that were added by expanding a summary or fact hit: its ref
-   * ("summary:45", "fact:6").
+   * Set on items that were added by expanding a summary or fact hit (or, in a recall,
+   * around a message): its ref ("summary:45", "fact:6", "message:12").
    *
    * @generated from field: string expanded_from = 9;
    */
@@ -1256,11 +1256,24 @@ export const StatsResponseSchema: GenMessage<StatsResponse, {jsonType: StatsResp
   messageDesc(file_memory_v1_retrieval, 12);
 
 /**
+ * mem.rpc.recall: items by id, each followed by what it stands for, read under the
+ * tenant's isolation. Every ref must name one of the tenant's items: otherwise the call
+ * fails with NOT_FOUND listing the refs not found (another tenant's item is not found
+ * either). Recall records no access: it shows items the caller already holds (the search
+ * that returned them recorded it), and opening a tree in a dashboard is not using memory.
+ *
  * @generated from message memory.v1.RecallRequest
  */
 export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
   /**
-   * "message:123", "summary:45", "fact:6".
+   * 1..100 of "message:123", "summary:45", "fact:6", answered in this order:
+   *  - a summary: itself, then its children in their order (a root's or a branch's
+   *    child summaries, a leaf's source messages), each followed by its own children,
+   *    down to `depth` levels below it;
+   *  - a message: the two turns before it, itself and the two turns after it, in the
+   *    conversation's order (for more, memory_browse around_message_id);
+   *  - a fact: itself, its source messages in the conversation's order, then the fact
+   *    that superseded it, if one did (forgotten and superseded facts are recalled too).
    *
    * @generated from field: repeated string refs = 1;
    */
@@ -1268,6 +1281,7 @@ export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
 
   /**
    * How far to drill down a summary (1 = its children, 3 = down to messages). Default 3.
+   * A message's neighbours and a fact's sources come whatever the depth.
    *
    * @generated from field: int32 depth = 2;
    */
@@ -1275,11 +1289,24 @@ export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
 };
 
 /**
+ * mem.rpc.recall: items by id, each followed by what it stands for, read under the
+ * tenant's isolation. Every ref must name one of the tenant's items: otherwise the call
+ * fails with NOT_FOUND listing the refs not found (another tenant's item is not found
+ * either). Recall records no access: it shows items the caller already holds (the search
+ * that returned them recorded it), and opening a tree in a dashboard is not using memory.
+ *
  * @generated from message memory.v1.RecallRequest
  */
 export type RecallRequestJson = {
   /**
-   * "message:123", "summary:45", "fact:6".
+   * 1..100 of "message:123", "summary:45", "fact:6", answered in this order:
+   *  - a summary: itself, then its children in their order (a root's or a branch's
+   *    child summaries, a leaf's source messages), each followed by its own children,
+   *    down to `depth` levels below it;
+   *  - a message: the two turns before it, itself and the two turns after it, in the
+   *    conversation's order (for more, memory_browse around_message_id);
+   *  - a fact: itself, its source messages in the conversation's order, then the fact
+   *    that superseded it, if one did (forgotten and superseded facts are recalled too).
    *
    * @generated from field: repeated string refs = 1;
    */
@@ -1287,6 +1314,7 @@ export type RecallRequestJson = {
 
   /**
    * How far to drill down a summary (1 = its children, 3 = down to messages). Default 3.
+   * A message's neighbours and a fact's sources come whatever the depth.
    *
    * @generated from field: int32 depth = 2;
    */
@@ -1305,9 +1333,22 @@ export const RecallRequestSchema: GenMessage<RecallRequest, {jsonType: RecallReq
  */
 export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
   /**
+   * The asked items and what they expand to, without score or signals. An expansion's
+   * expanded_from is the ref it was reached from (its parent summary, its fact, the
+   * message it surrounds); an asked item's is empty. An item reached twice is listed
+   * once, at its first place (an asked item first reached as an expansion keeps that mark).
+   *
    * @generated from field: repeated memory.v1.SearchHit items = 1;
    */
   items: SearchHit[];
+
+  /**
+   * At most 500 items, every asked item among them: past that the remaining expansions
+   * are left out and truncated is true (recall a deeper summary, or with a smaller depth).
+   *
+   * @generated from field: bool truncated = 2;
+   */
+  truncated: boolean;
 };
 
 /**
@@ -1315,9 +1356,22 @@ export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
  */
 export type RecallResponseJson = {
   /**
+   * The asked items and what they expand to, without score or signals. An expansion's
+   * expanded_from is the ref it was reached from (its parent summary, its fact, the
+   * message it surrounds); an asked item's is empty. An item reached twice is listed
+   * once, at its first place (an asked item first reached as an expansion keeps that mark).
+   *
    * @generated from field: repeated memory.v1.SearchHit items = 1;
    */
   items?: SearchHitJson[];
+
+  /**
+   * At most 500 items, every asked item among them: past that the remaining expansions
+   * are left out and truncated is true (recall a deeper summary, or with a smaller depth).
+   *
+   * @generated from field: bool truncated = 2;
+   */
+  truncated?: boolean;
 };
 
 /**
