@@ -14,7 +14,7 @@ describe('consumer names', () => {
   it.each(Object.entries(Consumers))('%s is keyed, filed and named after its durable', (key, spec) => {
     expect(key).toBe(camel(spec.durable));
     const files = sources.filter((s) => basename(s.path) === `${spec.durable}.consumer.ts`);
-    expect(files.map((f) => f.path)).toHaveLength(1);
+    expect(files.map((f) => f.path)).toEqual([expect.stringMatching(`^services/${spec.owner}/src/`)]);
     const [file] = files;
     expect(file!.text).toMatch(new RegExp(`export class ${pascal(spec.durable)}Consumer\\b`));
     expect([...file!.text.matchAll(CONSUMER_DECORATOR)].map((m) => m[1])).toEqual([key]);

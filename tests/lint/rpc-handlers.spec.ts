@@ -42,10 +42,10 @@ describe('RPC handlers', () => {
   const handlers = serviceSources().flatMap(rpcHandlers);
   const readme = readFileSync(resolve(REPOSITORY_ROOT, 'README.md'), 'utf8');
 
-  it.each(Object.keys(Rpcs))('%s has exactly one @HandleRpc under services/*/src', (rpc) => {
+  it.each(Object.entries(Rpcs))('%s has exactly one @HandleRpc, in its owner service', (rpc, spec) => {
     expect({ rpc, handledIn: handlers.filter((h) => h.rpc === rpc).map((h) => h.path) }).toEqual({
       rpc,
-      handledIn: [expect.any(String)],
+      handledIn: [expect.stringMatching(`^services/${spec.owner}/src/`)],
     });
   });
 

@@ -39,6 +39,7 @@ import {
   TenantSettingsSchema,
 } from './gen/memory/v1/tenant_pb';
 import type { RequestRules } from './requests/request-rules';
+import type { Announcement, ServiceName } from './topology';
 import {
   browseRules,
   forgetRules,
@@ -63,6 +64,17 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
   readonly response: Res;
   /** What a valid request is, field by field: checked before any handler runs (see checkRequest). */
   readonly rules: RequestRules<Req>;
+  /** The service that answers it (one handler, in services/<owner>). */
+  readonly owner: ServiceName;
+  /** What its handler announces, in the transaction of its effect. */
+  readonly publishes: readonly Announcement[];
+}
+
+interface RpcPlacement {
+  readonly owner: ServiceName;
+  readonly publishes?: readonly Announcement[];
+  /** False for the infrastructure RPCs that serve every tenant (Gerty's embed, complete, models). */
+  readonly tenantScoped?: boolean;
 }
 
 /** An RPC; its rules are required, so an RPC without them does not compile. */
@@ -71,65 +83,86 @@ function rpc<Req extends DescMessage, Res extends DescMessage>(
   request: Req,
   response: Res,
   rules: NoInfer<RequestRules<Req>>,
-  tenantScoped = true,
+  { owner, publishes = [], tenantScoped = true }: RpcPlacement,
 ): RpcSpec<Req, Res> {
-  return { subject, request, response, rules, tenantScoped };
+  return { subject, request, response, rules, owner, publishes, tenantScoped };
 }
 
 export const Rpcs = {
-  search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema, searchRules),
-  browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema, browseRules),
-  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema, statsRules),
-  recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema, recallRules),
-  save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema, saveRules),
-  forget: rpc('mem.rpc.forget', ForgetRequestSchema, ForgetResponseSchema, forgetRules),
+  search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema, searchRules, {
+    owner: 'retrieval',
+    publishes: ['accessRecorded'],
+  }),
+  browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema, browseRules, {
+    owner: 'retrieval',
+  }),
+  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema, statsRules, { owner: 'retrieval' }),
+  recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema, recallRules, {
+    owner: 'retrieval',
+  }),
+  save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema, saveRules, {
+    owner: 'retrieval',
+    publishes: ['factUpserted'],
+  }),
+  forget: rpc('mem.rpc.forget', ForgetRequestSchema, ForgetResponseSchema, forgetRules, {
+    owner: 'retrieval',
+    publishes: ['factUpserted'],
+  }),
   contextBuild: rpc(
     'mem.rpc.context.build',
     ContextBuildRequestSchema,
     ContextBuildResponseSchema,
     contextBuildRules,
+    { owner: 'context-builder' },
   ),
-  agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema, agentPutRules),
-  agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema, agentGetRules),
+  agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema, agentPutRules, {
+    owner: 'context-builder',
+  }),
+  agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema, agentGetRules, {
+    owner: 'context-builder',
+  }),
   workspacePut: rpc(
     'mem.rpc.workspace.put',
     PutWorkspaceRequestSchema,
     PutWorkspaceResponseSchema,
     workspacePutRules,
+    { owner: 'context-builder' },
   ),
-  skillPut: rpc('mem.rpc.skill.put', PutSkillsRequestSchema, PutSkillsResponseSchema, skillPutRules),
+  skillPut: rpc('mem.rpc.skill.put', PutSkillsRequestSchema, PutSkillsResponseSchema, skillPutRules, {
+    owner: 'context-builder',
+  }),
   tenantSettingsGet: rpc(
     'mem.rpc.tenant.settings.get',
     GetTenantSettingsRequestSchema,
     TenantSettingsSchema,
     tenantSettingsGetRules,
+    { owner: 'ingest' },
   ),
   tenantSettingsSet: rpc(
     'mem.rpc.tenant.settings.set',
     SetTenantSettingsRequestSchema,
     TenantSettingsSchema,
     tenantSettingsSetRules,
+    { owner: 'ingest' },
   ),
-  gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, embedRules, false),
-  gertyComplete: rpc(
-    'gerty.rpc.complete',
-    CompleteRequestSchema,
-    CompleteResponseSchema,
-    completeRules,
-    false,
-  ),
-  gertyModels: rpc(
-    'gerty.rpc.models',
-    ListModelsRequestSchema,
-    ListModelsResponseSchema,
-    listModelsRules,
-    false,
-  ),
+  gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, embedRules, {
+    owner: 'gerty',
+    tenantScoped: false,
+  }),
+  gertyComplete: rpc('gerty.rpc.complete', CompleteRequestSchema, CompleteResponseSchema, completeRules, {
+    owner: 'gerty',
+    tenantScoped: false,
+  }),
+  gertyModels: rpc('gerty.rpc.models', ListModelsRequestSchema, ListModelsResponseSchema, listModelsRules, {
+    owner: 'gerty',
+    tenantScoped: false,
+  }),
   gertySetTenantKey: rpc(
     'gerty.rpc.keys.set',
     SetTenantKeyRequestSchema,
     SetTenantKeyResponseSchema,
     setTenantKeyRules,
+    { owner: 'gerty' },
   ),
 } as const;
 

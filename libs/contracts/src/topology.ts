@@ -78,6 +78,48 @@ export const Streams = {
 
 export const ALL_STREAMS: readonly StreamSpec[] = Object.values(Streams);
 
+/** An event a service announces on a tenant-scoped subject of MEMORY_EVENTS. */
+export interface EventSpec<Schema extends DescMessage = DescMessage> {
+  readonly schema: Schema;
+  readonly subject: (tenantId: string) => string;
+}
+
+export const Events = {
+  messageStored: { schema: MessageStoredSchema, subject: Subjects.messageStored },
+  summaryCreated: { schema: SummaryCreatedSchema, subject: Subjects.summaryCreated },
+  compactionCreated: { schema: CompactionCreatedSchema, subject: Subjects.compactionCreated },
+  factUpserted: { schema: FactUpsertedSchema, subject: Subjects.factUpserted },
+  embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
+  accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },
+} as const satisfies Record<string, EventSpec>;
+
+/** A work item: one subject per thing it is about (tenant + key), one pending item per subject. */
+export interface WorkSpec<Schema extends DescMessage = DescMessage> {
+  readonly schema: Schema;
+  readonly subject: (tenantId: string, key: string) => string;
+}
+
+export const WorkItems = {
+  toolSynthesis: { schema: ToolSynthesisWorkSchema, subject: Subjects.toolSynthesis },
+} as const satisfies Record<string, WorkSpec>;
+
+/** Every service: one deployable each, in services/<name>. */
+export type ServiceName =
+  'ingest' | 'embedder' | 'compactor' | 'patrol' | 'retrieval' | 'context-builder' | 'gerty' | 'api';
+
+/** What a handler announces, named by its key in Events or WorkItems; it goes out through the outbox. */
+export type Announcement = keyof typeof Events | keyof typeof WorkItems;
+
+/** How a worker takes a consumer's messages; configuration may override it (CONSUMER_*, EMBEDDER_*). */
+export interface ConsumerRuntime {
+  /** Most messages handed to a batch handler at once (1 for a one-message handler). */
+  readonly batchSize: number;
+  /** How long a partial batch waits for more messages. */
+  readonly lingerMs: number;
+  /** Batches (or messages) one replica works on at once. */
+  readonly concurrency: number;
+}
+
 /**
  * A durable pull consumer: which stream, which subjects, how its messages decode,
  * and how often a failing message is retried before it is dead-lettered.
@@ -103,6 +145,16 @@ export interface ConsumerSpec<Schema extends DescMessage = DescMessage> {
   readonly ackWaitMs: number;
   /** Upper bound of unacknowledged messages over all replicas. */
   readonly maxAckPending: number;
+  /** The service whose replicas run this consumer and share its messages. */
+  readonly owner: ServiceName;
+  readonly runtime: ConsumerRuntime;
+  /** What its handler announces, in the transaction of its effect. */
+  readonly publishes: readonly Announcement[];
+  /**
+   * KEDA keeps about one replica of the owner per this many pending messages (the
+   * largest over the owner's consumers wins). Absent: this backlog does not scale it.
+   */
+  readonly scaleAtLag?: number;
 }
 
 export const DELIVERY_CEILING_FACTOR = 4;
@@ -125,6 +177,12 @@ export const Consumers = {
     ackWaitMs: 10_000,
     // Room for 4 batches of 1,024 in flight (and one pulled ahead) on each of a few replicas.
     maxAckPending: 16_384,
+    owner: 'ingest',
+    // Batches turn many small turns into a few multi-row statements.
+    runtime: { batchSize: 1024, lingerMs: 20, concurrency: 4 },
+    publishes: ['messageStored', 'factUpserted'],
+    // One replica's turns in flight (4 batches of 1,024).
+    scaleAtLag: 4096,
   },
   embedderMessages: {
     stream: Streams.events,
@@ -137,6 +195,10 @@ export const Consumers = {
     // Short, so a killed worker's events come back quickly; running batches keep theirs with "working".
     ackWaitMs: 10_000,
     maxAckPending: 4096,
+    owner: 'embedder',
+    runtime: { batchSize: 256, lingerMs: 25, concurrency: 4 },
+    publishes: ['embeddingWritten', 'toolSynthesis'],
+    scaleAtLag: 200,
   },
   compactorSummaries: {
     stream: Streams.events,
@@ -149,6 +211,11 @@ export const Consumers = {
     // A batch waits for Gerty; running batches keep their messages with "working".
     ackWaitMs: 30_000,
     maxAckPending: 4096,
+    owner: 'compactor',
+    // Many turns of one conversation in a batch make one run over it.
+    runtime: { batchSize: 256, lingerMs: 50, concurrency: 2 },
+    publishes: ['summaryCreated'],
+    scaleAtLag: 200,
   },
   compactorFacts: {
     stream: Streams.events,
@@ -161,6 +228,12 @@ export const Consumers = {
     // A turn waits for Gerty's extraction and embedding; running batches keep theirs with "working".
     ackWaitMs: 30_000,
     maxAckPending: 4096,
+    owner: 'compactor',
+    // A turn's extraction is a few Gerty calls; several turns run at once.
+    runtime: { batchSize: 16, lingerMs: 20, concurrency: 4 },
+    publishes: ['factUpserted'],
+    // Each turn is a Gerty extraction and an embedding: a smaller backlog warrants a replica.
+    scaleAtLag: 50,
   },
   compactorSessions: {
     stream: Streams.events,
@@ -174,6 +247,11 @@ export const Consumers = {
     // A step waits for Gerty's extraction and summaries; running batches keep theirs with "working".
     ackWaitMs: 30_000,
     maxAckPending: 4096,
+    owner: 'compactor',
+    // Most turns only look (one cheap query per conversation); a due step is a few Gerty calls.
+    runtime: { batchSize: 256, lingerMs: 50, concurrency: 2 },
+    publishes: ['compactionCreated', 'factUpserted'],
+    scaleAtLag: 200,
   },
   embedderSummaries: {
     stream: Streams.events,
@@ -185,6 +263,10 @@ export const Consumers = {
     maxDeliver: 5,
     ackWaitMs: 10_000,
     maxAckPending: 4096,
+    owner: 'embedder',
+    runtime: { batchSize: 256, lingerMs: 25, concurrency: 4 },
+    publishes: ['embeddingWritten'],
+    scaleAtLag: 200,
   },
   embedderFacts: {
     stream: Streams.events,
@@ -196,6 +278,10 @@ export const Consumers = {
     maxDeliver: 5,
     ackWaitMs: 10_000,
     maxAckPending: 4096,
+    owner: 'embedder',
+    runtime: { batchSize: 256, lingerMs: 25, concurrency: 4 },
+    publishes: ['embeddingWritten'],
+    scaleAtLag: 200,
   },
   retrievalAccess: {
     stream: Streams.events,
@@ -207,6 +293,11 @@ export const Consumers = {
     maxDeliver: 5,
     ackWaitMs: 10_000,
     maxAckPending: 4096,
+    owner: 'retrieval',
+    // Access events are small: many per transaction, one transaction at a time.
+    runtime: { batchSize: 256, lingerMs: 200, concurrency: 1 },
+    publishes: [],
+    // No scaleAtLag: retrieval scales with its RPC load; this backlog is a few statements.
   },
   embedderToolsynth: {
     stream: Streams.work,
@@ -219,33 +310,13 @@ export const Consumers = {
     maxDeliver: 3,
     ackWaitMs: 60_000,
     maxAckPending: 1024,
+    owner: 'embedder',
+    // Each call is described by Gerty: smaller batches than the vector consumers.
+    runtime: { batchSize: 64, lingerMs: 25, concurrency: 4 },
+    publishes: ['embeddingWritten'],
+    scaleAtLag: 100,
   },
 } as const satisfies Record<string, ConsumerSpec>;
-
-/** An event a service announces on a tenant-scoped subject of MEMORY_EVENTS. */
-export interface EventSpec<Schema extends DescMessage = DescMessage> {
-  readonly schema: Schema;
-  readonly subject: (tenantId: string) => string;
-}
-
-export const Events = {
-  messageStored: { schema: MessageStoredSchema, subject: Subjects.messageStored },
-  summaryCreated: { schema: SummaryCreatedSchema, subject: Subjects.summaryCreated },
-  compactionCreated: { schema: CompactionCreatedSchema, subject: Subjects.compactionCreated },
-  factUpserted: { schema: FactUpsertedSchema, subject: Subjects.factUpserted },
-  embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
-  accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },
-} as const satisfies Record<string, EventSpec>;
-
-/** A work item: one subject per thing it is about (tenant + key), one pending item per subject. */
-export interface WorkSpec<Schema extends DescMessage = DescMessage> {
-  readonly schema: Schema;
-  readonly subject: (tenantId: string, key: string) => string;
-}
-
-export const WorkItems = {
-  toolSynthesis: { schema: ToolSynthesisWorkSchema, subject: Subjects.toolSynthesis },
-} as const satisfies Record<string, WorkSpec>;
 
 /**
  * The Nats-Msg-Id of every event and work item, built here only. An id names the

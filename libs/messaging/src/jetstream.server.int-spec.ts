@@ -40,6 +40,9 @@ const singles = {
   maxDeliver: 3,
   ackWaitMs: 3000,
   maxAckPending: 100,
+  owner: 'ingest',
+  runtime: { batchSize: 1, lingerMs: 0, concurrency: 4 },
+  publishes: [],
 } satisfies ConsumerSpec;
 const batches = {
   ...singles,

@@ -8,7 +8,7 @@ import { NatsClient, type NatsHandles } from './connection/nats.client';
 import { ConsumerRunner } from './consumers/consumer-runner';
 import { errorMessage } from './consumers/error-message';
 import { ENGRAM_HANDLER, type HandlerMeta } from './handlers.decorators';
-import { DEFAULT_CONSUMER_RUNTIME, MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
+import { consumerRuntime, MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
 import { RpcEndpoint } from './rpc/rpc.endpoint';
 import { TopologyProvisioner } from './topology/topology.provisioner';
@@ -84,7 +84,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     handler: MessageHandler,
   ): Promise<void> {
     await this.topology.ensureConsumer(handles.jsm, spec);
-    const runtime = { ...DEFAULT_CONSUMER_RUNTIME, ...this.options.consumers?.[spec.durable] };
+    const runtime = consumerRuntime(spec, this.options);
     const runner = new ConsumerRunner(
       spec,
       batched,

@@ -1,4 +1,5 @@
 import type { ConfigOf } from '@engram/config';
+import { Consumers } from '@engram/contracts';
 import type { ConsumerRuntimeOptions, MessagingOptions } from './messaging.options';
 
 type ServiceMessagingConfig = ConfigOf<
@@ -15,8 +16,9 @@ type ServiceMessagingConfig = ConfigOf<
   >;
 
 /**
- * Messaging options from a service's validated config. `consumers` holds each
- * consumer's defaults; CONSUMER_* variables override them.
+ * Messaging options from a service's validated config. Each consumer runs as the
+ * topology says, overridden by the service's own variables in `consumers` (by
+ * durable name), and those by the CONSUMER_* variables.
  */
 export function messagingOptionsFrom(
   service: string,
@@ -33,7 +35,7 @@ export function messagingOptionsFrom(
     natsUrl: config.NATS_URL,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     consumers: Object.fromEntries(
-      Object.entries(consumers).map(([name, defaults]) => [name, { ...defaults, ...overrides }]),
+      Object.values(Consumers).map(({ durable }) => [durable, { ...consumers[durable], ...overrides }]),
     ),
     retry: {
       baseDelayMs: config.RETRY_BASE_DELAY_MS ?? 1000,

@@ -1,3 +1,5 @@
+import type { ConsumerSpec } from '@engram/contracts';
+
 export interface ConsumerRuntimeOptions {
   /** Batches (batch handlers) or messages (single handlers) processed at once. */
   readonly concurrency: number;
@@ -18,7 +20,7 @@ export interface MessagingOptions {
   readonly natsUrl: string;
   /** Stream replicas: 1 on one server, 3 on a NATS cluster. */
   readonly streamReplicas: number;
-  /** Per durable consumer name; unlisted consumers get DEFAULT_CONSUMER_RUNTIME. */
+  /** Per durable consumer name: what configuration overrides of its runtime in the topology. */
   readonly consumers?: Readonly<Record<string, Partial<ConsumerRuntimeOptions>>>;
   readonly retry: { readonly baseDelayMs: number; readonly maxDelayMs: number };
   readonly rpc: { readonly concurrency: number; readonly maxQueued: number };
@@ -32,5 +34,13 @@ export const DEFAULT_CONSUMER_RUNTIME: ConsumerRuntimeOptions = {
   lingerMs: 0,
   maxInFlightMs: 10 * 60_000,
 };
+
+/** How a worker runs a consumer: the topology's runtime, then what configuration overrides. */
+export function consumerRuntime(
+  spec: ConsumerSpec,
+  options: Pick<MessagingOptions, 'consumers'>,
+): ConsumerRuntimeOptions {
+  return { ...DEFAULT_CONSUMER_RUNTIME, ...spec.runtime, ...options.consumers?.[spec.durable] };
+}
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');

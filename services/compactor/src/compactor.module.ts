@@ -1,5 +1,4 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { Consumers } from '@engram/contracts';
 import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
@@ -25,16 +24,7 @@ export class CompactorModule {
       module: CompactorModule,
       imports: [
         PlatformModule.forRoot({ service: 'compactor', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(
-          messagingOptionsFrom('compactor', config, {
-            // Many turns of one conversation in a batch make one run over it.
-            [Consumers.compactorSummaries.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
-            // A turn's extraction is a few Gerty calls; several turns run at once.
-            [Consumers.compactorFacts.durable]: { batchSize: 16, lingerMs: 20, concurrency: 4 },
-            // Most turns only look (one cheap query per conversation); a due step is a few Gerty calls.
-            [Consumers.compactorSessions.durable]: { batchSize: 256, lingerMs: 50, concurrency: 2 },
-          }),
-        ),
+        MessagingModule.forRoot(messagingOptionsFrom('compactor', config)),
         StoreModule.forRoot({
           url: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,

@@ -20,10 +20,11 @@ import { VectorSweepService } from './vectors/vector-sweep.service';
 @Module({})
 export class EmbedderModule {
   static register(config: EmbedderConfig): DynamicModule {
-    const batches = {
-      batchSize: config.EMBEDDER_BATCH_SIZE,
-      lingerMs: config.EMBEDDER_LINGER_MS,
-      concurrency: config.EMBEDDER_CONCURRENCY,
+    // EMBEDDER_* override the topology's runtime of the three vector consumers.
+    const vectors = {
+      ...(config.EMBEDDER_BATCH_SIZE !== undefined && { batchSize: config.EMBEDDER_BATCH_SIZE }),
+      ...(config.EMBEDDER_LINGER_MS !== undefined && { lingerMs: config.EMBEDDER_LINGER_MS }),
+      ...(config.EMBEDDER_CONCURRENCY !== undefined && { concurrency: config.EMBEDDER_CONCURRENCY }),
     };
     return {
       module: EmbedderModule,
@@ -31,13 +32,9 @@ export class EmbedderModule {
         PlatformModule.forRoot({ service: 'embedder', logLevel: config.LOG_LEVEL }),
         MessagingModule.forRoot(
           messagingOptionsFrom('embedder', config, {
-            [Consumers.embedderMessages.durable]: batches,
-            [Consumers.embedderSummaries.durable]: batches,
-            [Consumers.embedderFacts.durable]: batches,
-            [Consumers.embedderToolsynth.durable]: {
-              ...batches,
-              batchSize: Math.min(64, config.EMBEDDER_BATCH_SIZE),
-            },
+            [Consumers.embedderMessages.durable]: vectors,
+            [Consumers.embedderSummaries.durable]: vectors,
+            [Consumers.embedderFacts.durable]: vectors,
           }),
         ),
         StoreModule.forRoot({

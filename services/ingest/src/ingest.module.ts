@@ -1,5 +1,4 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { Consumers } from '@engram/contracts';
 import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
@@ -18,12 +17,7 @@ export class IngestModule {
       module: IngestModule,
       imports: [
         PlatformModule.forRoot({ service: 'ingest', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(
-          messagingOptionsFrom('ingest', config, {
-            // Batches turn many small turns into a few multi-row statements.
-            [Consumers.ingestTurns.durable]: { concurrency: 4, batchSize: 1024, lingerMs: 20 },
-          }),
-        ),
+        MessagingModule.forRoot(messagingOptionsFrom('ingest', config)),
         StoreModule.forRoot({
           url: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,

@@ -11,7 +11,6 @@ export class PatrolModule {
       module: PatrolModule,
       imports: [
         PlatformModule.forRoot({ service: 'patrol', logLevel: config.LOG_LEVEL }),
-        // Per-consumer defaults (concurrency, batch size) go here with the first handler.
         MessagingModule.forRoot(messagingOptionsFrom('patrol', config)),
         StoreModule.forRoot({
           url: config.DATABASE_URL,

@@ -3,7 +3,6 @@ import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
-import { Consumers } from '@engram/contracts';
 import { AccessRecorder } from './access/access-recorder.service';
 import { AccessRepository } from './access/access.repository';
 import { RetrievalAccessConsumer } from './access/retrieval-access.consumer';
@@ -37,12 +36,7 @@ export class RetrievalModule {
       module: RetrievalModule,
       imports: [
         PlatformModule.forRoot({ service: 'retrieval', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(
-          messagingOptionsFrom('retrieval', config, {
-            // Access events are small: many per transaction, one transaction at a time.
-            [Consumers.retrievalAccess.durable]: { concurrency: 1, batchSize: 256, lingerMs: 200 },
-          }),
-        ),
+        MessagingModule.forRoot(messagingOptionsFrom('retrieval', config)),
         StoreModule.forRoot({
           url: config.DATABASE_URL,
           poolSize: config.DATABASE_POOL_SIZE,

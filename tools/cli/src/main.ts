@@ -6,11 +6,13 @@ import { dbCommand } from './commands/db.command';
 import { memoryCommand } from './commands/memory.command';
 import { agentCommand } from './commands/agent.command';
 import { workspaceCommand } from './commands/workspace.command';
+import { topologyCommand } from './commands/topology.command';
 
 const program = new Command('engram')
   .description('Engram: long-term memory for AI agents')
   .addCommand(dbCommand())
   .addCommand(configCommand())
+  .addCommand(topologyCommand())
   .addCommand(memoryCommand())
   .addCommand(agentCommand())
   .addCommand(workspaceCommand());
