@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { Consumers, type ConsumerSpec } from '@engram/contracts';
-import { renderScaledObjects, withScalingResources } from './scaled-objects';
+import { renderEndpointPatches, renderScaledObjects, withScalingResources } from './scaled-objects';
 
 interface ScaledObject {
   metadata: { name: string };
@@ -43,6 +43,27 @@ describe('the KEDA ScaledObjects', () => {
       'embedder.scaled-object.yaml',
       'ingest.scaled-object.yaml',
     ]);
+  });
+});
+
+describe('renderEndpointPatches', () => {
+  it('points every trigger of every ScaledObject at the endpoint', () => {
+    const patches = parse(`patches:\n${renderEndpointPatches('nats-headless:8222')}`) as {
+      patches: Array<{ target: { name: string }; patch: string }>;
+    };
+    const patched = patches.patches.flatMap(({ target, patch }) =>
+      (parse(patch) as Array<{ path: string; value: string }>).map((op) => {
+        expect(op.value).toBe('nats-headless:8222');
+        return `${target.name}${op.path}`;
+      }),
+    );
+    const triggers = [...renderScaledObjects()].flatMap(([, text]) => {
+      const object = parse(text) as ScaledObject;
+      return object.spec.triggers.map(
+        (_, i) => `${object.metadata.name}/spec/triggers/${i}/metadata/natsServerMonitoringEndpoint`,
+      );
+    });
+    expect(patched.sort()).toEqual(triggers.sort());
   });
 });
 

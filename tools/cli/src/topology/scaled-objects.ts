@@ -75,6 +75,26 @@ export function renderScaledObjects(): Map<string, string> {
   );
 }
 
+/**
+ * JSON patches of an overlay's kustomization that point every trigger of every generated
+ * ScaledObject at another NATS monitoring endpoint (triggers are a list: addressed by index).
+ */
+export function renderEndpointPatches(endpoint: string): string {
+  return [...scalingConsumers()]
+    .flatMap(([service, consumers]) => [
+      '  - target:',
+      '      kind: ScaledObject',
+      `      name: ${service}`,
+      '    patch: |-',
+      ...consumers.flatMap((_, i) => [
+        '      - op: replace',
+        `        path: /spec/triggers/${i}/metadata/natsServerMonitoringEndpoint`,
+        `        value: ${endpoint}`,
+      ]),
+    ])
+    .join('\n');
+}
+
 /** The kustomization with its `scaling/` resources replaced by the generated ones (where the first stood). */
 export function withScalingResources(kustomization: string, files: readonly string[]): string {
   const lines = kustomization.split('\n');
