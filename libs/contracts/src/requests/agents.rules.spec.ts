@@ -1,16 +1,6 @@
-import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
-import { Rpcs, type RpcSpec } from '../rpcs';
-import { checkRequest } from './request-rules';
-
-/** The violations of a request built from `init`, as field → description. */
-function violations<S extends DescMessage>(
-  spec: RpcSpec<S>,
-  init: MessageInitShape<S>,
-): Record<string, string> {
-  return Object.fromEntries(
-    checkRequest(spec, create(spec.request, init)).map((v) => [v.field, v.description]),
-  );
-}
+import type { MessageInitShape } from '@bufbuild/protobuf';
+import { Rpcs } from '../rpcs';
+import { violationsOf as violations } from './request-rules';
 
 describe('mem.rpc.agent.put rules', () => {
   const put = (init: MessageInitShape<typeof Rpcs.agentPut.request>) => violations(Rpcs.agentPut, init);

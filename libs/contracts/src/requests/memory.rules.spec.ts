@@ -1,18 +1,8 @@
-import { create, type DescMessage, type MessageInitShape } from '@bufbuild/protobuf';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Rpcs, type RpcSpec } from '../rpcs';
+import { Rpcs } from '../rpcs';
 import { encodeCursor } from '../values/transcript-cursor';
-import { checkRequest } from './request-rules';
-
-/** The violations of a request built from `init`, as field → description. */
-function violations<S extends DescMessage>(
-  spec: RpcSpec<S>,
-  init: MessageInitShape<S>,
-): Record<string, string> {
-  return Object.fromEntries(
-    checkRequest(spec, create(spec.request, init)).map((v) => [v.field, v.description]),
-  );
-}
+import { violationsOf as violations } from './request-rules';
 
 describe('mem.rpc.search rules', () => {
   const search = (init: MessageInitShape<typeof Rpcs.search.request>) => violations(Rpcs.search, init);

@@ -1,4 +1,4 @@
-import type { DescMessage, Message, MessageShape } from '@bufbuild/protobuf';
+import { create, type DescMessage, type Message, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import { z } from 'zod';
 
 /**
@@ -63,4 +63,12 @@ export function checkRequest<S extends DescMessage>(
     if (!byField.has(field)) byField.set(field, { field, description: issue.message });
   }
   return [...byField.values()];
+}
+
+/** The violations of a request built from `init`, as field → description (one entry per bad field). */
+export function violationsOf<S extends DescMessage>(
+  spec: { readonly request: S; readonly rules: RequestRules<S> },
+  init: MessageInitShape<S>,
+): Record<string, string> {
+  return Object.fromEntries(checkRequest(spec, create(spec.request, init)).map((v) => [v.field, v.description]));
 }
