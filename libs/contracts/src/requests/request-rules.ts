@@ -1,4 +1,10 @@
-import { create, type DescMessage, type Message, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
+import {
+  create,
+  type DescMessage,
+  type Message,
+  type MessageInitShape,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import { z } from 'zod';
 
 /**
@@ -70,5 +76,7 @@ export function violationsOf<S extends DescMessage>(
   spec: { readonly request: S; readonly rules: RequestRules<S> },
   init: MessageInitShape<S>,
 ): Record<string, string> {
-  return Object.fromEntries(checkRequest(spec, create(spec.request, init)).map((v) => [v.field, v.description]));
+  return Object.fromEntries(
+    checkRequest(spec, create(spec.request, init)).map((v) => [v.field, v.description]),
+  );
 }
