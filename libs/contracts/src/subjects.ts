@@ -28,6 +28,8 @@ export const Subjects = {
   embeddingWrittenWildcard: 'mem.embedding.written.>',
   accessRecorded: (tenantId: string) => `mem.access.recorded.${tenantId}`,
   accessRecordedWildcard: 'mem.access.recorded.>',
+  patrolCompleted: (tenantId: string) => `mem.patrol.completed.${tenantId}`,
+  patrolCompletedWildcard: 'mem.patrol.completed.>',
   toolSynthesis: (tenantId: string, messageId: string) => `mem.work.toolsynth.${tenantId}.${messageId}`,
   toolSynthesisWildcard: 'mem.work.toolsynth.>',
   deadLetter: (stream: string, consumer: string) => `mem.deadletter.${stream}.${consumer}`,

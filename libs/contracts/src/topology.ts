@@ -3,6 +3,7 @@ import { Subjects } from './subjects';
 import { TurnEventSchema } from './gen/memory/v1/turn_pb';
 import {
   AccessRecordedSchema,
+  PatrolCompletedSchema,
   CompactionCreatedSchema,
   EmbeddingWrittenSchema,
   FactUpsertedSchema,
@@ -44,7 +45,7 @@ export const Streams = {
   events: {
     name: 'MEMORY_EVENTS',
     description:
-      'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written.',
+      'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written, patrols completed.',
     subjects: [
       Subjects.messageStoredWildcard,
       Subjects.summaryCreatedWildcard,
@@ -52,6 +53,7 @@ export const Streams = {
       Subjects.factUpsertedWildcard,
       Subjects.embeddingWrittenWildcard,
       Subjects.accessRecordedWildcard,
+      Subjects.patrolCompletedWildcard,
     ],
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 2 * MINUTE,
@@ -91,6 +93,7 @@ export const Events = {
   factUpserted: { schema: FactUpsertedSchema, subject: Subjects.factUpserted },
   embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
   accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },
+  patrolCompleted: { schema: PatrolCompletedSchema, subject: Subjects.patrolCompleted },
 } as const satisfies Record<string, EventSpec>;
 
 /** A work item: one subject per thing it is about (tenant + key), one pending item per subject. */
@@ -344,4 +347,6 @@ export const MsgIds = {
   /** One flush of what searches returned (its event id is unique). */
   accessRecorded: (eventId: string) => `access:${eventId}`,
   toolSynthesis: (tenantId: string, messageId: string) => `toolsynth:${tenantId}:${messageId}`,
+  /** A patrol run of a being, once when it finishes. */
+  patrolCompleted: (tenantId: string, runId: string) => `patrol:${tenantId}:${runId}:completed`,
 } as const;

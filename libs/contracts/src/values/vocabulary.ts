@@ -30,3 +30,29 @@ export type FactLifetime = (typeof FACT_LIFETIMES)[number];
 /** The tasks Engram asks of a model, by name (CompleteRequest.task). */
 export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] as const;
 export type TaskName = (typeof TASKS)[number];
+
+/** What a being's note is: a scene (the patrol makes a node of it), a plain note, a TODO, a reminder, knowledge. */
+export const NOTE_KINDS = ['scene', 'note', 'todo', 'reminder', 'knowledge'] as const;
+export type NoteKind = (typeof NOTE_KINDS)[number];
+
+/** Where a scene node is in its life: active, dying (one patrol's grace), dead (revivable). */
+export const NODE_STATUSES = ['active', 'dying', 'dead'] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+
+/** How search_memory combines its keywords: any of them (or) or every one (and). */
+export const SEARCH_MATCHES = ['or', 'and'] as const;
+export type SearchMatch = (typeof SEARCH_MATCHES)[number];
+
+/** The patrol's steps in the order they run (❶–❼, then the diary and think notes). */
+export const PATROL_STEPS = [
+  'scenes',
+  'sessions',
+  'decay',
+  'consolidation',
+  'revival',
+  'split',
+  'merge',
+  'diary',
+  'think',
+] as const;
+export type PatrolStep = (typeof PATROL_STEPS)[number];

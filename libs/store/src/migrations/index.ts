@@ -10,6 +10,7 @@ import { SummaryTree1760000000008 } from './1760000000008-summary-tree';
 import { SessionCompaction1760000000009 } from './1760000000009-session-compaction';
 import { AgentWorkspace1760000000010 } from './1760000000010-agent-workspace';
 import { Outbox1760000000011 } from './1760000000011-outbox';
+import { BeingMemory1760000000012 } from './1760000000012-being-memory';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   SessionCompaction1760000000009,
   AgentWorkspace1760000000010,
   Outbox1760000000011,
+  BeingMemory1760000000012,
 ];

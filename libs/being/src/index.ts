@@ -1,0 +1,5 @@
+export * from './scene';
+export * from './decay';
+export * from './vectors';
+export * from './clusters';
+export * from './recall';

@@ -1,0 +1,97 @@
+import { embeddingText, mergedWhen, parseScene, sceneToText, type Scene } from './scene';
+
+const scene = (over: Partial<Scene> = {}): Scene => ({
+  action: 'baked bread with Mia',
+  actors: ['me', 'Mia'],
+  when: ['2026-11-02'],
+  dialogue: [],
+  sensory: [],
+  ...over,
+});
+
+describe('parseScene', () => {
+  it('reads a scene with action and actors, defaulting the lists', () => {
+    const parsed = parseScene('{"action":"walked to the lake","actors":["Ada"],"feeling":"calm"}');
+    expect(parsed).toEqual({
+      ok: true,
+      scene: {
+        action: 'walked to the lake',
+        actors: ['Ada'],
+        when: [],
+        dialogue: [],
+        sensory: [],
+        feeling: 'calm',
+      },
+    });
+  });
+
+  it('accepts when items as dates and as {date, action}', () => {
+    const parsed = parseScene(
+      JSON.stringify({
+        action: 'a',
+        actors: ['b'],
+        when: ['2026-01-02', { date: '2025-12-24', action: 'x' }],
+      }),
+    );
+    expect(parsed.ok && parsed.scene.when).toEqual(['2026-01-02', { date: '2025-12-24', action: 'x' }]);
+  });
+
+  it('names what is missing or wrong', () => {
+    const parsed = parseScene('{"actors":[],"when":["yesterday"]}');
+    expect(parsed.ok).toBe(false);
+    const problems = !parsed.ok ? parsed.problems.join('\n') : '';
+    expect(problems).toMatch(/^action: /m);
+    expect(problems).toMatch(/^actors: /m);
+    expect(problems).toMatch(/^when\.0/m);
+  });
+
+  it('says when the text is not JSON at all', () => {
+    const parsed = parseScene('{"action": "half');
+    expect(parsed).toEqual({ ok: false, problems: [expect.stringMatching(/^not JSON: /)] });
+  });
+});
+
+describe('sceneToText', () => {
+  it('joins date, setting, action, first line of dialogue and feeling', () => {
+    expect(
+      sceneToText(scene({ setting: 'the kitchen', dialogue: ['smells like home', 'more'], feeling: 'warm' })),
+    ).toBe('2026-11-02 — the kitchen — baked bread with Mia — "smells like home" — (warm)');
+  });
+
+  it('leaves out what the scene does not have', () => {
+    expect(sceneToText(scene({ when: [] }))).toBe('baked bread with Mia');
+  });
+
+  it('takes the date of a merged when item', () => {
+    expect(sceneToText(scene({ when: [{ date: '2025-01-01', action: 'x' }] }), 'glad')).toBe(
+      '2025-01-01 — baked bread with Mia — (glad)',
+    );
+  });
+});
+
+describe('embeddingText', () => {
+  it('is when + action + feeling', () => {
+    expect(embeddingText(scene({ when: ['2026-11-02', { date: '2026-11-03', action: 'y' }] }), 'warm')).toBe(
+      '2026-11-02 2026-11-03 baked bread with Mia warm',
+    );
+  });
+});
+
+describe('mergedWhen', () => {
+  it('keeps the survivor items and adds each absorbed date with its action', () => {
+    const when = mergedWhen(scene(), [
+      { scene: scene({ action: 'bread again', when: ['2026-11-09'] }), madeOn: '2026-11-10' },
+      { scene: scene({ action: 'no date', when: [] }), madeOn: '2026-11-11' },
+      {
+        scene: scene({ action: 'merged before', when: [{ date: '2026-10-01', action: 'first loaf' }] }),
+        madeOn: 'x',
+      },
+    ]);
+    expect(when).toEqual([
+      '2026-11-02',
+      { date: '2026-11-09', action: 'bread again' },
+      { date: '2026-11-11', action: 'no date' },
+      { date: '2026-10-01', action: 'first loaf' },
+    ]);
+  });
+});
