@@ -11,3 +11,4 @@ export * from './facts/fact-writers-lock';
 export * from './facts/open-facts';
 export * from './facts/insert-fact';
 export * from './outbox/outbox.store';
+export * from './being/beings';
