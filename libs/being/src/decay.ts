@@ -27,8 +27,11 @@ export function effectiveImportance(node: Fading): number {
   return node.importance * Math.exp(-node.sessionCount / DECAY_SESSIONS) * (1 + node.reactivationCount);
 }
 
-/** The same, as SQL over memory_nodes' columns (one source for the patrol's UPDATEs). */
-export const EFFECTIVE_IMPORTANCE_SQL = `(importance * exp(-session_count / ${DECAY_SESSIONS}.0) * (1 + reactivation_count))`;
+/** e^(−session_count/30) · (1 + reactivation_count) as SQL over memory_nodes' columns. */
+export const FADE_FACTOR_SQL = `(exp(-session_count / ${DECAY_SESSIONS}.0) * (1 + reactivation_count))`;
+
+/** effectiveImportance as SQL over memory_nodes' columns (one source for the patrol's UPDATEs). */
+export const EFFECTIVE_IMPORTANCE_SQL = `(importance * ${FADE_FACTOR_SQL})`;
 
 /** Fading below the threshold (pinned nodes never are). */
 export function isFaded(node: Fading & { readonly pinned: boolean }): boolean {

@@ -318,6 +318,24 @@ export const Variables = {
     'context-builder',
     'How long context building waits for relevant memory; past it the prompt is built without it (degraded, and says why).',
   ),
+  PATROL_EVERY_MS: variable(
+    int(0, 30 * 86_400_000).default(21_600_000),
+    '21600000',
+    'patrol',
+    "How often each being's patrol runs on schedule (6 h); 0 runs it on demand only (mem.rpc.patrol.run).",
+  ),
+  PATROL_TICK_MS: variable(
+    int(1000, 86_400_000).default(60_000),
+    '60000',
+    'patrol',
+    'How often the patrol looks for beings whose scheduled patrol is due.',
+  ),
+  PATROL_SCENES_PER_RUN: variable(
+    int(1, 2048).default(500),
+    '500',
+    'patrol',
+    'Most scene notes one patrol turns into nodes (embedded in one batch); the rest wait for the next run.',
+  ),
   GERTY_MODELS_FILE: variable(
     z.string().optional(),
     '(unset: the built-in model, plus GERTY_OPENAI_* if set)',

@@ -66,6 +66,18 @@ describe('GertyClient', () => {
     ]);
   });
 
+  it('names the model and passes a tenant key for this request when asked to', async () => {
+    const { gerty, calls } = gertyAnswering({
+      [Rpcs.gertyComplete.subject]: async () => ({ text: 'A tool call.', model: 'openai:gpt' }),
+    });
+    await gerty.complete(
+      'describe_tool_call',
+      { toolName: 'weather' },
+      { tenantId: 'acme', timeoutMs: 50, model: 'cloud-chat', apiKey: 'sk-tenant' },
+    );
+    expect(calls[0]!.request).toMatchObject({ model: 'cloud-chat', apiKey: 'sk-tenant', tenantId: 'acme' });
+  });
+
   it('fails as a dependency that is down only when the call is a consumer’s work', async () => {
     const late = new RpcError('DEADLINE_EXCEEDED', 'gerty.rpc.complete did not answer within 10 ms');
     const { gerty } = gertyAnswering({ [Rpcs.gertyComplete.subject]: () => Promise.reject(late) });

@@ -18,6 +18,10 @@ export interface GertyCallOptions {
    * instead of failing (callDependency). Without it such a failure is the RpcError itself.
    */
   readonly asDependency?: boolean;
+  /** A task for this model (a configured name); without it, Gerty's default completion model. */
+  readonly model?: string;
+  /** A tenant's own key for that model, for this request only (never stored, never logged). */
+  readonly apiKey?: string;
 }
 
 /** Vectors of texts, in their order, and the model that made them. */
@@ -53,7 +57,13 @@ export class GertyClient {
     const reply = await this.call(options, () =>
       this.rpc.call(
         Rpcs.gertyComplete,
-        { task, taskInput: taskInputStruct(request), ...tenantOf(options) },
+        {
+          task,
+          taskInput: taskInputStruct(request),
+          ...tenantOf(options),
+          ...(options.model && { model: options.model }),
+          ...(options.apiKey && { apiKey: options.apiKey }),
+        },
         { timeoutMs: options.timeoutMs },
       ),
     );

@@ -1,8 +1,25 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
+import { GertyClient } from '@engram/gerty-client';
+import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
-import type { PatrolConfig } from './patrol.config';
+import { PATROL_CONFIG, type PatrolConfig } from './patrol.config';
+import { BeingVoiceRepository } from './patrol/being-voice.repository';
+import { PatrolGertyGateway } from './patrol/patrol-gerty.gateway';
+import { PatrolRunHandler } from './patrol/patrol-run.handler';
+import { PatrolRunsRepository } from './patrol/patrol-runs.repository';
+import { PatrolScheduleService } from './patrol/patrol-schedule.service';
+import { RunPatrolUseCase } from './patrol/run-patrol.use-case';
+import { SceneNodesRepository } from './patrol/scene-nodes.repository';
+import { ConsolidationStep } from './patrol/steps/consolidation.step';
+import { DecayStep } from './patrol/steps/decay.step';
+import { DiaryStep } from './patrol/steps/diary.step';
+import { MergeStep } from './patrol/steps/merge.step';
+import { RevivalStep } from './patrol/steps/revival.step';
+import { ScenesToNodesStep } from './patrol/steps/scenes-to-nodes.step';
+import { SessionsStep } from './patrol/steps/sessions.step';
+import { SplitStep } from './patrol/steps/split.step';
+import { ThinkStep } from './patrol/steps/think.step';
 
 @Module({})
 export class PatrolModule {
@@ -17,9 +34,28 @@ export class PatrolModule {
           poolSize: config.DATABASE_POOL_SIZE,
           service: 'patrol',
         }),
+        OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [PatrolRunHandler],
+      providers: [
+        { provide: PATROL_CONFIG, useValue: config },
+        GertyClient,
+        PatrolGertyGateway,
+        PatrolRunsRepository,
+        SceneNodesRepository,
+        BeingVoiceRepository,
+        ScenesToNodesStep,
+        SessionsStep,
+        DecayStep,
+        ConsolidationStep,
+        RevivalStep,
+        SplitStep,
+        MergeStep,
+        DiaryStep,
+        ThinkStep,
+        RunPatrolUseCase,
+        PatrolScheduleService,
+      ],
     };
   }
 }

@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { DEATH_THRESHOLD, FADE_FACTOR_SQL, parseVector, type Scene } from '@engram/being';
+import type { EntityManager } from '@engram/store';
+
+/** A cluster of a being as the patrol's steps see it. */
+export interface ClusterRow {
+  readonly id: string;
+  readonly name: string;
+  readonly root: 'business' | 'private' | null;
+  readonly parentId: string;
+  readonly centroid: number[] | null;
+  readonly centroidModel: string | null;
+  readonly createdAt: Date;
+  readonly active: number;
+  readonly nodes: number;
+}
+
+/** A node as the model steps show it. */
+export interface NodeRow {
+  readonly id: string;
+  readonly clusterId: string;
+  readonly scene: Scene;
+  readonly feeling: string | null;
+  readonly importance: number;
+  readonly status: 'active' | 'dying' | 'dead';
+  readonly fresh: boolean;
+  readonly pinned: boolean;
+  readonly sessionCount: number;
+  readonly reactivationCount: number;
+  /** The day it was made (YYYY-MM-DD). */
+  readonly madeOn: string;
+}
+
+/**
+ * The patrol's reads and shared writes of a being's clusters and nodes, in the caller's
+ * tenant transaction (RLS confines them to the tenant; SQL names the agent).
+ */
+@Injectable()
+export class SceneNodesRepository {
+  /** Every cluster of the being, with its active and total node counts. */
+  async clusters(manager: EntityManager, agent: string): Promise<ClusterRow[]> {
+    const rows: Array<{
+      id: string;
+      name: string;
+      root: 'business' | 'private' | null;
+      parent_id: string;
+      centroid: string | null;
+      centroid_model: string | null;
+      created_at: Date;
+      active: number;
+      nodes: number;
+    }> = await manager.query(
+      `SELECT c.id::text, c.name, c.root, c.parent_id::text, c.centroid::text, c.centroid_model, c.created_at,
+              count(m.id) FILTER (WHERE m.status = 'active')::int AS active, count(m.id)::int AS nodes
+         FROM clusters c LEFT JOIN memory_nodes m ON m.cluster_id = c.id
+        WHERE c.agent = $1 GROUP BY c.id ORDER BY c.id`,
+      [agent],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      root: r.root,
+      parentId: r.parent_id,
+      centroid: r.centroid === null ? null : parseVector(r.centroid),
+      centroidModel: r.centroid_model,
+      createdAt: r.created_at,
+      active: r.active,
+      nodes: r.nodes,
+    }));
+  }
+
+  /** Nodes of the being matching a condition over memory_nodes' columns (no user text in it). */
+  async nodes(
+    manager: EntityManager,
+    agent: string,
+    where: string,
+    params: unknown[] = [],
+  ): Promise<NodeRow[]> {
+    const rows: Array<{
+      id: string;
+      cluster_id: string;
+      scene: Scene;
+      feeling: string | null;
+      importance: number;
+      status: NodeRow['status'];
+      fresh: boolean;
+      pinned: boolean;
+      session_count: number;
+      reactivation_count: number;
+      made_on: string;
+    }> = await manager.query(
+      `SELECT id::text, cluster_id::text, scene, feeling, importance, status, fresh, pinned, session_count,
+              reactivation_count, created_at::date::text AS made_on
+         FROM memory_nodes WHERE agent = $1 AND (${where}) ORDER BY id`,
+      [agent, ...params],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      clusterId: r.cluster_id,
+      scene: r.scene,
+      feeling: r.feeling,
+      importance: r.importance,
+      status: r.status,
+      fresh: r.fresh,
+      pinned: r.pinned,
+      sessionCount: r.session_count,
+      reactivationCount: r.reactivation_count,
+      madeOn: r.made_on,
+    }));
+  }
+
+  /**
+   * Each cluster's centroid: the mean vector of its active nodes (by the model most of them
+   * were embedded with); none when it has no active node.
+   */
+  async recomputeCentroids(manager: EntityManager, agent: string): Promise<void> {
+    await manager.query(
+      `WITH means AS (
+         SELECT DISTINCT ON (cluster_id) cluster_id, embedding_model, avg(embedding::vector)::halfvec AS mean
+           FROM memory_nodes WHERE agent = $1 AND status = 'active' AND embedding IS NOT NULL
+          GROUP BY cluster_id, embedding_model ORDER BY cluster_id, count(*) DESC, embedding_model)
+       UPDATE clusters c SET centroid = m.mean, centroid_model = m.embedding_model
+         FROM clusters c0 LEFT JOIN means m ON m.cluster_id = c0.id
+        WHERE c.id = c0.id AND c.agent = $1
+          AND (c.centroid IS DISTINCT FROM m.mean OR c.centroid_model IS DISTINCT FROM m.embedding_model)`,
+      [agent],
+    );
+  }
+
+  /** Moves every node of `from` into `to`. */
+  async moveNodes(manager: EntityManager, from: string, to: string): Promise<void> {
+    await manager.query(`UPDATE memory_nodes SET cluster_id = $2, updated_at = now() WHERE cluster_id = $1`, [
+      from,
+      to,
+    ]);
+  }
+
+  /** Deletes those of `ids` that are sub-clusters with neither nodes nor children; answers how many went. */
+  async deleteEmptyClusters(manager: EntityManager, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const [row]: Array<{ gone: number }> = await manager.query(
+      `SELECT engram_delete_empty_clusters($1::bigint[]) AS gone`,
+      [ids],
+    );
+    return row!.gone;
+  }
+
+  /**
+   * Marks nodes dead as consolidation decides (absorbed into a survivor, or let go): their
+   * importance drops so that their effective importance is at the threshold, so only a new
+   * recall (not the revival step of the same run) brings a let-go node back.
+   */
+  async makeDead(manager: EntityManager, ids: readonly string[], absorbedInto: string | null): Promise<void> {
+    if (ids.length === 0) return;
+    await manager.query(
+      `UPDATE memory_nodes SET status = 'dead', fresh = false, absorbed_into = $2, updated_at = now(),
+              importance = least(importance, ${DEATH_THRESHOLD} / ${FADE_FACTOR_SQL})
+        WHERE id = ANY($1::bigint[]) AND NOT pinned`,
+      [ids, absorbedInto],
+    );
+  }
+}

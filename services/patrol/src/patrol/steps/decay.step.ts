@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { DEATH_THRESHOLD, EFFECTIVE_IMPORTANCE_SQL } from '@engram/being';
+import type { EntityManager } from '@engram/store';
+import type { Planned, PatrolRun, PatrolStepUseCase, StepCounts } from '../patrol-step';
+import { SceneNodesRepository } from '../scene-nodes.repository';
+
+const FADED = `(NOT pinned AND ${EFFECTIVE_IMPORTANCE_SQL} <= ${DEATH_THRESHOLD})`;
+
+/**
+ * ❸ Decay: an active node whose importance · e^(−session_count/30) · (1 + reactivations)
+ * is at or below 0.05 is dying; a node that was dying since the last patrol and is still
+ * faded is dead (consolidation had its chance to merge it, a recall its chance to save it);
+ * a dying node recalled (or pinned) since is active again. Pinned nodes never fade.
+ */
+@Injectable()
+export class DecayStep implements PatrolStepUseCase<null> {
+  readonly step = 'decay';
+
+  constructor(private readonly nodes: SceneNodesRepository) {}
+
+  async plan(): Promise<Planned<null>> {
+    return { plan: null };
+  }
+
+  async apply(manager: EntityManager, run: PatrolRun): Promise<StepCounts> {
+    const update = async (from: string, to: string, condition: string): Promise<number> => {
+      const [, count]: [unknown, number] = await manager.query(
+        `UPDATE memory_nodes SET status = '${to}', updated_at = now()
+          WHERE agent = $1 AND status = '${from}' AND ${condition}`,
+        [run.agent],
+      );
+      return count;
+    };
+    // In this order: a node marked dying now is not killed in the same patrol.
+    const dead = await update('dying', 'dead', FADED);
+    const recovered = await update('dying', 'active', `NOT ${FADED}`);
+    const dying = await update('active', 'dying', FADED);
+    if (dead + recovered + dying > 0) await this.nodes.recomputeCentroids(manager, run.agent);
+    return { dying, dead, recovered };
+  }
+}

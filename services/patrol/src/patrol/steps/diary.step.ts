@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { sceneToText } from '@engram/being';
+import { checkDiary, type TaskRequest } from '@engram/prompts';
+import { TenantTransactions, type EntityManager } from '@engram/store';
+import { BeingVoiceRepository } from '../being-voice.repository';
+import { isUnusableAnswer } from '../model-answers';
+import { PatrolGertyGateway } from '../patrol-gerty.gateway';
+import {
+  NO_MODEL_REASON,
+  type Planned,
+  type PatrolRun,
+  type PatrolStepUseCase,
+  type StepCounts,
+} from '../patrol-step';
+import { SceneNodesRepository } from '../scene-nodes.repository';
+
+/** Most scenes of the day the diary is written from. */
+const MAX_SCENES = 100;
+
+interface DiaryPlan {
+  readonly text: string | null;
+  readonly model: string;
+}
+
+/**
+ * The diary: 3–5 lines in the being's voice about its day (the scenes made or brought back
+ * today, yesterday's entry for continuity), upserted as today's entry — a second patrol on
+ * one day rewrites it. An answer of another length is refused and the entry left as it was.
+ */
+@Injectable()
+export class DiaryStep implements PatrolStepUseCase<DiaryPlan> {
+  readonly step = 'diary';
+
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly gateway: PatrolGertyGateway,
+    private readonly nodes: SceneNodesRepository,
+    private readonly voices: BeingVoiceRepository,
+  ) {}
+
+  async plan(run: PatrolRun): Promise<Planned<DiaryPlan>> {
+    if (!run.model) return { skip: NO_MODEL_REASON };
+    const input = await this.transactions.run(run.tenantId, (m) =>
+      diaryInput(m, this.nodes, this.voices, run),
+    );
+    try {
+      const { output, model } = await this.gateway.complete('write_diary', input, {
+        ...run,
+        model: run.model,
+      });
+      const checked = checkDiary(output);
+      return { plan: { text: checked.ok ? checked.text : null, model } };
+    } catch (error) {
+      if (!isUnusableAnswer(error)) throw error;
+      return { plan: { text: null, model: run.model.name } };
+    }
+  }
+
+  async apply(manager: EntityManager, run: PatrolRun, plan: DiaryPlan): Promise<StepCounts> {
+    if (plan.text === null) return { written: 0, refused: 1 };
+    await manager.query(
+      `INSERT INTO diary (tenant_id, agent, day, content, model) VALUES ($1, $2, $3::date, $4, $5)
+       ON CONFLICT (tenant_id, agent, day) DO UPDATE SET content = excluded.content, model = excluded.model, updated_at = now()`,
+      [run.tenantId, run.agent, run.today, plan.text, plan.model],
+    );
+    return { written: 1, lines: plan.text.split('\n').length };
+  }
+}
+
+/** What the day's diary (and the think notes after it) are written from. */
+export async function diaryInput(
+  manager: EntityManager,
+  nodes: SceneNodesRepository,
+  voices: BeingVoiceRepository,
+  run: PatrolRun,
+): Promise<TaskRequest<'write_diary'>> {
+  const { name, personality, voice } = await voices.voiceOf(manager, run.agent);
+  const today = await nodes.nodes(
+    manager,
+    run.agent,
+    `status <> 'dead' AND (created_at::date = $2::date OR last_activated::date = $2::date)`,
+    [run.today],
+  );
+  const [previous]: Array<{ content: string }> = await manager.query(
+    `SELECT content FROM diary WHERE agent = $1 AND day = $2::date - 1`,
+    [run.agent, run.today],
+  );
+  return {
+    being: { ...(name && { name }), ...(personality && { personality }), ...(voice && { voice }) },
+    day: run.today,
+    scenes: today.slice(-MAX_SCENES).map((n) => sceneToText(n.scene, n.feeling)),
+    ...(previous && { previous: previous.content }),
+  };
+}

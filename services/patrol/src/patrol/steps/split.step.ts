@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { sceneToText, SPLIT_ABOVE } from '@engram/being';
+import { checkSplit, type TaskRequest } from '@engram/prompts';
+import { TenantTransactions, type EntityManager } from '@engram/store';
+import { isUnusableAnswer } from '../model-answers';
+import { PatrolGertyGateway } from '../patrol-gerty.gateway';
+import {
+  NO_MODEL_REASON,
+  type Planned,
+  type PatrolRun,
+  type PatrolStepUseCase,
+  type StepCounts,
+} from '../patrol-step';
+import { SceneNodesRepository } from '../scene-nodes.repository';
+
+/** Most nodes of one cluster shown to the model at once (the task's bound). */
+const MAX_NODES = 500;
+
+interface SplitPlan {
+  readonly splits: Array<{ clusterId: string; groups: Array<{ name: string; nodeIds: string[] }> }>;
+  readonly refused: number;
+}
+
+/**
+ * ❻ Split: a cluster with more than 10 active nodes is divided by the language model into
+ * named groups of at least 2 that become its sub-clusters, leaving at least 2 in it. A root
+ * stays a root (never split into two roots): its groups become its children. An answer that
+ * does not parse, names a node it was not shown, or breaks those bounds is refused whole.
+ */
+@Injectable()
+export class SplitStep implements PatrolStepUseCase<SplitPlan> {
+  readonly step = 'split';
+
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly gateway: PatrolGertyGateway,
+    private readonly nodes: SceneNodesRepository,
+  ) {}
+
+  async plan(run: PatrolRun): Promise<Planned<SplitPlan>> {
+    if (!run.model) return { skip: NO_MODEL_REASON };
+    const { clusters, nodes } = await this.transactions.run(run.tenantId, async (m) => {
+      const crowded = (await this.nodes.clusters(m, run.agent)).filter((c) => c.active > SPLIT_ABOVE);
+      return {
+        clusters: crowded,
+        nodes: crowded.length
+          ? await this.nodes.nodes(m, run.agent, `status = 'active' AND cluster_id = ANY($2::bigint[])`, [
+              crowded.map((c) => c.id),
+            ])
+          : [],
+      };
+    });
+    if (clusters.length === 0) return { skip: `no cluster has more than ${SPLIT_ABOVE} active scenes` };
+    const splits: SplitPlan['splits'] = [];
+    let refused = 0;
+    for (const cluster of clusters) {
+      const input: TaskRequest<'split_cluster'> = {
+        cluster: { name: cluster.name },
+        nodes: nodes
+          .filter((n) => n.clusterId === cluster.id)
+          .slice(0, MAX_NODES)
+          .map((n) => ({ id: n.id, scene: sceneToText(n.scene, n.feeling) })),
+      };
+      try {
+        const { output } = await this.gateway.complete('split_cluster', input, { ...run, model: run.model });
+        const checked = checkSplit(input, output);
+        if (checked.ok) splits.push({ clusterId: cluster.id, groups: checked.plan.groups });
+        else refused += 1;
+      } catch (error) {
+        if (!isUnusableAnswer(error)) throw error;
+        refused += 1;
+      }
+    }
+    return { plan: { splits, refused } };
+  }
+
+  async apply(manager: EntityManager, run: PatrolRun, plan: SplitPlan): Promise<StepCounts> {
+    let created = 0;
+    let moved = 0;
+    for (const split of plan.splits) {
+      for (const group of split.groups) {
+        const [child]: Array<{ id: string }> = await manager.query(
+          `INSERT INTO clusters (tenant_id, agent, name, parent_id) VALUES ($1, $2, $3, $4) RETURNING id::text`,
+          [run.tenantId, run.agent, group.name, split.clusterId],
+        );
+        const [, count]: [unknown, number] = await manager.query(
+          `UPDATE memory_nodes SET cluster_id = $1, updated_at = now() WHERE id = ANY($2::bigint[]) AND cluster_id = $3`,
+          [child!.id, group.nodeIds, split.clusterId],
+        );
+        created += 1;
+        moved += count;
+      }
+    }
+    if (created > 0) await this.nodes.recomputeCentroids(manager, run.agent);
+    return { split: plan.splits.length, clusters: created, moved, refused: plan.refused };
+  }
+}
