@@ -305,6 +305,23 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       expect((error.details.problems as string[]).length).toBeGreaterThan(0);
       expect(server.requests).toHaveLength(2);
     });
+    it('answers INTERNAL naming the problem when the model’s JSON fits the schema but not the task’s bounds', async () => {
+      const facts = [
+        { content: 'Ada likes tea.', category: 'preference', importance: 42, sourceMessageIds: [] },
+      ];
+      server.script({ kind: 'content', content: JSON.stringify({ facts }) });
+      const error = await rpcFailure(
+        complete({
+          task: 'extract_facts',
+          taskInput: { messages: [{ id: 'm', role: 'user', at: at(0), text: 'I like tea.' }] },
+        }),
+      );
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).toMatch(
+        /^the model's extract_facts answer is not in the expected shape: facts\.0\.importance: /,
+      );
+      expect(server.requests).toHaveLength(1); // valid against the JSON schema: no repair asked
+    });
   });
 
   describe('failures', () => {

@@ -151,14 +151,20 @@ function describeToolCallPrompt(input: DescribeToolCallInput): TaskPrompt {
 
 /** The prompt a language model gets for a task (the built-in model runs the task itself). */
 export function renderTaskPrompt<T extends TaskName>(task: T, input: TaskInput<T>): TaskPrompt {
-  switch (task) {
+  // Switched on the plain name so that a task added to TASKS does not compile without its prompt.
+  const name: TaskName = task;
+  switch (name) {
     case 'summarize':
       return summarizePrompt(input as SummarizeInput);
     case 'extract_facts':
       return extractFactsPrompt(input as ExtractFactsInput);
     case 'answer_from_memory':
       return answerFromMemoryPrompt(input as AnswerFromMemoryInput);
-    default:
+    case 'describe_tool_call':
       return describeToolCallPrompt(input as DescribeToolCallInput);
+    default: {
+      const unprompted: never = name;
+      throw new Error(`no prompt for task ${String(unprompted)}`);
+    }
   }
 }

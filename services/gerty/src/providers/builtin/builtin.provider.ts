@@ -48,7 +48,9 @@ export class BuiltinProvider implements ModelProvider {
   }
 
   runTask<T extends TaskName>(task: T, input: TaskInput<T>): Completion {
-    switch (task) {
+    // Switched on the plain name so that a task added to TASKS does not compile until it is decided here.
+    const name: TaskName = task;
+    switch (name) {
       case 'summarize':
         return { text: summarize(input as SummarizeInput) };
       case 'extract_facts': {
@@ -59,9 +61,13 @@ export class BuiltinProvider implements ModelProvider {
         const { answer, citedIds } = answerFromMemory(input as AnswerFromMemoryInput);
         return { text: answer, json: { answer, citedIds } };
       }
-      default: {
+      case 'describe_tool_call': {
         const call = input as DescribeToolCallInput;
         return { text: describeToolCall(call.toolName, call.toolArgs) };
+      }
+      default: {
+        const undecided: never = name;
+        throw new Error(`the built-in model has no rule for task ${String(undecided)}`);
       }
     }
   }
