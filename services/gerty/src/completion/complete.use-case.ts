@@ -11,7 +11,6 @@ import {
   parseTaskInput,
   renderTaskPrompt,
   TASK_ANSWERS,
-  TASKS,
   type AnswerFromMemoryInput,
   type TaskInput,
   type TaskName,
@@ -19,12 +18,13 @@ import {
 import { TenantKeysService } from '../keys/tenant-keys.service';
 import { toRpcError } from '../models/inference-failure';
 import { ModelRouter, type RoutedModel } from '../models/model-router';
+import { BUILTIN_TASKS } from '../providers/builtin/builtin.provider';
 import type { Completion } from '../providers/model-provider';
 
 /**
- * gerty.rpc.complete. An Engram task (summarize, extract_facts, describe_tool_call,
- * answer_from_memory) is run natively by the built-in model, or rendered into its prompt
- * for a language model, whose answer is checked; free-form chat goes to a language model as is.
+ * gerty.rpc.complete. An Engram task (TASKS) is run natively by the built-in model (those it
+ * can do: scene memory's need a language model), or rendered into its prompt for a language
+ * model, whose answer is checked; free-form chat goes to a language model as is.
  * The request passed its rules (libs/contracts completeRules: a known task, or chat messages
  * in known roles); the task's input is checked here, against the task's schema (libs/prompts).
  */
@@ -107,7 +107,7 @@ export class CompleteUseCase {
   ): Promise<Completion> {
     if (route.provider.runTask) {
       throw RpcError.failedPrecondition(
-        `the built-in model does Engram's tasks (${TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,
+        `the built-in model does Engram's tasks (${BUILTIN_TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,
       );
     }
     return route.provider.complete(
