@@ -1,4 +1,4 @@
-import { fromJson } from '@bufbuild/protobuf';
+import { fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs, type RpcSpec } from '@engram/contracts';
 import { DependencyUnavailableError, RpcError, type RpcClient } from '@engram/messaging';
@@ -105,6 +105,29 @@ describe('GertyClient', () => {
       { timeoutMs: 10, asDependency: true },
     );
     await expect(asked).rejects.toBeInstanceOf(TaskAnswerShapeError);
+  });
+
+  it('asks for a scene-memory task and answers its typed output, or refuses it in another shape', async () => {
+    let json: JsonValue = { groups: [{ name: 'Baking', nodeIds: ['1', '2'] }] };
+    const { gerty, calls } = gertyAnswering({
+      [Rpcs.gertyComplete.subject]: async () => ({
+        text: '',
+        json: fromJson(ValueSchema, json),
+        model: 'openai:x',
+      }),
+    });
+    const request = {
+      cluster: { name: 'Everyday' },
+      nodes: ['1', '2', '3', '4'].map((id) => ({ id, scene: `scene ${id}` })),
+    };
+    const answer = await gerty.complete('split_cluster', request, { timeoutMs: 10 });
+    expect(answer.output.groups[0]!.nodeIds).toEqual(['1', '2']);
+    expect(calls[0]!.request).toEqual({ task: 'split_cluster', taskInput: request });
+
+    json = { groups: [{ name: 'Baking', nodeIds: '1,2' }] };
+    await expect(gerty.complete('split_cluster', request, { timeoutMs: 10 })).rejects.toThrow(
+      /answered split_cluster in another shape \(groups\.0\.nodeIds: /,
+    );
   });
 
   it('answers one vector per text with the model and width, and refuses a count that does not match', async () => {

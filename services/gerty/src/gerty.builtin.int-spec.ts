@@ -263,7 +263,8 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
           {
             field: 'task',
             description:
-              'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory (got "translate")',
+              'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory, ' +
+              'consolidate_scenes, split_cluster, write_diary, write_think_notes (got "translate")',
           },
         ],
       });
@@ -297,6 +298,41 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
       const error = await rpcFailure(complete({ messages: [{ role: 'user', content: 'Write me a poem.' }] }));
       expect(error.code).toBe('FAILED_PRECONDITION');
       expect(error.message).toMatch(/built-in model does Engram's tasks.*configure a language model/);
+      expect(error.message).toContain('(summarize, extract_facts, describe_tool_call, answer_from_memory)');
+    });
+
+    it('refuses scene memory’s tasks with FAILED_PRECONDITION: they need a language model', async () => {
+      const being = { name: 'Mira', voice: 'Short sentences.' };
+      const inputs = {
+        consolidate_scenes: {
+          being,
+          cluster: { name: 'Baking' },
+          nodes: [
+            { id: '1', scene: 'baked bread', importance: 0.5, status: 'active', fresh: true, pinned: false },
+          ],
+        },
+        split_cluster: {
+          cluster: { name: 'Everyday' },
+          nodes: ['1', '2', '3'].map((id) => ({ id, scene: `scene ${id}` })),
+        },
+        write_diary: { being, day: '2026-11-02', scenes: ['2026-11-02 — the kitchen — baked bread'] },
+        write_think_notes: { being, day: '2026-11-02', scenes: [] },
+      };
+      for (const [task, taskInput] of Object.entries(inputs)) {
+        const error = await rpcFailure(complete({ task, taskInput }));
+        expect(error.code).toBe('FAILED_PRECONDITION');
+        expect(error.message).toBe(
+          `task ${task} needs a language model, which the built-in model is not: ` +
+            `configure one (see README, "Models"), with the operator's key or a tenant's own (gerty.rpc.keys.set)`,
+        );
+      }
+      // An input that does not fit is named as such first, whichever model would answer.
+      const invalid = await rpcFailure(complete({ task: 'write_diary', taskInput: { being, day: 'today' } }));
+      expect(invalid.code).toBe('INVALID_ARGUMENT');
+      expect(invalid.details.problems).toEqual([
+        expect.stringMatching(/^day: /),
+        expect.stringMatching(/^scenes: /),
+      ]);
     });
 
     it('refuses an unknown model with NOT_FOUND', async () => {

@@ -3,7 +3,13 @@ import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs } from '@engram/contracts';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
 import { RpcClient, RpcError } from '@engram/messaging';
-import { EXTRACTED_FACTS_JSON_SCHEMA, MEMORY_ANSWER_JSON_SCHEMA } from '@engram/prompts';
+import {
+  CLUSTER_SPLIT_JSON_SCHEMA,
+  EXTRACTED_FACTS_JSON_SCHEMA,
+  MEMORY_ANSWER_JSON_SCHEMA,
+  SCENE_CONSOLIDATION_JSON_SCHEMA,
+  THINK_NOTES_JSON_SCHEMA,
+} from '@engram/prompts';
 import {
   startFakeOpenAiServer,
   startServiceUnderTest,
@@ -304,6 +310,183 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       expect(error.details.model).toBe('openai-chat');
       expect((error.details.problems as string[]).length).toBeGreaterThan(0);
       expect(server.requests).toHaveLength(2);
+    });
+    it('answers INTERNAL naming the problem when the model’s JSON fits the schema but not the task’s bounds', async () => {
+      const facts = [
+        { content: 'Ada likes tea.', category: 'preference', importance: 42, sourceMessageIds: [] },
+      ];
+      server.script({ kind: 'content', content: JSON.stringify({ facts }) });
+      const error = await rpcFailure(
+        complete({
+          task: 'extract_facts',
+          taskInput: { messages: [{ id: 'm', role: 'user', at: at(0), text: 'I like tea.' }] },
+        }),
+      );
+      expect(error.code).toBe('INTERNAL');
+      expect(error.message).toMatch(
+        /^the model's extract_facts answer is not in the expected shape: facts\.0\.importance: /,
+      );
+      expect(server.requests).toHaveLength(1); // valid against the JSON schema: no repair asked
+    });
+  });
+
+  describe('scene memory’s tasks', () => {
+    const being = { name: 'Mira', personality: 'Curious and warm.', voice: 'Short sentences; dry humour.' };
+    const node = (id: string, scene: string, pinned = false) => ({
+      id,
+      scene,
+      importance: 0.5,
+      status: 'active',
+      fresh: false,
+      pinned,
+    });
+    const consolidation = {
+      task: 'consolidate_scenes',
+      taskInput: {
+        being,
+        cluster: { name: 'Baking' },
+        nodes: [
+          node('41', '2026-11-02 — the kitchen — baked bread with Mia — "smells like home" — (warm)', true),
+          node('42', '2026-11-02 — the kitchen — Mia and I baked bread'),
+          node('43', '2026-10-01 — the hallway — a delivery came'),
+        ],
+      },
+    };
+    const split = {
+      task: 'split_cluster',
+      taskInput: {
+        cluster: { name: 'Everyday' },
+        nodes: [
+          { id: '1', scene: '2026-11-02 — the kitchen — baked bread' },
+          { id: '2', scene: '2026-11-04 — the kitchen — burnt the rolls' },
+          { id: '3', scene: '2026-11-03 — the office — a deadline moved' },
+          { id: '4', scene: '2026-11-05 — the park — rain' },
+        ],
+      },
+    };
+    const day = {
+      being,
+      day: '2026-11-02',
+      scenes: ['2026-11-02 — the kitchen — baked bread with Mia — (warm)'],
+    };
+    const sent = () => server.requests[0]!.body;
+    const sentMessages = () => sent().messages as Array<{ role: string; content: string }>;
+
+    it('consolidate_scenes: asks with its JSON schema, the being and each scene’s id; answers the plan', async () => {
+      const plan = { merges: [{ survivorId: '41', absorbedIds: ['42'] }], makeDead: ['43'] };
+      server.script({ kind: 'content', content: JSON.stringify(plan) });
+      const response = await complete({ ...consolidation, tenantId: 'acme' });
+
+      expect(sent().response_format).toEqual({
+        type: 'json_schema',
+        json_schema: { name: 'scene_consolidation', schema: SCENE_CONSOLIDATION_JSON_SCHEMA, strict: true },
+      });
+      const [system, user] = sentMessages();
+      expect(system!.content).toContain('scene memory of Mira');
+      expect(system!.content).toContain('Curious and warm.');
+      expect(user!.content).toContain(
+        '[41] (0.50, active, pinned) 2026-11-02 — the kitchen — baked bread with Mia',
+      );
+      expect(user!.content).toContain('[43] (0.50, active) 2026-10-01 — the hallway — a delivery came');
+      expect(toJson(ValueSchema, response.json!)).toEqual(plan);
+      expect(response.model).toBe('openai:fake-chat');
+    });
+
+    it('split_cluster: asks with its JSON schema and each scene’s id; answers the groups', async () => {
+      const groups = [{ name: 'Kitchen', nodeIds: ['1', '2'] }];
+      server.script({ kind: 'content', content: JSON.stringify({ groups }) });
+      const response = await complete(split);
+
+      expect(sent().response_format).toMatchObject({
+        json_schema: { name: 'cluster_split', schema: CLUSTER_SPLIT_JSON_SCHEMA },
+      });
+      expect(sentMessages()[1]!.content).toBe(
+        'Cluster: Everyday\n\nScenes:\n' +
+          '[1] 2026-11-02 — the kitchen — baked bread\n' +
+          '[2] 2026-11-04 — the kitchen — burnt the rolls\n' +
+          '[3] 2026-11-03 — the office — a deadline moved\n' +
+          '[4] 2026-11-05 — the park — rain',
+      );
+      expect(toJson(ValueSchema, response.json!)).toEqual({ groups });
+    });
+
+    it('write_diary: asks in the being’s voice without a JSON schema; answers the entry, trimmed', async () => {
+      server.script({
+        kind: 'content',
+        content: '\n  We baked bread.\nMia laughed.\nThe kitchen smelled like home.  \n',
+      });
+      const response = await complete({
+        task: 'write_diary',
+        taskInput: { ...day, previous: 'A quiet day.' },
+      });
+
+      expect(sent().response_format).toBeUndefined();
+      const [system, user] = sentMessages();
+      expect(system!.content).toMatch(/^You are Mira, writing your diary at the end of 2026-11-02\./);
+      expect(system!.content).toContain('Your voice, to write in: Short sentences; dry humour.');
+      expect(user!.content).toContain("Yesterday's entry:\nA quiet day.");
+      expect(user!.content).toContain('- 2026-11-02 — the kitchen — baked bread with Mia — (warm)');
+      expect(response.text).toBe('We baked bread.\nMia laughed.\nThe kitchen smelled like home.');
+      expect(response.json).toBeUndefined();
+    });
+
+    it('write_think_notes: asks with its JSON schema in the being’s voice; answers the notes', async () => {
+      const notes = ['Ask Mia how the bread turned out.', 'Keep it short.', 'Mention the rain.'];
+      server.script({ kind: 'content', content: JSON.stringify({ notes }) });
+      const response = await complete({
+        task: 'write_think_notes',
+        taskInput: { ...day, diary: 'We baked.' },
+      });
+
+      expect(sent().response_format).toMatchObject({
+        json_schema: { name: 'think_notes', schema: THINK_NOTES_JSON_SCHEMA },
+      });
+      const [system, user] = sentMessages();
+      expect(system!.content).toContain('Your voice, to write in: Short sentences; dry humour.');
+      expect(user!.content).toContain('Your diary entry:\nWe baked.');
+      expect(toJson(ValueSchema, response.json!)).toEqual({ notes });
+    });
+
+    it('answers INTERNAL when the model answers a JSON task without JSON, even after the repair', async () => {
+      for (const request of [consolidation, split, { task: 'write_think_notes', taskInput: day }]) {
+        server.requests.length = 0;
+        server.script(
+          { kind: 'content', content: 'Merge 41 and 42, I would say.' },
+          { kind: 'content', content: 'Sorry, no JSON today.' },
+        );
+        const error = await rpcFailure(complete(request));
+        expect(error.code).toBe('INTERNAL');
+        expect(error.message).toMatch(/^model openai-chat did not produce valid output: /);
+        expect(server.requests).toHaveLength(2);
+      }
+    });
+
+    it('answers INTERNAL naming the field when the JSON fits the schema but not the task’s answer', async () => {
+      const cases = [
+        {
+          request: consolidation,
+          answer: { merges: [{ survivorId: '41', absorbedIds: [] }], makeDead: [] },
+          problem: 'consolidate_scenes answer is not in the expected shape: merges.0.absorbedIds: ',
+        },
+        {
+          request: split,
+          answer: { groups: [{ name: 'K'.repeat(61), nodeIds: ['1', '2'] }] },
+          problem: 'split_cluster answer is not in the expected shape: groups.0.name: ',
+        },
+        {
+          request: { task: 'write_think_notes', taskInput: day },
+          answer: { notes: ['Only one note.'] },
+          problem: 'write_think_notes answer is not in the expected shape: notes: ',
+        },
+      ];
+      for (const { request, answer, problem } of cases) {
+        server.requests.length = 0;
+        server.script({ kind: 'content', content: JSON.stringify(answer) });
+        const error = await rpcFailure(complete(request));
+        expect(error.code).toBe('INTERNAL');
+        expect(error.message).toContain(`the model's ${problem}`);
+        expect(server.requests).toHaveLength(1);
+      }
     });
   });
 

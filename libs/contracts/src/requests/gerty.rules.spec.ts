@@ -21,6 +21,8 @@ describe('gerty.rpc.complete rules', () => {
 
   it('accept a task, or chat messages in the three roles', () => {
     expect(complete({ task: 'summarize', taskInput: {} })).toEqual({});
+    for (const task of ['consolidate_scenes', 'split_cluster', 'write_diary', 'write_think_notes'])
+      expect(complete({ task, taskInput: {} })).toEqual({});
     expect(
       complete({
         messages: [
@@ -35,7 +37,9 @@ describe('gerty.rpc.complete rules', () => {
 
   it('refuse each bad field, naming it', () => {
     expect(complete({ task: 'translate' })).toEqual({
-      task: 'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory (got "translate")',
+      task:
+        'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory, ' +
+        'consolidate_scenes, split_cluster, write_diary, write_think_notes (got "translate")',
     });
     expect(complete({})).toEqual({ messages: 'give messages, or a task' });
     expect(complete({ messages: [{ role: 'user' }, { role: 'tool' }] })).toEqual({

@@ -27,8 +27,20 @@ export type FactCategory = (typeof FACT_CATEGORIES)[number];
 export const FACT_LIFETIMES = ['sticky', 'user_preference', 'project_context', 'learned_pattern'] as const;
 export type FactLifetime = (typeof FACT_LIFETIMES)[number];
 
-/** The tasks Engram asks of a model, by name (CompleteRequest.task). */
-export const TASKS = ['summarize', 'extract_facts', 'describe_tool_call', 'answer_from_memory'] as const;
+/**
+ * The tasks Engram asks of a model, by name (CompleteRequest.task). The last four are scene
+ * memory's patrol: only a language model does them.
+ */
+export const TASKS = [
+  'summarize',
+  'extract_facts',
+  'describe_tool_call',
+  'answer_from_memory',
+  'consolidate_scenes',
+  'split_cluster',
+  'write_diary',
+  'write_think_notes',
+] as const;
 export type TaskName = (typeof TASKS)[number];
 
 /** What a being's note is: a scene (the patrol makes a node of it), a plain note, a TODO, a reminder, knowledge. */

@@ -35,6 +35,47 @@ describe('parseTaskAnswer', () => {
     expect(answer.output).toEqual({ answer: 'Bailey [message:1].', citedIds: ['message:1'] });
   });
 
+  it('reads the scene-memory tasks: consolidation with its lists defaulted, the split, the diary text, the notes', () => {
+    const model = 'openai:x';
+    expect(parseTaskAnswer('consolidate_scenes', { text: '', json: {}, model }).output).toEqual({
+      merges: [],
+      makeDead: [],
+    });
+    const groups = [{ name: 'Baking', nodeIds: ['1', '2'] }];
+    expect(parseTaskAnswer('split_cluster', { text: '', json: { groups }, model }).output).toEqual({
+      groups,
+    });
+    expect(
+      parseTaskAnswer('write_diary', { text: 'We baked.\nIt rained.\nMia laughed.', model }).output,
+    ).toBe('We baked.\nIt rained.\nMia laughed.');
+    const notes = ['Ask Mia.', 'Be brief.', 'Mention the rain.'];
+    expect(parseTaskAnswer('write_think_notes', { text: '', json: { notes }, model }).output).toEqual({
+      notes,
+    });
+  });
+
+  it('refuses scene-memory answers beyond their bounds', () => {
+    const model = 'openai:x';
+    const shape = (task: 'consolidate_scenes' | 'split_cluster' | 'write_think_notes', json: unknown) => () =>
+      parseTaskAnswer(task, { text: '', json, model });
+    expect(shape('consolidate_scenes', { merges: [{ survivorId: '1', absorbedIds: [] }] })).toThrow(
+      /consolidate_scenes in another shape \(merges\.0\.absorbedIds: /,
+    );
+    expect(shape('split_cluster', { groups: [{ name: 'x'.repeat(61), nodeIds: ['1', '2'] }] })).toThrow(
+      /split_cluster in another shape \(groups\.0\.name: /,
+    );
+    expect(shape('split_cluster', { groups: [{ name: '', nodeIds: ['1', '2'] }] })).toThrow(
+      TaskAnswerShapeError,
+    );
+    expect(shape('write_think_notes', { notes: ['a', 'b'] })).toThrow(
+      /write_think_notes in another shape \(notes: /,
+    );
+    expect(shape('write_think_notes', { notes: Array.from({ length: 8 }, () => 'n') })).toThrow(
+      TaskAnswerShapeError,
+    );
+    expect(shape('write_think_notes', { notes: ['a', 'b', 'c'.repeat(301)] })).toThrow(/\(notes\.2: /);
+  });
+
   it('refuses an answer in another shape, naming the model, the task and the problem', () => {
     const noJson = () => parseTaskAnswer('answer_from_memory', { text: 'cats', model: 'openai:x' });
     expect(noJson).toThrow(TaskAnswerShapeError);

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { extractedFacts, memoryAnswer, type TaskName } from './task-inputs';
+import {
+  clusterSplit,
+  extractedFacts,
+  memoryAnswer,
+  sceneConsolidation,
+  thinkNotes,
+  type TaskName,
+} from './task-inputs';
 
 /**
  * What each task answers, from any model: the schema of its output and where the output
@@ -10,9 +17,17 @@ export const TASK_ANSWERS = {
   extract_facts: { from: 'json', schema: extractedFacts },
   describe_tool_call: { from: 'text', schema: z.string() },
   answer_from_memory: { from: 'json', schema: memoryAnswer },
+  consolidate_scenes: { from: 'json', schema: sceneConsolidation },
+  split_cluster: { from: 'json', schema: clusterSplit },
+  write_diary: { from: 'text', schema: z.string() },
+  write_think_notes: { from: 'json', schema: thinkNotes },
 } as const satisfies Record<TaskName, { from: 'text' | 'json'; schema: z.ZodType }>;
 
-/** What a task answers: summarize and describe_tool_call text, extract_facts ExtractedFacts, answer_from_memory MemoryAnswer. */
+/**
+ * What a task answers: summarize, describe_tool_call and write_diary text, extract_facts
+ * ExtractedFacts, answer_from_memory MemoryAnswer, consolidate_scenes SceneConsolidation,
+ * split_cluster ClusterSplit, write_think_notes ThinkNotes.
+ */
 export type TaskOutput<T extends TaskName> = z.output<(typeof TASK_ANSWERS)[T]['schema']>;
 
 /** A task's output with the model that produced it. */

@@ -83,6 +83,122 @@ export const extractedFacts = z.object({
   ),
 });
 
+/**
+ * Bounds of the scene-memory tasks: what one prompt can hold, and one NATS message (1 MB)
+ * easily (500 scenes of 500 characters are about 300 kB). Diary entries fit the `previous` and
+ * `diary` of the next day's inputs.
+ */
+export const SCENE_TASK_LIMITS = {
+  consolidateNodes: 200,
+  splitNodes: 500,
+  diaryScenes: 100,
+  nodeIdChars: 64,
+  sceneChars: 500,
+  nameChars: 200,
+  personalityChars: 4000,
+  voiceChars: 2000,
+  diaryChars: 2000,
+  diaryLines: { min: 3, max: 5 },
+  groupNameChars: 60,
+  notes: { min: 3, max: 7 },
+  noteChars: 300,
+} as const;
+
+const L = SCENE_TASK_LIMITS;
+const nodeId = z.string().min(1).max(L.nodeIdChars);
+/** One line: "2026-11-02 — the kitchen — baked bread with Mia — \"smells like home\" — (warm)". */
+const sceneLine = z.string().trim().min(1).max(L.sceneChars);
+
+/** Who remembers the scenes, as the prompts speak of it; an empty text counts as not given. */
+export const beingProfile = z.object({
+  name: z.string().trim().max(L.nameChars).optional(),
+  personality: z.string().trim().max(L.personalityChars).optional(),
+  /** How it writes (diary, notes): "short sentences, dry humour". */
+  voice: z.string().trim().max(L.voiceChars).optional(),
+});
+
+/** Ids name one node each, so that an answer naming an id means one scene. */
+function distinctIds<N extends { id: string }>(nodes: readonly N[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  nodes.forEach((node, i) => {
+    if (seen.has(node.id))
+      ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `repeats node ${node.id}` });
+    seen.add(node.id);
+  });
+}
+
+/** A scene node as consolidate_scenes sees it. */
+export const sceneNode = z.object({
+  id: nodeId,
+  scene: sceneLine,
+  importance: z.number().min(0).max(1),
+  status: z.enum(['active', 'dying']),
+  /** Added since the last patrol. */
+  fresh: z.boolean(),
+  /** Kept by hand: never absorbed nor made dead. */
+  pinned: z.boolean(),
+});
+
+export const consolidateScenesInput = z.object({
+  being: beingProfile.omit({ voice: true }),
+  cluster: z.object({ name: z.string().trim().min(1).max(L.nameChars) }),
+  nodes: z.array(sceneNode).min(1).max(L.consolidateNodes).superRefine(distinctIds),
+});
+
+/** A scene as split_cluster sees it. */
+export const clusterScene = z.object({ id: nodeId, scene: sceneLine });
+
+export const splitClusterInput = z.object({
+  cluster: z.object({ name: z.string().trim().min(1).max(L.nameChars) }),
+  nodes: z.array(clusterScene).min(3).max(L.splitNodes).superRefine(distinctIds),
+});
+
+/** What the day held, as write_diary and write_think_notes see it. */
+const dayOf = {
+  being: beingProfile,
+  day: z.iso.date(),
+  /** The day's scene lines, oldest first. */
+  scenes: z.array(sceneLine).max(L.diaryScenes),
+};
+
+export const writeDiaryInput = z.object({
+  ...dayOf,
+  /** Yesterday's entry, so that today's does not repeat it. */
+  previous: z.string().trim().max(L.diaryChars).optional(),
+});
+
+export const writeThinkNotesInput = z.object({
+  ...dayOf,
+  /** The day's diary entry, when written. */
+  diary: z.string().trim().max(L.diaryChars).optional(),
+});
+
+/** What consolidate_scenes answers, from any model (before checkConsolidation holds it to the nodes). */
+export const sceneConsolidation = z.object({
+  merges: z
+    .array(z.object({ survivorId: nodeId, absorbedIds: z.array(nodeId).min(1).max(L.consolidateNodes) }))
+    .max(L.consolidateNodes)
+    .default([]),
+  makeDead: z.array(nodeId).max(L.consolidateNodes).default([]),
+});
+
+/** What split_cluster answers, from any model (before checkSplit holds it to the nodes). */
+export const clusterSplit = z.object({
+  groups: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(L.groupNameChars),
+        nodeIds: z.array(nodeId).max(L.splitNodes),
+      }),
+    )
+    .max(L.splitNodes),
+});
+
+/** What write_think_notes answers, from any model (before checkThinkNotes trims it). */
+export const thinkNotes = z.object({
+  notes: z.array(z.string().min(1).max(L.noteChars)).min(L.notes.min).max(L.notes.max),
+});
+
 export type DescribeToolCallInput = z.infer<typeof describeToolCallInput>;
 export type SummarizeInput = z.infer<typeof summarizeInput>;
 export type ExtractFactsInput = z.infer<typeof extractFactsInput>;
@@ -91,13 +207,27 @@ export type TranscriptLine = z.infer<typeof transcriptLine>;
 export type AnswerFromMemoryInput = z.infer<typeof answerFromMemoryInput>;
 export type MemoryHit = z.infer<typeof memoryHit>;
 export type MemoryAnswer = z.infer<typeof memoryAnswer>;
+export type BeingProfile = z.infer<typeof beingProfile>;
+export type SceneNode = z.infer<typeof sceneNode>;
+export type ConsolidateScenesInput = z.infer<typeof consolidateScenesInput>;
+export type ClusterScene = z.infer<typeof clusterScene>;
+export type SplitClusterInput = z.infer<typeof splitClusterInput>;
+export type WriteDiaryInput = z.infer<typeof writeDiaryInput>;
+export type WriteThinkNotesInput = z.infer<typeof writeThinkNotesInput>;
+export type SceneConsolidation = z.infer<typeof sceneConsolidation>;
+export type ClusterSplit = z.infer<typeof clusterSplit>;
+export type ThinkNotes = z.infer<typeof thinkNotes>;
 
 export const TASK_INPUTS = {
   summarize: summarizeInput,
   extract_facts: extractFactsInput,
   describe_tool_call: describeToolCallInput,
   answer_from_memory: answerFromMemoryInput,
-} as const;
+  consolidate_scenes: consolidateScenesInput,
+  split_cluster: splitClusterInput,
+  write_diary: writeDiaryInput,
+  write_think_notes: writeThinkNotesInput,
+} as const satisfies Record<TaskName, z.ZodType>;
 
 export type TaskInput<T extends TaskName> = z.infer<(typeof TASK_INPUTS)[T]>;
 /** What a caller sends for a task (times as ISO text, defaults left out); Gerty parses it into TaskInput. */

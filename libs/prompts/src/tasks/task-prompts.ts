@@ -3,13 +3,23 @@ import { FACT_CATEGORIES } from '@engram/memory-core';
 import { ordinalWidthFor, renderPreamble, renderTranscriptLine } from '@engram/local-model';
 import { answerFromMemoryPrompt } from './answer-from-memory.prompt';
 import {
+  consolidateScenesPrompt,
+  splitClusterPrompt,
+  writeDiaryPrompt,
+  writeThinkNotesPrompt,
+} from './scene-memory.prompt';
+import {
   type AnswerFromMemoryInput,
+  type ConsolidateScenesInput,
   type DescribeToolCallInput,
   type ExtractFactsInput,
+  type SplitClusterInput,
   type SummarizeInput,
   type TaskInput,
   type TaskName,
   type TranscriptLine,
+  type WriteDiaryInput,
+  type WriteThinkNotesInput,
 } from './task-inputs';
 
 export interface TaskPrompt {
@@ -151,14 +161,28 @@ function describeToolCallPrompt(input: DescribeToolCallInput): TaskPrompt {
 
 /** The prompt a language model gets for a task (the built-in model runs the task itself). */
 export function renderTaskPrompt<T extends TaskName>(task: T, input: TaskInput<T>): TaskPrompt {
-  switch (task) {
+  // Switched on the plain name so that a task added to TASKS does not compile without its prompt.
+  const name: TaskName = task;
+  switch (name) {
     case 'summarize':
       return summarizePrompt(input as SummarizeInput);
     case 'extract_facts':
       return extractFactsPrompt(input as ExtractFactsInput);
     case 'answer_from_memory':
       return answerFromMemoryPrompt(input as AnswerFromMemoryInput);
-    default:
+    case 'describe_tool_call':
       return describeToolCallPrompt(input as DescribeToolCallInput);
+    case 'consolidate_scenes':
+      return consolidateScenesPrompt(input as ConsolidateScenesInput);
+    case 'split_cluster':
+      return splitClusterPrompt(input as SplitClusterInput);
+    case 'write_diary':
+      return writeDiaryPrompt(input as WriteDiaryInput);
+    case 'write_think_notes':
+      return writeThinkNotesPrompt(input as WriteThinkNotesInput);
+    default: {
+      const unprompted: never = name;
+      throw new Error(`no prompt for task ${String(unprompted)}`);
+    }
   }
 }

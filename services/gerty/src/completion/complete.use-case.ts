@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { fromJson } from '@bufbuild/protobuf';
+import { fromJson, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
+import type { z } from 'zod';
 import type { CompleteRequest, CompleteResponseSchema, MessageInitShape } from '@engram/contracts';
 import type { ChatMessage } from '@engram/inference';
 import { RpcError } from '@engram/messaging';
 import {
   citingOnlyHits,
-  extractedFacts,
   memoryAnswer,
   parseTaskInput,
   renderTaskPrompt,
-  TASKS,
+  TASK_ANSWERS,
   type AnswerFromMemoryInput,
   type TaskInput,
   type TaskName,
@@ -18,12 +18,13 @@ import {
 import { TenantKeysService } from '../keys/tenant-keys.service';
 import { toRpcError } from '../models/inference-failure';
 import { ModelRouter, type RoutedModel } from '../models/model-router';
+import { BUILTIN_TASKS } from '../providers/builtin/builtin.provider';
 import type { Completion } from '../providers/model-provider';
 
 /**
- * gerty.rpc.complete. An Engram task (summarize, extract_facts, describe_tool_call,
- * answer_from_memory) is run natively by the built-in model, or rendered into its prompt
- * for a language model, whose answer is checked; free-form chat goes to a language model as is.
+ * gerty.rpc.complete. An Engram task (TASKS) is run natively by the built-in model (those it
+ * can do: scene memory's need a language model), or rendered into its prompt for a language
+ * model, whose answer is checked; free-form chat goes to a language model as is.
  * The request passed its rules (libs/contracts completeRules: a known task, or chat messages
  * in known roles); the task's input is checked here, against the task's schema (libs/prompts).
  */
@@ -81,27 +82,20 @@ export class CompleteUseCase {
     return this.grounded(task, input.value, this.checked(task, answer));
   }
 
-  /** A language model's answer to a task, in the shape the built-in one gives. */
+  /** A language model's answer in the shape the built-in one gives: text trimmed, JSON read by the task's schema. */
   private checked(task: TaskName, answer: Completion): Completion {
-    if (task !== 'extract_facts') return { ...answer, text: answer.text.trim() };
-    const facts = extractedFacts.safeParse(answer.json);
-    if (!facts.success)
-      throw new RpcError(
-        'INTERNAL',
-        `the model's facts are not in the expected shape: ${facts.error.issues[0]?.message ?? ''}`,
-      );
-    return { ...answer, json: facts.data };
+    const expected = TASK_ANSWERS[task];
+    if (expected.from === 'text') return { ...answer, text: answer.text.trim() };
+    const parsed = expected.schema.safeParse(answer.json);
+    if (!parsed.success) throw notInShape(task, parsed.error);
+    return { ...answer, json: parsed.data as JsonValue };
   }
 
   /** Whichever model answered, an answer from memory cites only the hits it was given. */
   private grounded<T extends TaskName>(task: T, input: TaskInput<T>, answer: Completion): Completion {
     if (task !== 'answer_from_memory') return answer;
     const parsed = memoryAnswer.safeParse(answer.json);
-    if (!parsed.success)
-      throw new RpcError(
-        'INTERNAL',
-        `the model's answer is not in the expected shape: ${parsed.error.issues[0]?.message ?? ''}`,
-      );
+    if (!parsed.success) throw notInShape(task, parsed.error);
     const cited = citingOnlyHits(parsed.data, (input as AnswerFromMemoryInput).hits);
     return { ...answer, text: cited.answer, json: cited };
   }
@@ -113,7 +107,7 @@ export class CompleteUseCase {
   ): Promise<Completion> {
     if (route.provider.runTask) {
       throw RpcError.failedPrecondition(
-        `the built-in model does Engram's tasks (${TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,
+        `the built-in model does Engram's tasks (${BUILTIN_TASKS.join(', ')}), not free-form prompts: configure a language model (see README, "Models")`,
       );
     }
     return route.provider.complete(
@@ -126,4 +120,14 @@ export class CompleteUseCase {
       options,
     );
   }
+}
+
+/** A model answered a task in another shape: its fault, not the caller's (INTERNAL), naming the first problem. */
+function notInShape(task: TaskName, error: z.ZodError): RpcError {
+  const issue = error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+  return new RpcError(
+    'INTERNAL',
+    `the model's ${task} answer is not in the expected shape: ${where}${issue?.message ?? 'unknown'}`,
+  );
 }

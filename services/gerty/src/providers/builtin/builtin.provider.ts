@@ -6,18 +6,35 @@ import {
   extractFacts,
   summarizeExtractive,
 } from '@engram/local-model';
-import type {
-  AnswerFromMemoryInput,
-  DescribeToolCallInput,
-  ExtractFactsInput,
-  SummarizeInput,
-  TaskInput,
-  TaskName,
+import {
+  TASKS,
+  type AnswerFromMemoryInput,
+  type DescribeToolCallInput,
+  type ExtractFactsInput,
+  type SummarizeInput,
+  type TaskInput,
+  type TaskName,
 } from '@engram/prompts';
 import type { Completion, Embedding, ModelProvider } from '../model-provider';
 
 /** The built-in engine's answers are rules and statistics: named so that stored results say so. */
 export const BUILTIN_COMPLETION_MODEL_ID = 'engram-local-rules-v1';
+
+/** Scene memory's tasks judge what matters and write in a being's voice: rules and statistics cannot. */
+export const LANGUAGE_MODEL_TASKS = [
+  'consolidate_scenes',
+  'split_cluster',
+  'write_diary',
+  'write_think_notes',
+] as const satisfies readonly TaskName[];
+export type LanguageModelTask = (typeof LANGUAGE_MODEL_TASKS)[number];
+
+export function needsLanguageModel(task: TaskName): task is LanguageModelTask {
+  return (LANGUAGE_MODEL_TASKS as readonly TaskName[]).includes(task);
+}
+
+/** The tasks the built-in model does itself. */
+export const BUILTIN_TASKS: readonly TaskName[] = TASKS.filter((task) => !needsLanguageModel(task));
 
 /**
  * The built-in model: GloVe-based sentence vectors, and Engram's tasks done without
@@ -48,7 +65,13 @@ export class BuiltinProvider implements ModelProvider {
   }
 
   runTask<T extends TaskName>(task: T, input: TaskInput<T>): Completion {
-    switch (task) {
+    // On the plain name: a task added to TASKS does not compile until it is done here or needs a language model.
+    const name: TaskName = task;
+    if (needsLanguageModel(name))
+      throw RpcError.failedPrecondition(
+        `task ${name} needs a language model, which the built-in model is not: configure one (see README, "Models"), with the operator's key or a tenant's own (gerty.rpc.keys.set)`,
+      );
+    switch (name) {
       case 'summarize':
         return { text: summarize(input as SummarizeInput) };
       case 'extract_facts': {
@@ -59,9 +82,13 @@ export class BuiltinProvider implements ModelProvider {
         const { answer, citedIds } = answerFromMemory(input as AnswerFromMemoryInput);
         return { text: answer, json: { answer, citedIds } };
       }
-      default: {
+      case 'describe_tool_call': {
         const call = input as DescribeToolCallInput;
         return { text: describeToolCall(call.toolName, call.toolArgs) };
+      }
+      default: {
+        const undecided: never = name;
+        throw new Error(`the built-in model has no rule for task ${String(undecided)}`);
       }
     }
   }

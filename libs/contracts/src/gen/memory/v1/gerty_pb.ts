@@ -208,11 +208,13 @@ export type CompleteRequest = Message<"memory.v1.CompleteRequest"> & {
   temperature?: number | undefined;
 
   /**
-   * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call" or
-   * "answer_from_memory", with its structured input in task_input. Gerty renders the
-   * prompt for a language model, or runs the built-in engine for the task; either
-   * way the caller does not depend on which model answers. Without a task, messages
-   * are sent to the model as they are (the built-in model cannot answer those).
+   * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call",
+   * "answer_from_memory", or scene memory's "consolidate_scenes", "split_cluster",
+   * "write_diary" and "write_think_notes", with its structured input in task_input.
+   * Gerty renders the prompt for a language model, or runs the built-in engine for the
+   * task (scene memory's need a language model); either way the caller does not depend
+   * on which model answers. Without a task, messages are sent to the model as they are
+   * (the built-in model cannot answer those).
    *
    * @generated from field: string task = 6;
    */
@@ -268,11 +270,13 @@ export type CompleteRequestJson = {
   temperature?: number | "NaN" | "Infinity" | "-Infinity";
 
   /**
-   * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call" or
-   * "answer_from_memory", with its structured input in task_input. Gerty renders the
-   * prompt for a language model, or runs the built-in engine for the task; either
-   * way the caller does not depend on which model answers. Without a task, messages
-   * are sent to the model as they are (the built-in model cannot answer those).
+   * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call",
+   * "answer_from_memory", or scene memory's "consolidate_scenes", "split_cluster",
+   * "write_diary" and "write_think_notes", with its structured input in task_input.
+   * Gerty renders the prompt for a language model, or runs the built-in engine for the
+   * task (scene memory's need a language model); either way the caller does not depend
+   * on which model answers. Without a task, messages are sent to the model as they are
+   * (the built-in model cannot answer those).
    *
    * @generated from field: string task = 6;
    */
