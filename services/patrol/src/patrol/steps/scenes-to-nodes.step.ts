@@ -67,7 +67,10 @@ export class ScenesToNodesStep implements PatrolStepUseCase<ScenesPlan> {
     const unparsed: string[] = [];
     const scenes = notes.flatMap((n) => {
       const parsed = sceneSchema.safeParse(n.scene);
-      if (!parsed.success) return unparsed.push(n.id) && [];
+      if (!parsed.success) {
+        unparsed.push(n.id);
+        return [];
+      }
       const scene = parsed.data;
       return [{ ...n, scene: scene.when.length > 0 ? scene : { ...scene, when: [n.written_on] } }];
     });
