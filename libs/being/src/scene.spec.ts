@@ -1,4 +1,4 @@
-import { embeddingText, mergedWhen, parseScene, sceneToText, type Scene } from './scene';
+import { embeddingText, mergedWhen, parseScene, sceneToText, storedScene, type Scene } from './scene';
 
 const scene = (over: Partial<Scene> = {}): Scene => ({
   action: 'baked bread with Mia',
@@ -93,5 +93,19 @@ describe('mergedWhen', () => {
       { date: '2026-11-11', action: 'no date' },
       { date: '2026-10-01', action: 'first loaf' },
     ]);
+  });
+});
+
+describe('storedScene', () => {
+  it('defaults the lists of a scene kept from before being memory', () => {
+    expect(storedScene({ action: 'old note', actors: [], setting: 'title' })).toEqual({
+      action: 'old note',
+      actors: [],
+      setting: 'title',
+      when: [],
+      dialogue: [],
+      sensory: [],
+    });
+    expect(sceneToText(storedScene({ action: 'x' }))).toBe('x');
   });
 });

@@ -45,6 +45,22 @@ export function parseScene(text: string): ParsedScene {
   };
 }
 
+/**
+ * A scene as the store holds it, lists defaulted: nodes kept from before being memory (migration
+ * 012) have no actors, and JSON written around the RPC may lack the optional lists.
+ */
+export function storedScene(json: unknown): Scene {
+  const o = (json !== null && typeof json === 'object' ? json : {}) as Partial<Scene>;
+  return {
+    ...o,
+    action: typeof o.action === 'string' ? o.action : '',
+    actors: o.actors ?? [],
+    when: o.when ?? [],
+    dialogue: o.dialogue ?? [],
+    sensory: o.sensory ?? [],
+  };
+}
+
 /** The date of a `when` item. */
 export function dateOf(item: WhenItem): string {
   return typeof item === 'string' ? item : item.date;

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { SCENE_TASK_LIMITS } from '@engram/prompts';
 import type { EntityManager } from '@engram/store';
 import type { BeingVoice } from './model-answers';
 
-/** The being's name (its profile), personality and voice (its soul, else its profile). */
+const clip = (text: string, max: number) => text.slice(0, max);
+
+/** The being's name (its profile), personality and voice (its soul, else its profile), within the tasks' bounds. */
 @Injectable()
 export class BeingVoiceRepository {
   async voiceOf(manager: EntityManager, agent: string): Promise<BeingVoice & { model: string | null }> {
@@ -19,9 +22,9 @@ export class BeingVoiceRepository {
       [agent],
     );
     return {
-      ...(row?.name && { name: row.name }),
-      ...(row?.personality && { personality: row.personality }),
-      ...(row?.voice && { voice: row.voice }),
+      ...(row?.name && { name: clip(row.name, SCENE_TASK_LIMITS.nameChars) }),
+      ...(row?.personality && { personality: clip(row.personality, SCENE_TASK_LIMITS.personalityChars) }),
+      ...(row?.voice && { voice: clip(row.voice, SCENE_TASK_LIMITS.voiceChars) }),
       model: row?.model ?? null,
     };
   }

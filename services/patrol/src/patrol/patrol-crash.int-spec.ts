@@ -27,7 +27,10 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
   const run = (agent: string, timeoutMs = 30_000) =>
     callRpc(env.nc, Rpcs.patrolRun, { agent }, { tenantId: 'acme', timeoutMs });
   const sessions = (agent: string) =>
-    env.sql<{ session_count: number }>(`SELECT session_count FROM memory_nodes WHERE agent = $1 ORDER BY id`, [agent]);
+    env.sql<{ session_count: number }>(
+      `SELECT session_count FROM memory_nodes WHERE agent = $1 ORDER BY id`,
+      [agent],
+    );
 
   beforeAll(async () => {
     env = await startTestEnvironment({ label: 'patrol_crash', processes: ['gerty'] });
@@ -76,9 +79,9 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
     expect(left!.steps_done).toEqual(committed);
     expect(left!.finished_at).toBeNull();
     expect(await sessions(agent)).toEqual(Array.from({ length: 5 }, () => ({ session_count: 1 })));
-    expect(await env.count(`SELECT count(*) AS n FROM notes WHERE agent = $1 AND processed_at IS NULL`, [agent])).toBe(
-      0,
-    );
+    expect(
+      await env.count(`SELECT count(*) AS n FROM notes WHERE agent = $1 AND processed_at IS NULL`, [agent]),
+    ).toBe(0);
 
     await startPatrol();
     const report = await run(agent);
@@ -99,14 +102,16 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
     expect(await sessions(agent)).toEqual(Array.from({ length: 5 }, () => ({ session_count: 1 })));
     expect(await env.count(`SELECT count(*) AS n FROM memory_nodes WHERE agent = $1`, [agent])).toBe(5);
     expect(
-      await env.count(`SELECT count(*) AS n FROM patrol_runs WHERE agent = $1 AND finished_at IS NOT NULL`, [agent]),
+      await env.count(`SELECT count(*) AS n FROM patrol_runs WHERE agent = $1 AND finished_at IS NOT NULL`, [
+        agent,
+      ]),
     ).toBe(1);
     await waitFor(
       'the run announced',
       async () =>
-        (await eventsOn(env.js, Streams.events.name, Subjects.patrolCompleted('acme'), PatrolCompletedSchema)).some(
-          (e) => e.event.runId === left!.id,
-        ),
+        (
+          await eventsOn(env.js, Streams.events.name, Subjects.patrolCompleted('acme'), PatrolCompletedSchema)
+        ).some((e) => e.event.runId === left!.id),
       10_000,
       100,
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DEATH_THRESHOLD, FADE_FACTOR_SQL, parseVector, type Scene } from '@engram/being';
+import { DEATH_THRESHOLD, FADE_FACTOR_SQL, parseVector, storedScene, type Scene } from '@engram/being';
 import type { EntityManager } from '@engram/store';
 
 /** A cluster of a being as the patrol's steps see it. */
@@ -79,7 +79,7 @@ export class SceneNodesRepository {
     const rows: Array<{
       id: string;
       cluster_id: string;
-      scene: Scene;
+      scene: unknown;
       feeling: string | null;
       importance: number;
       status: NodeRow['status'];
@@ -97,7 +97,7 @@ export class SceneNodesRepository {
     return rows.map((r) => ({
       id: r.id,
       clusterId: r.cluster_id,
-      scene: r.scene,
+      scene: storedScene(r.scene),
       feeling: r.feeling,
       importance: r.importance,
       status: r.status,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { mergedWhen, sceneToText, survivorImportance } from '@engram/being';
-import { checkConsolidation, type TaskRequest } from '@engram/prompts';
+import { mergedWhen, survivorImportance } from '@engram/being';
+import { checkConsolidation, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
-import { isUnusableAnswer } from '../model-answers';
+import { isUnusableAnswer, sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import {
   NO_MODEL_REASON,
@@ -13,9 +13,6 @@ import {
   type StepCounts,
 } from '../patrol-step';
 import { SceneNodesRepository, type NodeRow } from '../scene-nodes.repository';
-
-/** Most nodes of one cluster shown to the model at once (the task's bound). */
-const MAX_NODES = 200;
 
 interface ClusterPlan {
   readonly clusterId: string;
@@ -65,7 +62,9 @@ export class ConsolidationStep implements PatrolStepUseCase<ConsolidationPlan> {
     const plans: ClusterPlan[] = [];
     let refused = 0;
     for (const cluster of clusters) {
-      const shown = nodes.filter((n) => n.clusterId === cluster.id).slice(0, MAX_NODES);
+      const shown = nodes
+        .filter((n) => n.clusterId === cluster.id)
+        .slice(0, SCENE_TASK_LIMITS.consolidateNodes);
       if (shown.length === 0) continue;
       const input: TaskRequest<'consolidate_scenes'> = {
         being: {
@@ -75,7 +74,7 @@ export class ConsolidationStep implements PatrolStepUseCase<ConsolidationPlan> {
         cluster: { name: cluster.name },
         nodes: shown.map((n) => ({
           id: n.id,
-          scene: sceneToText(n.scene, n.feeling),
+          scene: sceneLine(n),
           importance: n.importance,
           status: n.status as 'active' | 'dying',
           fresh: n.fresh,

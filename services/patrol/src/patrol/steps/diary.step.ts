@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { sceneToText } from '@engram/being';
-import { checkDiary, type TaskRequest } from '@engram/prompts';
+import { checkDiary, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
-import { isUnusableAnswer } from '../model-answers';
+import { isUnusableAnswer, sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import {
   NO_MODEL_REASON,
@@ -13,9 +12,6 @@ import {
   type StepCounts,
 } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
-
-/** Most scenes of the day the diary is written from. */
-const MAX_SCENES = 100;
 
 interface DiaryPlan {
   readonly text: string | null;
@@ -88,7 +84,7 @@ export async function diaryInput(
   return {
     being: { ...(name && { name }), ...(personality && { personality }), ...(voice && { voice }) },
     day: run.today,
-    scenes: today.slice(-MAX_SCENES).map((n) => sceneToText(n.scene, n.feeling)),
-    ...(previous && { previous: previous.content }),
+    scenes: today.slice(-SCENE_TASK_LIMITS.diaryScenes).map((n) => sceneLine(n)),
+    ...(previous && { previous: previous.content.slice(0, SCENE_TASK_LIMITS.diaryChars) }),
   };
 }

@@ -8,6 +8,7 @@ import {
   PARSE_FAILED,
   ROOT_PROTOTYPES,
   sceneSchema,
+  storedScene,
   vectorLiteral,
   type Scene,
 } from '@engram/being';
@@ -110,7 +111,7 @@ export class ScenesToNodesStep implements PatrolStepUseCase<ScenesPlan> {
       ? (
           await this.gateway.embed(
             run.tenantId,
-            stale.map((s) => embeddingText(s.scene, s.feeling)),
+            stale.map((s) => embeddingText(storedScene(s.scene), s.feeling)),
           )
         ).vectors.map((vector, i) => ({ id: stale[i]!.id, vector }))
       : [];
@@ -191,7 +192,7 @@ export class ScenesToNodesStep implements PatrolStepUseCase<ScenesPlan> {
     manager: EntityManager,
     agent: string,
     model: string,
-  ): Promise<Array<{ id: string; scene: Scene; feeling: string | null }>> {
+  ): Promise<Array<{ id: string; scene: unknown; feeling: string | null }>> {
     return manager.query(
       `SELECT id::text, scene, feeling FROM memory_nodes
         WHERE agent = $1 AND (embedding IS NULL OR embedding_model <> $2) ORDER BY id LIMIT $3`,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { sceneToText, SPLIT_ABOVE } from '@engram/being';
-import { checkSplit, type TaskRequest } from '@engram/prompts';
+import { SPLIT_ABOVE } from '@engram/being';
+import { checkSplit, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
-import { isUnusableAnswer } from '../model-answers';
+import { isUnusableAnswer, sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import {
   NO_MODEL_REASON,
@@ -12,9 +12,6 @@ import {
   type StepCounts,
 } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
-
-/** Most nodes of one cluster shown to the model at once (the task's bound). */
-const MAX_NODES = 500;
 
 interface SplitPlan {
   readonly splits: Array<{ clusterId: string; groups: Array<{ name: string; nodeIds: string[] }> }>;
@@ -58,8 +55,8 @@ export class SplitStep implements PatrolStepUseCase<SplitPlan> {
         cluster: { name: cluster.name },
         nodes: nodes
           .filter((n) => n.clusterId === cluster.id)
-          .slice(0, MAX_NODES)
-          .map((n) => ({ id: n.id, scene: sceneToText(n.scene, n.feeling) })),
+          .slice(0, SCENE_TASK_LIMITS.splitNodes)
+          .map((n) => ({ id: n.id, scene: sceneLine(n) })),
       };
       try {
         const { output } = await this.gateway.complete('split_cluster', input, { ...run, model: run.model });
