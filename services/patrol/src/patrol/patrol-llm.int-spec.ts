@@ -32,11 +32,6 @@ describe('patrol with a language model (fake OpenAI server, real Gerty, Postgres
         { name: 'gerty', env: { GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' } },
       ],
       config: { PATROL_EVERY_MS: '0' },
-      logger: {
-        log: () => undefined,
-        warn: (m: unknown) => console.warn(m),
-        error: (m: unknown) => console.warn(m),
-      },
     });
   });
 
