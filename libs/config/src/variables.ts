@@ -148,7 +148,7 @@ export const Variables = {
     z.string().optional(),
     '(unset)',
     'tests',
-    'Fault injection for crash tests, never in production: comma-separated points where the process kills itself with SIGKILL: `outbox.after-commit` (committed, not yet published) or `outbox.after-publish` (published, not yet removed from the outbox), each with an optional `:subject prefix`.',
+    'Fault injection for crash tests, never in production: comma-separated points where the process kills itself with SIGKILL: `outbox.after-commit` (committed, not yet published) or `outbox.after-publish` (published, not yet removed from the outbox), each with an optional `:subject prefix`; `patrol.in-step` (inside the transaction of a patrol step) or `patrol.after-step` (a step committed), each with an optional `:step`.',
   ),
   RPC_CONCURRENCY: variable(
     int(1, 1024).default(32),

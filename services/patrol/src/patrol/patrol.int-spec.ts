@@ -8,7 +8,7 @@ import { PatrolScheduleService } from './patrol-schedule.service';
 import { NO_MODEL_MESSAGE } from './patrol-step';
 
 /** Everything the apps log, as text. */
-class CapturingLogger implements LoggerService {
+class LoggedLines implements LoggerService {
   readonly lines: string[] = [];
   log = (message: unknown) => void this.lines.push(String(message));
   error = (message: unknown) => void this.lines.push(String(message));
@@ -22,7 +22,7 @@ class CapturingLogger implements LoggerService {
  */
 describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)', () => {
   let patrol: ServiceUnderTest;
-  const logger = new CapturingLogger();
+  const logger = new LoggedLines();
   let model: string;
   let dims: number;
 
