@@ -1,4 +1,4 @@
-import { PatrolCompletedSchema, Rpcs, Streams, Subjects } from '@engram/contracts';
+import { PATROL_STEPS, PatrolCompletedSchema, Rpcs, Streams, Subjects } from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
 import {
   eventsOn,
@@ -87,17 +87,7 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
     const report = await run(agent);
 
     expect(report).toMatchObject({ runId: left!.id, resumed: true });
-    expect(report.steps.map((s) => s.step)).toEqual([
-      'scenes',
-      'sessions',
-      'decay',
-      'consolidation',
-      'revival',
-      'split',
-      'merge',
-      'diary',
-      'think',
-    ]);
+    expect(report.steps.map((s) => s.step)).toEqual(PATROL_STEPS);
     // Sessions counted once for that run, nodes made once.
     expect(await sessions(agent)).toEqual(Array.from({ length: 5 }, () => ({ session_count: 1 })));
     expect(await env.count(`SELECT count(*) AS n FROM memory_nodes WHERE agent = $1`, [agent])).toBe(5);

@@ -1,4 +1,12 @@
-import { Events, PatrolCompletedSchema, Rpcs, Streams, Subjects, type PatrolReport } from '@engram/contracts';
+import {
+  Events,
+  PATROL_STEPS,
+  PatrolCompletedSchema,
+  Rpcs,
+  Streams,
+  Subjects,
+  type PatrolReport,
+} from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
 import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import type { LoggerService } from '@nestjs/common';
@@ -137,17 +145,7 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
       expect(step(report, name)).toMatchObject({ skipped: true, reason: 'no model' });
     for (const name of ['scenes', 'sessions', 'decay', 'revival', 'merge'])
       expect(step(report, name).skipped).toBe(false);
-    expect(report.steps.map((s) => s.step)).toEqual([
-      'scenes',
-      'sessions',
-      'decay',
-      'consolidation',
-      'revival',
-      'split',
-      'merge',
-      'diary',
-      'think',
-    ]);
+    expect(report.steps.map((s) => s.step)).toEqual(PATROL_STEPS);
   });
 
   it('puts a scene into the most similar sub-cluster at cosine ≥ 0.45', async () => {
