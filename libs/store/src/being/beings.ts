@@ -28,10 +28,11 @@ export async function ensureBeing(
   );
   if (roots.length < 2) {
     await manager.query(
+      // The id is drawn in the select list, once per root (in a FROM subquery it would be drawn once).
       `INSERT INTO clusters (id, tenant_id, agent, name, root, parent_id)
-         SELECT n.id, $1, $2, r.name, r.root, n.id
-           FROM (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)
-           CROSS JOIN LATERAL (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id) n
+         SELECT n.id, $1, $2, n.name, n.root, n.id
+           FROM (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id, r.name, r.root
+                   FROM (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)) n
        ON CONFLICT (tenant_id, agent, root) WHERE root IS NOT NULL DO NOTHING`,
       [tenantId, agent],
     );
