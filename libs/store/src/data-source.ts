@@ -4,16 +4,19 @@ import { MIGRATIONS } from './migrations';
 
 export const MIGRATIONS_TABLE = 'engram_migrations';
 
+/** A migration class, as MIGRATIONS lists them. */
+export type Migration = (typeof MIGRATIONS)[number];
+
 /** The one way a DataSource is configured: migrations only, never synchronize. */
 export function dataSourceOptions(
   url: string,
-  options: { poolSize: number; applicationName: string },
+  options: { poolSize: number; applicationName: string; migrations?: readonly Migration[] },
 ): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     entities: ENTITIES,
-    migrations: MIGRATIONS,
+    migrations: [...(options.migrations ?? MIGRATIONS)],
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
     migrationsRun: false,
@@ -24,7 +27,7 @@ export function dataSourceOptions(
 
 export function createDataSource(
   url: string,
-  options: { poolSize: number; applicationName: string },
+  options: { poolSize: number; applicationName: string; migrations?: readonly Migration[] },
 ): DataSource {
   return new DataSource(dataSourceOptions(url, options));
 }

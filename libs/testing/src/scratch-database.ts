@@ -101,17 +101,46 @@ export async function dropTemplateDatabase(): Promise<void> {
   await admin((client) => dropDatabase(client, templateDatabase()));
 }
 
+export interface ScratchDatabaseOptions {
+  /**
+   * Migrate only up to and including this migration (its name, e.g. 'Outbox1760000000011'),
+   * from nothing instead of from the run's template: a database as an older release left it,
+   * for a spec of what a later migration does to its rows (`migrateDatabase(db.ownerUrl)`
+   * applies the rest).
+   */
+  readonly through?: string;
+}
+
 /** A private, migrated database for one suite or benchmark. */
-export async function createScratchDatabase(label: string): Promise<ScratchDatabase> {
+export async function createScratchDatabase(
+  label: string,
+  options: ScratchDatabaseOptions = {},
+): Promise<ScratchDatabase> {
   const config = urls();
   const name = `${SCRATCH_PREFIX}${runId()}_${label
     .replace(/[^a-z0-9_]/gi, '_')
     .toLowerCase()
     .slice(0, 20)}_${randomBytes(3).toString('hex')}`;
   const owner = decodeURIComponent(new URL(config.DATABASE_OWNER_URL).username);
-  await admin((client) =>
-    client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}" OWNER "${owner}"`),
-  );
+  if (options.through === undefined) {
+    await admin((client) =>
+      client.query(`CREATE DATABASE "${name}" TEMPLATE "${templateDatabase()}" OWNER "${owner}"`),
+    );
+  } else {
+    const through = options.through;
+    await setupDatabase(
+      {
+        adminUrl: config.ENGRAM_PG_ADMIN_URL,
+        ownerUrl: config.DATABASE_OWNER_URL,
+        appUrl: config.DATABASE_URL,
+      },
+      name,
+    );
+    await migrateDatabase(onDatabase(config.DATABASE_OWNER_URL, name), { through }).catch(async (error) => {
+      await admin((client) => dropDatabase(client, name)).catch(() => undefined);
+      throw error;
+    });
+  }
   return {
     name,
     appUrl: onDatabase(config.DATABASE_URL, name),

@@ -7,6 +7,8 @@ import { memoryCommand } from './commands/memory.command';
 import { agentCommand } from './commands/agent.command';
 import { workspaceCommand } from './commands/workspace.command';
 import { topologyCommand } from './commands/topology.command';
+import { beingCommand } from './commands/being.command';
+import { patrolCommand } from './commands/patrol.command';
 
 const program = new Command('engram')
   .description('Engram: long-term memory for AI agents')
@@ -15,7 +17,9 @@ const program = new Command('engram')
   .addCommand(topologyCommand())
   .addCommand(memoryCommand())
   .addCommand(agentCommand())
-  .addCommand(workspaceCommand());
+  .addCommand(workspaceCommand())
+  .addCommand(beingCommand())
+  .addCommand(patrolCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(

@@ -303,25 +303,48 @@ describe('assembleContext', () => {
 
   describe('scene-memory agents', () => {
     const scene: SceneInput = {
-      thinkNotes: [{ id: '1', content: 'Sam prefers morning deploys.', day: null }],
-      partnerRules: [{ id: '2', content: 'Never deploy on Fridays.', day: null }],
-      preferences: [],
-      relationships: [{ id: '3', content: 'Sam reports to Kim.', day: null }],
-      map: [{ id: '4', content: 'billing → blue cluster', day: null }],
-      unreadNotes: [{ id: '5', content: 'Kim asked for a status update.', day: null }],
-      knowledge: [{ id: '6', content: 'The blue cluster runs Postgres 15.', day: null }],
+      soul: null,
+      thinkNotes: [{ id: '1', content: 'Sam prefers morning deploys.' }],
+      partnerRules: [{ id: '2', rule: 'Never deploy on Fridays.' }],
+      preferences: [{ key: 'tea', value: 'green, no sugar' }],
+      relationships: [
+        { person: 'Kim', relation: "Sam's manager", notes: 'Wants weekly updates.' },
+        { person: 'Mia', relation: '', notes: '' },
+      ],
+      clusters: [
+        { id: '10', name: 'Business', root: 'business', parentId: '10', activeNodes: 2 },
+        { id: '11', name: 'Private', root: 'private', parentId: '11', activeNodes: 1 },
+        { id: '12', name: 'Deploys', root: null, parentId: '10', activeNodes: 3 },
+      ],
+      unreadNotes: [
+        { id: '5', kind: 'note', content: 'Kim asked for a status update.', dueAt: null },
+        { id: '6', kind: 'todo', content: 'Renew the TLS certificate.', dueAt: null },
+        {
+          id: '7',
+          kind: 'reminder',
+          content: 'Change freeze starts.',
+          dueAt: new Date('2026-11-24T17:00:00Z'),
+        },
+      ],
+      knowledge: [{ id: '8', kind: 'knowledge', content: 'The blue cluster runs Postgres 15.', dueAt: null }],
       diary: [
-        { id: '7', content: 'Old entry.', day: '2026-11-01' },
-        { id: '8', content: 'Shipped search.', day: '2026-11-20' },
+        { day: '2026-11-01', content: 'Old entry.' },
+        { day: '2026-11-16', content: 'Planned the week.' },
+        { day: '2026-11-20', content: 'Shipped search.' },
       ],
       nodes: Array.from({ length: 7 }, (_, i) => ({
         id: String(20 + i),
-        title: `Scene ${i}`,
-        content: `what happened ${i}`,
+        scene: { action: `what happened ${i}`, actors: ['Sam'], when: ['2026-11-2' + (i % 3)] },
+        feeling: i === 0 ? 'relieved' : null,
       })),
     };
     const sceneAgent = (overrides: Partial<ContextInputs> = {}) =>
       inputs({ agent: { ...inputs().agent, sceneMemory: true }, scene, ...overrides });
+    const textOf = (result: ReturnType<typeof assembleContext>, layer: string) =>
+      result.blocks
+        .filter((b) => b.layer === layer)
+        .map((b) => b.text)
+        .join('\n');
 
     it('adds the persona prefix, the snapshot pair and the five latest scenes', () => {
       const result = assembleContext(sceneAgent(), options());
@@ -336,34 +359,139 @@ describe('assembleContext', () => {
         'snapshot',
         'recent',
       ]);
-      const persona = result.blocks.find((b) => b.layer === 'persona')!;
-      expect(persona.text).toMatch(
-        /^## Soul\nBe candid[\s\S]*## Think notes\n- Sam prefers[\s\S]*## Partner rules\n- Never deploy on Fridays[\s\S]*## Relationships[\s\S]*## Tools\n- calendar\n- shell\n\n## Map/,
+      expect(textOf(result, 'persona')).toBe(
+        [
+          '## Soul\nBe candid. Prefer small steps.',
+          '## Think notes\n- Sam prefers morning deploys.',
+          '## Partner rules\n- Never deploy on Fridays.',
+          '## User preferences\n- tea: green, no sugar',
+          "## Relationships\n- Kim — Sam's manager — Wants weekly updates.\n- Mia",
+          '## Tools\n- calendar\n- shell',
+          '## Map\nBusiness (5): Deploys (3)\nPrivate (1)',
+        ].join('\n\n'),
       );
-      // The soul lives in the persona block, not twice.
-      expect(result.blocks.find((b) => b.layer === 'workspace')!.text).not.toContain('SOUL.md');
+      expect(result.blocks.find((b) => b.layer === 'persona')!.sourceIds).toEqual([
+        'workspace:SOUL.md',
+        'think:1',
+        'rule:2',
+        'preference:tea',
+        'relationship:Kim',
+        'relationship:Mia',
+        'tool:calendar',
+        'tool:shell',
+        'cluster:10',
+        'cluster:12',
+        'cluster:11',
+      ]);
+      // The soul and the tools live in the persona block, not twice.
+      expect(textOf(result, 'workspace')).not.toContain('SOUL.md');
+      expect(result.blocks.some((b) => b.layer === 'tools')).toBe(false);
       const snapshot = result.blocks.filter((b) => b.layer === 'snapshot');
       expect(snapshot.map((b) => b.role)).toEqual(['user', 'assistant']);
-      expect(snapshot[0]!.text).toContain('Kim asked for a status update.');
-      expect(snapshot[0]!.text).toContain('2026-11-20: Shipped search.');
-      expect(snapshot[0]!.text).not.toContain('Old entry.');
+      expect(snapshot[0]!.text).toBe(
+        [
+          'Snapshot of my memory:',
+          '## Unread notes\n- Kim asked for a status update.\n- TODO: Renew the TLS certificate.\n- Reminder (due 2026-11-24T17:00Z): Change freeze starts.',
+          '## Knowledge\n- The blue cluster runs Postgres 15.',
+          '## Diary, last 7 days\n- 2026-11-16: Planned the week.\n- 2026-11-20: Shipped search.',
+        ].join('\n\n'),
+      );
+      expect(snapshot[0]!.sourceIds).toEqual([
+        'note:5',
+        'note:6',
+        'note:7',
+        'note:8',
+        'diary:2026-11-16',
+        'diary:2026-11-20',
+      ]);
       const scenes = result.blocks.find((b) => b.layer === 'scenes')!;
       expect(scenes.sourceIds).toEqual(['scene:20', 'scene:21', 'scene:22', 'scene:23', 'scene:24']);
+      expect(scenes.text.split('\n').slice(0, 3)).toEqual([
+        'Recently active scenes:',
+        '- 2026-11-20 — what happened 0 — (relieved)',
+        '- 2026-11-21 — what happened 1',
+      ]);
     });
 
-    it('keeps the prefix hash when only the conversation and the snapshot change', () => {
+    it('shows the soul row instead of SOUL.md when the being has one', () => {
+      const result = assembleContext(
+        sceneAgent({
+          scene: {
+            ...scene,
+            soul: {
+              personality: 'Warm, curious.',
+              voice: 'Short sentences.',
+              values: ['honesty', ' ', 'care'],
+              backstory: '',
+              innerWorld: 'Likes quiet mornings.',
+              examples: ['Morning! Coffee first?'],
+            },
+          },
+        }),
+        options(),
+      );
+      expect(textOf(result, 'persona')).toMatch(
+        /^## Soul\nPersonality: Warm, curious\.\nVoice: Short sentences\.\nValues:\n- honesty\n- care\nInner world: Likes quiet mornings\.\nExamples of my voice:\n- Morning! Coffee first\?\n\n## Think notes/,
+      );
+      expect(textOf(result, 'persona')).not.toContain('Be candid');
+      expect(result.blocks.find((b) => b.layer === 'persona')!.sourceIds[0]).toBe('soul:ops');
+      expect(textOf(result, 'workspace')).not.toContain('SOUL.md');
+    });
+
+    it('falls back to SOUL.md when the soul row is empty, and shows no soul without either', () => {
+      const empty = { personality: ' ', voice: '', values: [], backstory: '', innerWorld: '', examples: [] };
+      const result = assembleContext(sceneAgent({ scene: { ...scene, soul: empty } }), options());
+      expect(textOf(result, 'persona')).toMatch(/^## Soul\nBe candid/);
+      const bare = assembleContext(
+        sceneAgent({ workspace: [], scene: { ...scene, soul: null, thinkNotes: [] } }),
+        options(),
+      );
+      expect(textOf(bare, 'persona')).toMatch(/^## Partner rules\n/);
+    });
+
+    it('leaves the snapshot out when there is nothing unread, no knowledge and no recent diary', () => {
+      const result = assembleContext(
+        sceneAgent({
+          scene: {
+            ...scene,
+            unreadNotes: [],
+            knowledge: [],
+            diary: [{ day: '2026-11-01', content: 'Old.' }],
+          },
+        }),
+        options(),
+      );
+      expect(result.blocks.some((b) => b.layer === 'snapshot')).toBe(false);
+    });
+
+    it('keeps the prefix hash when the conversation, the snapshot or the scenes change, not when the persona does', () => {
       const a = assembleContext(sceneAgent(), options());
       const b = assembleContext(
         sceneAgent({
           recent: [],
           currentMessage: 'new topic',
-          scene: { ...scene, unreadNotes: [], nodes: [] },
+          scene: { ...scene, unreadNotes: [], knowledge: [], diary: [], nodes: [] },
         }),
         options(),
       );
       expect(b.prefixHash).toBe(a.prefixHash);
-      const c = assembleContext(sceneAgent({ scene: { ...scene, partnerRules: [] } }), options());
-      expect(c.prefixHash).not.toBe(a.prefixHash);
+      // Later the same day.
+      const c = assembleContext(sceneAgent({ now: new Date('2026-11-22T21:45:00Z') }), options());
+      expect(c.prefixHash).toBe(a.prefixHash);
+      for (const changed of [
+        { partnerRules: [] },
+        { thinkNotes: [{ id: '9', content: 'A new thought.' }] },
+        { clusters: scene.clusters.map((c) => ({ ...c, activeNodes: c.activeNodes + 1 })) },
+      ]) {
+        const d = assembleContext(sceneAgent({ scene: { ...scene, ...changed } }), options());
+        expect(d.prefixHash).not.toBe(a.prefixHash);
+      }
+    });
+
+    it('gives an agent without scene memory none of it, even when the store holds some', () => {
+      const result = assembleContext(inputs({ scene }), options());
+      expect(layersOf(result.blocks)).not.toEqual(expect.arrayContaining(['persona']));
+      expect(result.blocks.some((b) => ['persona', 'snapshot', 'scenes'].includes(b.layer))).toBe(false);
     });
   });
 

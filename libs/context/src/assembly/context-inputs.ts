@@ -57,31 +57,100 @@ export interface CompactionInput {
   readonly latestAt: Date | null;
 }
 
-export interface SceneNoteInput {
+/** The being's soul, as stored (`souls`); empty fields are left out of the prompt. */
+export interface SoulInput {
+  readonly personality: string;
+  readonly voice: string;
+  readonly values: readonly string[];
+  readonly backstory: string;
+  readonly innerWorld: string;
+  readonly examples: readonly string[];
+}
+
+/** A think note of the set in force. */
+export interface ThinkNoteInput {
   readonly id: string;
   readonly content: string;
-  /** YYYY-MM-DD, for diary entries. */
-  readonly day: string | null;
+}
+
+/** An enabled partner rule. */
+export interface PartnerRuleInput {
+  readonly id: string;
+  readonly rule: string;
+}
+
+export interface PreferenceInput {
+  readonly key: string;
+  readonly value: string;
+}
+
+export interface RelationshipInput {
+  readonly person: string;
+  readonly relation: string;
+  readonly notes: string;
+}
+
+/** One of the being's clusters: a root (its own parent) or a sub-cluster. */
+export interface ClusterInput {
+  readonly id: string;
+  readonly name: string;
+  /** 'business' or 'private' on the two roots; null on sub-clusters. */
+  readonly root: 'business' | 'private' | null;
+  readonly parentId: string;
+  /** Active nodes directly in this cluster (not in its sub-clusters). */
+  readonly activeNodes: number;
+}
+
+/** A note of the snapshot: an unread note, TODO or reminder, or a piece of knowledge. */
+export interface BeingNoteInput {
+  readonly id: string;
+  readonly kind: 'note' | 'todo' | 'reminder' | 'knowledge';
+  readonly content: string;
+  readonly dueAt: Date | null;
+}
+
+export interface DiaryEntryInput {
+  /** YYYY-MM-DD. */
+  readonly day: string;
+  readonly content: string;
+}
+
+/** A scene as stored: `action` always; the rest as the being wrote it (or absent, for nodes kept from migration 010). */
+export interface StoredSceneInput {
+  readonly action: string;
+  readonly actors?: readonly string[];
+  readonly when?: ReadonlyArray<string | { readonly date: string; readonly action?: string }>;
+  readonly setting?: string;
+  readonly dialogue?: readonly string[];
+  readonly sensory?: readonly string[];
+  readonly feeling?: string;
 }
 
 export interface SceneNodeInput {
   readonly id: string;
-  readonly title: string | null;
-  readonly content: string;
+  readonly scene: StoredSceneInput;
+  /** The node's feeling (it may differ from the scene's own). */
+  readonly feeling: string | null;
 }
 
-/** Scene memory, for agents that have it: whatever of it the store holds. */
+/** Being memory, for scene-memory agents: what its prompt shows of it. */
 export interface SceneInput {
-  readonly thinkNotes: readonly SceneNoteInput[];
-  readonly partnerRules: readonly SceneNoteInput[];
-  readonly preferences: readonly SceneNoteInput[];
-  readonly relationships: readonly SceneNoteInput[];
-  readonly map: readonly SceneNoteInput[];
-  readonly unreadNotes: readonly SceneNoteInput[];
-  readonly knowledge: readonly SceneNoteInput[];
+  /** Null when the being has no soul row: SOUL.md stands in. */
+  readonly soul: SoulInput | null;
+  /** The set in force, oldest first. */
+  readonly thinkNotes: readonly ThinkNoteInput[];
+  /** Enabled rules only, oldest first. */
+  readonly partnerRules: readonly PartnerRuleInput[];
+  readonly preferences: readonly PreferenceInput[];
+  readonly relationships: readonly RelationshipInput[];
+  /** Every cluster of the being, for the map. */
+  readonly clusters: readonly ClusterInput[];
+  /** Unread notes, TODOs and reminders, oldest first. */
+  readonly unreadNotes: readonly BeingNoteInput[];
+  readonly knowledge: readonly BeingNoteInput[];
   /** The last 7 days, oldest first. */
-  readonly diary: readonly SceneNoteInput[];
-  /** The most recently activated first. */
+  readonly diary: readonly DiaryEntryInput[];
+  /** The most recently activated first (never dead ones). */
   readonly nodes: readonly SceneNodeInput[];
 }
 

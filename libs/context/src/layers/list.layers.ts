@@ -3,6 +3,7 @@ import { fillList, type ContextCut, type LayerFill } from '../assembly/layer-fil
 import { triggeredSkills } from '../skills/skill-triggers';
 import type { TokenCounter } from '../tokens/token-counter';
 import { isoDay } from './day';
+import { nodeText } from './scene-memory';
 
 export function toolsLayer(tools: readonly string[], counter: TokenCounter): LayerFill {
   const items = [...tools].sort().map((tool) => ({ text: `- ${tool}`, sourceIds: [`tool:${tool}`] }));
@@ -82,11 +83,9 @@ export function skillsLayer(
     });
 }
 
+/** Block 2-B: the most recently activated scenes, newest first, as sceneToText renders them. */
 export function scenesLayer(nodes: readonly SceneNodeInput[], counter: TokenCounter): LayerFill {
-  const items = nodes.map((n) => ({
-    text: `- ${n.title ? `${n.title}: ` : ''}${n.content.trim()}`,
-    sourceIds: [`scene:${n.id}`],
-  }));
+  const items = nodes.map((n) => ({ text: `- ${nodeText(n)}`, sourceIds: [`scene:${n.id}`] }));
   return (cap) =>
     fillList({ layer: 'scenes', role: 'system', header: 'Recently active scenes:', items, counter, cap });
 }

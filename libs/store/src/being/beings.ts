@@ -28,6 +28,7 @@ export async function ensureBeing(
   );
   if (roots.length < 2) {
     await manager.query(
+      // The id is drawn in the select list, once per root (in a FROM subquery it would be drawn once).
       `INSERT INTO clusters (id, tenant_id, agent, name, root, parent_id)
          SELECT n.id, $1, $2, n.name, n.root, n.id
            FROM (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id, r.name, r.root

@@ -89,12 +89,16 @@ export class BeingMemory1760000000012 implements MigrationInterface {
 
       INSERT INTO beings (tenant_id, agent)
         SELECT tenant_id, agent FROM memory_nodes UNION SELECT tenant_id, agent FROM agent_notes;
-      -- Every being with nodes or notes gets its two roots.
+      -- Every being with nodes or notes gets its two roots. The id is drawn in the select list,
+      -- once per row (a nextval in a FROM subquery that names no outer column is evaluated once).
       INSERT INTO clusters (id, tenant_id, agent, name, root, parent_id)
         SELECT n.id, n.tenant_id, n.agent, n.name, n.root, n.id
           FROM (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id, b.tenant_id, b.agent, r.name, r.root
-                  FROM (SELECT tenant_id, agent FROM memory_nodes UNION SELECT tenant_id, agent FROM agent_notes) b
-                 CROSS JOIN (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)) n;
+                  FROM beings b
+                  CROSS JOIN (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)) n;
+      -- The roots' deferred parent checks run now: ALTER TABLE clusters below (its row-level
+      -- security) refuses to run while they are pending.
+      SET CONSTRAINTS ALL IMMEDIATE;
 
       UPDATE memory_nodes m SET
           scene = jsonb_strip_nulls(jsonb_build_object('action', m.content, 'actors', '[]'::jsonb, 'setting', m.title)),
@@ -228,10 +232,10 @@ export class BeingMemory1760000000012 implements MigrationInterface {
         SELECT tenant_id, agent, CASE kind WHEN 'note' THEN 'note' ELSE 'knowledge' END, content, read_at, created_at
           FROM agent_notes WHERE kind IN ('note', 'knowledge', 'map');
       INSERT INTO diary (tenant_id, agent, day, content, updated_at)
-        SELECT DISTINCT ON (tenant_id, agent, coalesce(day, created_at::date))
-               tenant_id, agent, coalesce(day, created_at::date), content, created_at
+        SELECT DISTINCT ON (tenant_id, agent, coalesce(day, (created_at AT TIME ZONE 'UTC')::date))
+               tenant_id, agent, coalesce(day, (created_at AT TIME ZONE 'UTC')::date), content, created_at
           FROM agent_notes WHERE kind = 'diary'
-          ORDER BY tenant_id, agent, coalesce(day, created_at::date), created_at DESC, id DESC;
+          ORDER BY tenant_id, agent, coalesce(day, (created_at AT TIME ZONE 'UTC')::date), created_at DESC, id DESC;
       INSERT INTO think_notes (tenant_id, agent, content, created_at)
         SELECT tenant_id, agent, content, created_at FROM agent_notes WHERE kind = 'think';
       INSERT INTO partner_rules (tenant_id, agent, rule, created_at, updated_at)

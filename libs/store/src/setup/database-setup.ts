@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { createDataSource, MIGRATIONS_TABLE } from '../data-source';
+import { createDataSource, MIGRATIONS_TABLE, type Migration } from '../data-source';
+import { MIGRATIONS } from '../migrations';
 
 export interface DatabaseUrls {
   /** A superuser: creates roles, the database and extensions. */
@@ -90,9 +91,20 @@ export async function setupDatabase(urls: DatabaseUrls, database?: string): Prom
   });
 }
 
-/** Applies pending migrations as the schema owner; concurrent runs wait for each other. */
-export async function migrateDatabase(ownerUrl: string): Promise<string[]> {
-  const dataSource = createDataSource(ownerUrl, { poolSize: 2, applicationName: 'engram-migrate' });
+/**
+ * Applies pending migrations as the schema owner; concurrent runs wait for each other.
+ * `through` (a migration's name) stops after that migration: a database as an older release
+ * left it, for a spec of what the next migration does to its rows.
+ */
+export async function migrateDatabase(
+  ownerUrl: string,
+  options: { through?: string } = {},
+): Promise<string[]> {
+  const dataSource = createDataSource(ownerUrl, {
+    poolSize: 2,
+    applicationName: 'engram-migrate',
+    migrations: migrationsThrough(options.through),
+  });
   await dataSource.initialize();
   const lock = dataSource.createQueryRunner();
   try {
@@ -104,6 +116,14 @@ export async function migrateDatabase(ownerUrl: string): Promise<string[]> {
     await lock.release();
     await dataSource.destroy();
   }
+}
+
+/** MIGRATIONS up to and including the one named (all of them when none is). */
+export function migrationsThrough(name: string | undefined): Migration[] {
+  if (name === undefined) return [...MIGRATIONS];
+  const last = MIGRATIONS.findIndex((m) => m.name === name);
+  if (last < 0) throw new Error(`no migration is named ${name}`);
+  return MIGRATIONS.slice(0, last + 1);
 }
 
 /** Names of migrations the code knows but the database has not applied. */

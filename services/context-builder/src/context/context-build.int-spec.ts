@@ -300,43 +300,193 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     );
   });
 
-  it('gives a scene-memory agent its persona prefix, snapshot pair and latest scenes', async () => {
+  /** A being's two roots (self-parented, ids drawn per row) and sub-clusters by name under a parent's name. */
+  async function seedClusters(
+    agent: string,
+    subClusters: Array<[name: string, parent: string]>,
+  ): Promise<Record<string, string>> {
+    const ids: Record<string, string> = {};
+    const roots = await admin.query(
+      `INSERT INTO clusters (id, tenant_id, agent, name, root, parent_id)
+       SELECT n.id, $1, $2, n.name, n.root, n.id
+         FROM (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id, r.name, r.root
+                 FROM (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)) n
+       RETURNING id::text, name`,
+      [TENANT, agent],
+    );
+    for (const r of roots.rows) ids[r.name] = r.id;
+    for (const [name, parent] of subClusters) {
+      ids[name] = (
+        await admin.query(
+          `INSERT INTO clusters (tenant_id, agent, name, parent_id) VALUES ($1, $2, $3, $4) RETURNING id::text`,
+          [TENANT, agent, name, ids[parent]],
+        )
+      ).rows[0].id;
+    }
+    return ids;
+  }
+
+  it('gives a scene-memory agent (by its profile) its persona prefix, snapshot pair and latest scenes', async () => {
     await rpc.call(
       Rpcs.agentPut,
       { agent: 'ops', name: 'Ada', userName: 'Sam', tools: ['shell'], sceneMemory: true },
       { tenantId: TENANT },
     );
-    await admin.query(
-      `INSERT INTO agent_notes (tenant_id, agent, kind, content, day, read_at) VALUES
-         ($1, 'ops', 'partner_rule', 'Never deploy on Fridays.', NULL, NULL),
-         ($1, 'ops', 'note', 'Kim asked for a status update.', NULL, NULL),
-         ($1, 'ops', 'note', 'Already read note.', NULL, now()),
-         ($1, 'ops', 'diary', 'Shipped search.', '2026-11-20', NULL),
-         ($1, 'ops', 'diary', 'Ancient entry.', '2026-10-01', NULL)`,
-      [TENANT],
-    );
-    for (let i = 0; i < 7; i++) {
-      await admin.query(
-        `INSERT INTO memory_nodes (tenant_id, agent, title, content, last_activated_at) VALUES ($1, 'ops', $2, $3, $4)`,
-        [TENANT, `Scene ${i}`, `what happened ${i}`, new Date(NOW.getTime() - (7 - i) * 3_600_000)],
+    const clusters = await seedClusters('ops', [
+      ['Family', 'Private'],
+      ['Cooking', 'Private'],
+      ['Kids', 'Family'],
+    ]);
+    const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
+    const node = async (cluster: string, scene: object, status: string, lastActivated: Date | null) =>
+      (
+        await admin.query(
+          `INSERT INTO memory_nodes (tenant_id, agent, scene, cluster_id, status, last_activated)
+           VALUES ($1, 'ops', $2, $3, $4, $5) RETURNING id::text`,
+          [TENANT, JSON.stringify(scene), clusters[cluster], status, lastActivated],
+        )
+      ).rows[0].id as string;
+    const placed = ['Family', 'Family', 'Family', 'Cooking', 'Cooking', 'Private', 'Business'];
+    const activated: string[] = [];
+    for (const [i, cluster] of placed.entries()) {
+      activated.push(
+        await node(
+          cluster,
+          { action: `what happened ${i}`, actors: ['Sam'], setting: `Scene ${i}` },
+          'active',
+          hoursAgo(7 - i),
+        ),
       );
     }
+    await node('Family', { action: 'A dead memory.', actors: ['Sam'] }, 'dead', hoursAgo(0.1));
+    const dying = await node(
+      'Kids',
+      { action: 'Fading memory.', actors: ['Sam'], when: ['2026-11-02'], dialogue: ['Bye!'] },
+      'dying',
+      hoursAgo(0.5),
+    );
+    await node('Kids', { action: 'Never recalled.', actors: ['Sam'] }, 'active', null);
+    for (const statement of [
+      `INSERT INTO think_notes (tenant_id, agent, content, superseded_at) VALUES
+          ($1, 'ops', 'Old thought.', now()), ($1, 'ops', 'Sam prefers morning deploys.', NULL)`,
+      `INSERT INTO partner_rules (tenant_id, agent, rule, enabled) VALUES
+          ($1, 'ops', 'Never deploy on Fridays.', true), ($1, 'ops', 'Always deploy on Fridays.', false)`,
+      `INSERT INTO user_preferences (tenant_id, agent, key, value) VALUES
+          ($1, 'ops', 'tea', 'green'), ($1, 'ops', 'answers', 'short')`,
+      `INSERT INTO relationships (tenant_id, agent, person, relation, notes) VALUES
+          ($1, 'ops', 'Kim', 'manager', 'Wants weekly updates.')`,
+      `INSERT INTO notes (tenant_id, agent, kind, content, due_at, read_at, parse_failed, created_at) VALUES
+          ($1, 'ops', 'note', 'Kim asked for a status update.', NULL, NULL, false, '2026-11-22T06:00Z'),
+          ($1, 'ops', 'note', 'Already read note.', NULL, now(), false, '2026-11-22T06:10Z'),
+          ($1, 'ops', 'todo', 'Renew the TLS certificate.', NULL, NULL, false, '2026-11-22T07:00Z'),
+          ($1, 'ops', 'todo', 'Done todo.', NULL, now(), false, '2026-11-22T07:10Z'),
+          ($1, 'ops', 'reminder', 'Change freeze starts.', '2026-11-24T17:00Z', NULL, false, '2026-11-22T08:00Z'),
+          ($1, 'ops', 'knowledge', 'The blue cluster runs Postgres 15.', NULL, NULL, false, '2026-11-01T08:00Z'),
+          ($1, 'ops', 'scene', '[PARSE_FAILED] not a scene', NULL, NULL, true, '2026-11-22T08:30Z')`,
+      `INSERT INTO diary (tenant_id, agent, day, content) VALUES
+          ($1, 'ops', '2026-11-20', 'Shipped search.'), ($1, 'ops', '2026-11-16', 'Planned the week.'),
+          ($1, 'ops', '2026-11-15', 'Too old.'), ($1, 'ops', '2026-11-01', 'Ancient entry.'),
+          ($1, 'ops', '2026-11-23', 'From tomorrow.')`,
+    ])
+      await admin.query(statement, [TENANT]);
     try {
       const response = await build({ conversationId: current.id, currentMessage: 'status?' });
-      expect(layer(response, 'persona')[0]!.text).toMatch(
-        /^## Soul\nBe candid[\s\S]*## Partner rules\n- Never deploy on Fridays\.[\s\S]*## Tools\n- shell/,
+      expect([...new Set(response.blocks.map((b) => b.layer))]).toEqual([
+        'identity',
+        'persona',
+        'workspace',
+        'sticky_facts',
+        'scenes',
+        'compaction',
+        'snapshot',
+        'recent',
+      ]);
+      // No soul row: SOUL.md stands in. Superseded think notes and disabled rules stay out.
+      expect(layer(response, 'persona')[0]!.text).toBe(
+        [
+          '## Soul\nBe candid. Prefer small steps.',
+          '## Think notes\n- Sam prefers morning deploys.',
+          '## Partner rules\n- Never deploy on Fridays.',
+          '## User preferences\n- answers: short\n- tea: green',
+          '## Relationships\n- Kim — manager — Wants weekly updates.',
+          '## Tools\n- shell',
+          // Active nodes, each cluster with its sub-clusters'; the dying and the dead do not count.
+          '## Map\nBusiness (1)\nPrivate (7): Cooking (2), Family (4) [Kids (1)]',
+        ].join('\n\n'),
       );
       const snapshot = layer(response, 'snapshot');
       expect(snapshot.map((b) => b.role)).toEqual(['user', 'assistant']);
-      expect(snapshot[0]!.text).toContain('Kim asked for a status update.');
-      expect(snapshot[0]!.text).toContain('2026-11-20: Shipped search.');
-      expect(snapshot[0]!.text).not.toMatch(/Already read|Ancient entry/);
-      expect(layer(response, 'scenes')[0]!.text.split('\n').slice(1)).toEqual(
-        [6, 5, 4, 3, 2].map((i) => `- Scene ${i}: what happened ${i}`),
+      // Read notes, scene notes, diary older than 7 days or after today stay out.
+      expect(snapshot[0]!.text).toBe(
+        [
+          'Snapshot of my memory:',
+          '## Unread notes\n- Kim asked for a status update.\n- TODO: Renew the TLS certificate.\n- Reminder (due 2026-11-24T17:00Z): Change freeze starts.',
+          '## Knowledge\n- The blue cluster runs Postgres 15.',
+          '## Diary, last 7 days\n- 2026-11-16: Planned the week.\n- 2026-11-20: Shipped search.',
+        ].join('\n\n'),
       );
+      // The five most recently activated, dying included, dead and never activated not.
+      const scenes = layer(response, 'scenes')[0]!;
+      expect(scenes.text).toBe(
+        [
+          'Recently active scenes:',
+          '- 2026-11-02 — Fading memory. — "Bye!"',
+          ...[6, 5, 4, 3].map((i) => `- Scene ${i} — what happened ${i}`),
+        ].join('\n'),
+      );
+      expect(scenes.sourceIds).toEqual([dying, ...activated.slice(3).reverse()].map((id) => `scene:${id}`));
+
+      // Later that day, with a note read and another scene recalled: a new snapshot and new
+      // scenes behind the same persona prefix.
+      await admin.query(`UPDATE notes SET read_at = now() WHERE agent = 'ops' AND content LIKE 'Kim asked%'`);
+      await admin.query(`UPDATE memory_nodes SET last_activated = $1 WHERE id = $2`, [
+        new Date(NOW.getTime() + 3_600_000),
+        activated[0],
+      ]);
+      const later = await build({
+        conversationId: current.id,
+        currentMessage: 'anything new?',
+        now: timestampFromDate(new Date('2026-11-22T20:00:00Z')),
+      });
+      expect(later.prefixHash).toBe(response.prefixHash);
+      expect(layer(later, 'persona')).toEqual(layer(response, 'persona'));
+      expect(layer(later, 'snapshot')[0]!.text).not.toContain('Kim asked');
+      expect(layer(later, 'scenes')[0]!.sourceIds[0]).toBe(`scene:${activated[0]}`);
     } finally {
       await rpc.call(Rpcs.agentPut, OPS_PROFILE, { tenantId: TENANT });
     }
+  });
+
+  it('takes an agent with a beings row for a scene-memory agent, whatever its profile, and shows its soul', async () => {
+    await admin.query(`INSERT INTO beings (tenant_id, agent) VALUES ($1, 'kit')`, [TENANT]);
+    await seedClusters('kit', [['Work', 'Business']]);
+    await admin.query(
+      `INSERT INTO souls (tenant_id, agent, personality, voice, "values", examples)
+       VALUES ($1, 'kit', 'Playful and warm.', 'Short sentences.', '{honesty,care}', '{"Morning! Coffee first?"}')`,
+      [TENANT],
+    );
+    await admin.query(
+      `INSERT INTO workspace_documents (tenant_id, agent, name, kind, content) VALUES ($1, 'kit', 'SOUL.md', 'soul', 'Old soul file.')`,
+      [TENANT],
+    );
+    // No profile and no conversation: known as a being.
+    const response = await build({ agent: 'kit', sessionKey: 'first', currentMessage: 'hi' });
+    expect(layer(response, 'identity')[0]!.text).toMatch(/^You are kit\./);
+    expect(layer(response, 'persona')[0]!.text).toBe(
+      [
+        '## Soul\nPersonality: Playful and warm.\nVoice: Short sentences.\nValues:\n- honesty\n- care\nExamples of my voice:\n- Morning! Coffee first?',
+        '## Map\nBusiness (0): Work (0)\nPrivate (0)',
+      ].join('\n\n'),
+    );
+    // The soul row replaces SOUL.md, which is not shown twice either.
+    expect(response.blocks.map((b) => b.text).join('\n')).not.toContain('Old soul file.');
+    expect(layer(response, 'snapshot')).toEqual([]);
+    expect(layer(response, 'scenes')).toEqual([]);
+
+    // A profile that says no scene memory does not undo the beings row.
+    await rpc.call(Rpcs.agentPut, { agent: 'kit', name: 'Kit', sceneMemory: false }, { tenantId: TENANT });
+    const profiled = await build({ agent: 'kit', sessionKey: 'first', currentMessage: 'hi' });
+    expect(layer(profiled, 'persona')).toHaveLength(1);
   });
 
   it('still builds when retrieval is down, without memory, and says so', async () => {

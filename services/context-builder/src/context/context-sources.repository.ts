@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type {
   AgentProfileInput,
+  BeingNoteInput,
   CompactionInput,
   RecentMessageInput,
   SceneInput,
-  SceneNoteInput,
   SkillInput,
   StickyFactInput,
+  StoredSceneInput,
   WorkspaceDocumentInput,
 } from '@engram/context';
 import type { EntityManager } from '@engram/store';
@@ -36,6 +37,12 @@ export interface ConversationSources {
 
 /** At most this many sticky facts are read; the budget keeps the most important anyway. */
 const MAX_STICKY_FACTS = 500;
+/** At most this many think notes, rules, preferences or relationships go into the persona. */
+const MAX_PERSONA_ITEMS = 200;
+/** At most this many unread notes, and as many pieces of knowledge, the newest, go into the snapshot. */
+const MAX_SNAPSHOT_NOTES = 200;
+/** The scenes block holds the most recently activated nodes, this many. */
+const RECENT_SCENES = 5;
 
 /** What a prompt is built from, read under the caller's tenant in one transaction. */
 @Injectable()
@@ -51,16 +58,19 @@ export class ContextSourcesRepository {
         'name' | 'personality' | 'job' | 'user_name' | 'tools' | 'scene_memory' | 'model'
       > | null;
       has_conversations: boolean;
+      is_being: boolean;
       conversation: { id: string; agent: string; model: string | null } | null;
     }> = await manager.query(
       `SELECT (SELECT to_jsonb(a) FROM (SELECT name, personality, job, user_name, tools, scene_memory, model FROM agents WHERE agent = $1) a) AS profile,
               EXISTS (SELECT 1 FROM conversations WHERE agent = $1) AS has_conversations,
+              EXISTS (SELECT 1 FROM beings WHERE agent = $1) AS is_being,
               (SELECT to_jsonb(c) FROM (SELECT id::text, agent, model FROM conversations
                  WHERE ($2::bigint IS NOT NULL AND id = $2::bigint) OR ($3::text IS NOT NULL AND agent = $1 AND session_key = $3)) c) AS conversation`,
       [agent, ref && 'id' in ref ? ref.id : null, ref && 'sessionKey' in ref ? ref.sessionKey : null],
     );
     const p = row!.profile;
-    const known = p !== null || row!.has_conversations;
+    // A being (a row in beings) has scene memory whatever its profile says.
+    const known = p !== null || row!.has_conversations || row!.is_being;
     return {
       agent: known
         ? {
@@ -70,7 +80,7 @@ export class ContextSourcesRepository {
             job: p?.job ?? null,
             userName: p?.user_name ?? null,
             tools: p?.tools ?? [],
-            sceneMemory: p?.scene_memory ?? false,
+            sceneMemory: (p?.scene_memory ?? false) || row!.is_being,
             model: p?.model ?? null,
           }
         : null,
@@ -166,34 +176,116 @@ export class ContextSourcesRepository {
     };
   }
 
-  /** Scene memory as the store holds it so far (the patrol fills it). */
+  /**
+   * Being memory as the prompt shows it: the soul, think notes in force, enabled partner rules,
+   * preferences, relationships and the clusters with their active nodes (persona, 1-A); unread
+   * notes, knowledge and the diary of the 7 days up to `today` (snapshot, 1-B); the 5 most
+   * recently activated nodes that are not dead (scenes, 2-B). Every list has a fixed order, so
+   * the same store gives the same prompt.
+   */
   async scene(manager: EntityManager, agent: string, today: string): Promise<SceneInput> {
-    const notes: Array<{ id: string; kind: string; content: string; day: string | null }> =
-      await manager.query(
-        `SELECT id::text, kind, content, day::text AS day FROM agent_notes
-        WHERE agent = $1
-          AND (kind IN ('think', 'partner_rule', 'preference', 'relationship', 'map', 'knowledge')
-               OR (kind = 'note' AND read_at IS NULL)
-               OR (kind = 'diary' AND day > $2::date - 7))
-        ORDER BY kind, day NULLS FIRST, created_at, id`,
-        [agent, today],
-      );
-    const nodes: Array<{ id: string; title: string | null; content: string }> = await manager.query(
-      `SELECT id::text, title, content FROM memory_nodes WHERE agent = $1
-        ORDER BY last_activated_at DESC NULLS LAST, id DESC LIMIT 5`,
+    const [soul]: Array<{
+      personality: string;
+      voice: string;
+      values: string[];
+      backstory: string;
+      inner_world: string;
+      examples: string[];
+    }> = await manager.query(
+      `SELECT personality, voice, "values", backstory, inner_world, examples FROM souls WHERE agent = $1`,
       [agent],
     );
-    const of = (kind: string): SceneNoteInput[] =>
-      notes.filter((n) => n.kind === kind).map(({ id, content, day }) => ({ id, content, day }));
+    const thinkNotes: Array<{ id: string; content: string }> = await manager.query(
+      `SELECT id::text, content FROM think_notes WHERE agent = $1 AND superseded_at IS NULL
+        ORDER BY created_at, id LIMIT ${MAX_PERSONA_ITEMS}`,
+      [agent],
+    );
+    const partnerRules: Array<{ id: string; rule: string }> = await manager.query(
+      `SELECT id::text, rule FROM partner_rules WHERE agent = $1 AND enabled
+        ORDER BY created_at, id LIMIT ${MAX_PERSONA_ITEMS}`,
+      [agent],
+    );
+    const preferences: Array<{ key: string; value: string }> = await manager.query(
+      `SELECT key, value FROM user_preferences WHERE agent = $1 ORDER BY key LIMIT ${MAX_PERSONA_ITEMS}`,
+      [agent],
+    );
+    const relationships: Array<{ person: string; relation: string; notes: string }> = await manager.query(
+      `SELECT person, relation, notes FROM relationships WHERE agent = $1 ORDER BY person LIMIT ${MAX_PERSONA_ITEMS}`,
+      [agent],
+    );
+    const clusters: Array<{
+      id: string;
+      name: string;
+      root: 'business' | 'private' | null;
+      parent_id: string;
+      active: number;
+    }> = await manager.query(
+      `SELECT c.id::text, c.name, c.root, c.parent_id::text,
+              (SELECT count(*)::int FROM memory_nodes m
+                WHERE m.agent = $1 AND m.cluster_id = c.id AND m.status = 'active') AS active
+         FROM clusters c WHERE c.agent = $1 ORDER BY c.id`,
+      [agent],
+    );
+    // The newest of each kind, shown oldest first.
+    const notes: Array<{
+      id: string;
+      kind: BeingNoteInput['kind'];
+      content: string;
+      due_at: Date | null;
+    }> = await manager.query(
+      `SELECT * FROM (
+         (SELECT id::text, kind, content, due_at, created_at, id AS n FROM notes
+           WHERE agent = $1 AND kind IN ('note', 'todo', 'reminder') AND read_at IS NULL
+           ORDER BY created_at DESC, id DESC LIMIT ${MAX_SNAPSHOT_NOTES})
+         UNION ALL
+         (SELECT id::text, kind, content, due_at, created_at, id AS n FROM notes
+           WHERE agent = $1 AND kind = 'knowledge'
+           ORDER BY created_at DESC, id DESC LIMIT ${MAX_SNAPSHOT_NOTES})
+       ) t ORDER BY created_at, n`,
+      [agent],
+    );
+    const diary: Array<{ day: string; content: string }> = await manager.query(
+      `SELECT day::text AS day, content FROM diary
+        WHERE agent = $1 AND day > $2::date - 7 AND day <= $2::date ORDER BY day`,
+      [agent, today],
+    );
+    const nodes: Array<{ id: string; scene: StoredSceneInput; feeling: string | null }> = await manager.query(
+      `SELECT id::text, scene, feeling FROM memory_nodes
+        WHERE agent = $1 AND last_activated IS NOT NULL AND status <> 'dead' AND absorbed_into IS NULL
+        ORDER BY last_activated DESC, id DESC LIMIT ${RECENT_SCENES}`,
+      [agent],
+    );
+    const note = (n: (typeof notes)[number]): BeingNoteInput => ({
+      id: n.id,
+      kind: n.kind,
+      content: n.content,
+      dueAt: n.due_at,
+    });
     return {
-      thinkNotes: of('think'),
-      partnerRules: of('partner_rule'),
-      preferences: of('preference'),
-      relationships: of('relationship'),
-      map: of('map'),
-      unreadNotes: of('note'),
-      knowledge: of('knowledge'),
-      diary: of('diary'),
+      soul: soul
+        ? {
+            personality: soul.personality,
+            voice: soul.voice,
+            values: soul.values,
+            backstory: soul.backstory,
+            innerWorld: soul.inner_world,
+            examples: soul.examples,
+          }
+        : null,
+      thinkNotes,
+      partnerRules,
+      preferences,
+      relationships,
+      clusters: clusters.map((c) => ({
+        id: c.id,
+        name: c.name,
+        root: c.root,
+        parentId: c.parent_id,
+        activeNodes: c.active,
+      })),
+      unreadNotes: notes.filter((n) => n.kind !== 'knowledge').map(note),
+      knowledge: notes.filter((n) => n.kind === 'knowledge').map(note),
+      diary,
       nodes,
     };
   }
