@@ -1,4 +1,4 @@
-import { sceneToText, type Scene } from '@engram/being';
+import { sceneToText, storedScene } from '@engram/being';
 import type { BeingNoteInput, ClusterInput, SceneNodeInput, SoulInput } from '../assembly/context-inputs';
 
 const minute = (at: Date) => `${at.toISOString().slice(0, 16)}Z`;
@@ -68,15 +68,6 @@ export function noteLine(note: BeingNoteInput): string {
 
 /** A stored scene (whatever of it was written) as sceneToText renders it, with the node's feeling. */
 export function nodeText(node: SceneNodeInput): string {
-  const s = node.scene;
-  const scene: Scene = {
-    action: s.action,
-    actors: [...(s.actors ?? [])],
-    when: (s.when ?? []).map((w) => (typeof w === 'string' ? w : { date: w.date, action: w.action ?? '' })),
-    setting: s.setting,
-    dialogue: [...(s.dialogue ?? [])],
-    sensory: [...(s.sensory ?? [])],
-    feeling: s.feeling,
-  };
+  const scene = storedScene(node.scene);
   return sceneToText(scene, node.feeling ?? scene.feeling ?? null);
 }
