@@ -22,14 +22,21 @@ import { SeededRandom } from './corpus/seeded-random';
 import { summarizeLatencies, type LatencySummary } from './measure/latency-stats';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
-import { Cleanups, dumpServiceOutput, integer, progressFor, runBench, startReadyService } from './run/lifecycle';
+import {
+  Cleanups,
+  dumpServiceOutput,
+  integer,
+  progressFor,
+  runBench,
+  startReadyService,
+} from './run/lifecycle';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 const TENANT = 'bench';
 const AGENT = 'being';
 const SUB_CLUSTERS = 30;
-/** Gerty's limit per embed request. */
-const EMBED_BATCH = 2048;
+/** Texts per embed request: their vectors fit a NATS message. */
+const EMBED_BATCH = 256;
 export const PATROL_TARGETS = { cycleP95Ms: 2000, recallP95Ms: 20 } as const;
 
 const PEOPLE = ['Mia', 'Ben', 'my sister', 'Grandma', 'Leo', 'the neighbour', 'my boss', 'Sara'];
@@ -107,7 +114,8 @@ async function main(flags: Flags): Promise<void> {
       LOG_LEVEL: flags.logLevel,
       PATROL_EVERY_MS: '0',
     };
-    for (const name of ['gerty', 'patrol'] as const) services.push(await startReadyService(cleanups, name, env));
+    for (const name of ['gerty', 'patrol'] as const)
+      services.push(await startReadyService(cleanups, name, env));
     const nc = await connect({ servers: nats.url, name: 'engram-bench-patrol' });
     cleanups.add(() => nc.close());
     const call = <S extends (typeof Rpcs)[keyof typeof Rpcs]>(
@@ -119,7 +127,9 @@ async function main(flags: Flags): Promise<void> {
     // The being and its roots: one patrol of an empty being.
     await call(Rpcs.patrolRun, { agent: AGENT });
     const roots = (
-      await admin.query<{ id: string }>(`SELECT id::text FROM clusters WHERE tenant_id = $1 ORDER BY id`, [TENANT])
+      await admin.query<{ id: string }>(`SELECT id::text FROM clusters WHERE tenant_id = $1 ORDER BY id`, [
+        TENANT,
+      ])
     ).rows.map((r) => r.id);
     const subClusters: string[] = [];
     for (let i = 0; i < SUB_CLUSTERS; i++)

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { GertyClient, type GertyCallOptions } from '@engram/gerty-client';
+import { embedRequests, GertyClient, type GertyCallOptions } from '@engram/gerty-client';
 import { DependencyUnavailableError } from '@engram/messaging';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from '../embedder.config';
 
@@ -8,11 +8,6 @@ export interface EmbeddingModel {
   readonly dimensions: number;
 }
 
-/** NATS carries at most 1 MB: requests and answers are cut to stay well below. */
-const MAX_REQUEST_CHARS = 400_000;
-/** What a text contributes to its vector is in its first ~8k tokens; no model reads more. */
-export const MAX_EMBED_CHARS = 32_000;
-const MAX_ANSWER_BYTES = 600_000;
 const MODEL_REFRESH_MS = 60_000;
 
 /**
@@ -62,7 +57,7 @@ export class EmbedderGertyGateway implements OnModuleInit {
   /** Vectors for the texts, in order, each made by `model` (or the call fails). */
   async embed(texts: readonly string[], model: EmbeddingModel): Promise<number[][]> {
     const vectors: number[][] = [];
-    for (const chunk of chunks(texts, model.dimensions)) {
+    for (const chunk of embedRequests(texts, model.dimensions)) {
       const answer = await this.gerty.embed(chunk, this.callOptions());
       if (answer.model !== model.modelId) {
         // The default changed under us; the sweep re-embeds with the new one.
@@ -95,24 +90,4 @@ export class EmbedderGertyGateway implements OnModuleInit {
   private callOptions(): GertyCallOptions {
     return { timeoutMs: this.config.GERTY_TIMEOUT_MS, asDependency: true };
   }
-}
-
-function* chunks(texts: readonly string[], dimensions: number): Generator<string[]> {
-  const maxTexts = Math.max(1, Math.min(512, Math.floor(MAX_ANSWER_BYTES / (dimensions * 12))));
-  let chunk: string[] = [];
-  let chars = 0;
-  for (const text of texts) {
-    if (
-      chunk.length > 0 &&
-      (chunk.length >= maxTexts || chars + Math.min(text.length, MAX_EMBED_CHARS) > MAX_REQUEST_CHARS)
-    ) {
-      yield chunk;
-      chunk = [];
-      chars = 0;
-    }
-    const clipped = text.length > MAX_EMBED_CHARS ? text.slice(0, MAX_EMBED_CHARS) : text;
-    chunk.push(clipped);
-    chars += clipped.length;
-  }
-  if (chunk.length > 0) yield chunk;
 }

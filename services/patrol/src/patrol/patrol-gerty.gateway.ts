@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { GertyClient, type EmbeddedTexts } from '@engram/gerty-client';
+import { embedRequests, GertyClient, type EmbeddedTexts } from '@engram/gerty-client';
 import type { TaskAnswer, TaskName, TaskRequest } from '@engram/prompts';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
 import type { PatrolModel, PatrolRun } from './patrol-step';
@@ -20,9 +20,17 @@ export class PatrolGertyGateway implements OnModuleInit {
     this.gerty.registerReadiness();
   }
 
-  /** One vector per text, in one request (callers keep a batch within Gerty's limit). */
-  embed(tenantId: string, texts: readonly string[]): Promise<EmbeddedTexts> {
-    return this.gerty.embed(texts, { tenantId, timeoutMs: this.config.GERTY_TIMEOUT_MS });
+  /** One vector per text, in order: one batch, sent in requests that fit NATS, all by one model. */
+  async embed(tenantId: string, texts: readonly string[]): Promise<EmbeddedTexts> {
+    const answers: EmbeddedTexts[] = [];
+    for (const request of embedRequests(texts, this.config.EMBEDDING_DIMENSIONS))
+      answers.push(await this.gerty.embed(request, { tenantId, timeoutMs: this.config.GERTY_TIMEOUT_MS }));
+    const [first] = answers;
+    if (!first) return { vectors: [], model: '', dimensions: this.config.EMBEDDING_DIMENSIONS };
+    const other = answers.find((a) => a.model !== first.model);
+    if (other)
+      throw new Error(`gerty's embedding model changed mid-batch (${first.model}, then ${other.model})`);
+    return { vectors: answers.flatMap((a) => a.vectors), model: first.model, dimensions: first.dimensions };
   }
 
   /**
