@@ -109,3 +109,18 @@ describe('storedScene', () => {
     expect(sceneToText(storedScene({ action: 'x' }))).toBe('x');
   });
 });
+
+describe('storedScene, of JSON it cannot trust', () => {
+  it('reads fields of the wrong type as absent', () => {
+    expect(
+      storedScene({ action: 3, actors: ['a', 1], when: ['2026-01-01', { date: 5 }, { date: '2026-01-02' }] }),
+    ).toEqual({
+      action: '',
+      actors: ['a'],
+      when: ['2026-01-01', { date: '2026-01-02', action: '' }],
+      dialogue: [],
+      sensory: [],
+    });
+    expect(storedScene(null).actors).toEqual([]);
+  });
+});

@@ -46,20 +46,33 @@ export function parseScene(text: string): ParsedScene {
 }
 
 /**
- * A scene as the store holds it, lists defaulted: nodes kept from before being memory (migration
- * 012) have no actors, and JSON written around the RPC may lack the optional lists.
+ * A scene as the store holds it, whatever of it is there: nodes kept from before being memory
+ * (migration 012) have no actors or dates, and JSON written around the RPC may lack the lists.
+ * Fields of the wrong type read as absent.
  */
 export function storedScene(json: unknown): Scene {
-  const o = (json !== null && typeof json === 'object' ? json : {}) as Partial<Scene>;
+  const o = isObject(json) ? json : {};
+  const when = Array.isArray(o['when']) ? o['when'] : [];
   return {
-    ...o,
-    action: typeof o.action === 'string' ? o.action : '',
-    actors: o.actors ?? [],
-    when: o.when ?? [],
-    dialogue: o.dialogue ?? [],
-    sensory: o.sensory ?? [],
+    action: typeof o['action'] === 'string' ? o['action'] : '',
+    actors: strings(o['actors']),
+    when: when.flatMap((item): WhenItem[] => {
+      if (typeof item === 'string') return [item];
+      if (isObject(item) && typeof item['date'] === 'string')
+        return [{ date: item['date'], action: typeof item['action'] === 'string' ? item['action'] : '' }];
+      return [];
+    }),
+    ...(typeof o['setting'] === 'string' && { setting: o['setting'] }),
+    dialogue: strings(o['dialogue']),
+    sensory: strings(o['sensory']),
+    ...(typeof o['feeling'] === 'string' && { feeling: o['feeling'] }),
   };
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
 
 /** The date of a `when` item. */
 export function dateOf(item: WhenItem): string {

@@ -20,6 +20,8 @@ import { ScenesToNodesStep } from './patrol/steps/scenes-to-nodes.step';
 import { SessionsStep } from './patrol/steps/sessions.step';
 import { SplitStep } from './patrol/steps/split.step';
 import { ThinkStep } from './patrol/steps/think.step';
+import { RecallHandler } from './recall/recall.handler';
+import { RecallRepository } from './recall/recall.repository';
 
 @Module({})
 export class PatrolModule {
@@ -36,7 +38,7 @@ export class PatrolModule {
         }),
         OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
-      controllers: [PatrolRunHandler],
+      controllers: [PatrolRunHandler, RecallHandler],
       providers: [
         { provide: PATROL_CONFIG, useValue: config },
         GertyClient,
@@ -55,6 +57,7 @@ export class PatrolModule {
         ThinkStep,
         RunPatrolUseCase,
         PatrolScheduleService,
+        RecallRepository,
       ],
     };
   }
