@@ -74,6 +74,8 @@ export interface PatrolBenchResult {
   readonly settings: { nodes: number; cycles: number; recallsPerCycle: number; seed: number; model: string };
   readonly cycle: LatencySummary;
   readonly recall: LatencySummary;
+  /** Gerty's share of a recall: one message embedded, asked of Gerty directly. */
+  readonly embed: LatencySummary;
   readonly recalledPerRequest: number;
   readonly statuses: Record<string, number>;
   readonly dead: number;
@@ -180,6 +182,7 @@ async function main(flags: Flags): Promise<void> {
 
     const cycles: number[] = [];
     const recalls: number[] = [];
+    const embeds: number[] = [];
     let recalled = 0;
     let revived = 0;
     for (let cycle = 1; cycle <= flags.cycles; cycle++) {
@@ -189,6 +192,9 @@ async function main(flags: Flags): Promise<void> {
       revived += report.steps.find((s) => s.step === 'revival')?.counts['revived'] ?? 0;
       for (let r = 0; r < flags.recalls; r++) {
         const message = `I ${random.pick(ACTIONS)} with ${random.pick(PEOPLE)} ${random.pick(PLACES)} and felt ${random.pick(FEELINGS)}`;
+        const embedAt = performance.now();
+        await call(Rpcs.gertyEmbed, { texts: [message] }, 10_000);
+        embeds.push(performance.now() - embedAt);
         const at = performance.now();
         const answer = await call(Rpcs.beingRecall, { agent: AGENT, message }, 10_000);
         recalls.push(performance.now() - at);
@@ -219,6 +225,7 @@ async function main(flags: Flags): Promise<void> {
       },
       cycle: summarizeLatencies(cycles),
       recall: summarizeLatencies(recalls),
+      embed: summarizeLatencies(embeds),
       recalledPerRequest: recalls.length ? recalled / recalls.length : 0,
       statuses,
       dead: statuses['dead'] ?? 0,
@@ -228,7 +235,8 @@ async function main(flags: Flags): Promise<void> {
     writeResult(resolve(REPO_ROOT, flags.out), result);
     progress(
       `cycle p50 ${result.cycle.p50Ms} / p95 ${result.cycle.p95Ms} ms (target ≤ ${PATROL_TARGETS.cycleP95Ms}); ` +
-        `recall p50 ${result.recall.p50Ms} / p95 ${result.recall.p95Ms} ms (target ≤ ${PATROL_TARGETS.recallP95Ms}); ` +
+        `recall p50 ${result.recall.p50Ms} / p95 ${result.recall.p95Ms} ms (target ≤ ${PATROL_TARGETS.recallP95Ms}; ` +
+        `of which embedding the message p50 ${result.embed.p50Ms} / p95 ${result.embed.p95Ms}); ` +
         `dead ${result.dead}, revived ${revived}; written to ${flags.out}`,
     );
     if (flags.json) console.log(JSON.stringify(patrolHeadline(result)));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RECALL_LIMIT, RECALL_THRESHOLD, vectorLiteral } from '@engram/being';
 import type { SearchMatch } from '@engram/contracts';
-import { TenantTransactions } from '@engram/store';
+import { TenantTransactions, type EntityManager } from '@engram/store';
 import { nodeColumns, type NodeRow } from '../being/scene-node';
 
 /** What a recall tool adds to a node it brings back: active (and dying) +1, dead +2. */
@@ -13,28 +13,42 @@ const containing = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\
 /**
  * The recall tools' reads, each bumping what it returns (reactivation_count, last_activated)
  * in the same statement: recall is how a faded scene comes back. Nodes merged into another
- * are never returned (they live on in their survivor).
+ * are never returned (they live on in their survivor). Like retrieval's access counts, the
+ * bumps do not wait for the disk (synchronous_commit off): a crash of Postgres itself loses
+ * at most the last moment's bumps, never the store's consistency, and a recall answers
+ * without an fsync.
  */
 @Injectable()
 export class RecallRepository {
   constructor(private readonly transactions: TenantTransactions) {}
+
+  private run<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.transactions.run(tenantId, async (manager) => {
+      // One being's nodes are a small scan: starting parallel workers for it costs more than it saves.
+      await manager.query(
+        `SET LOCAL synchronous_commit = off; SET LOCAL max_parallel_workers_per_gather = 0`,
+      );
+      return work(manager);
+    });
+  }
 
   /**
    * The being's RECALL_LIMIT nodes of any status most similar to `vector` (by `model`'s
    * vectors) at cosine ≥ RECALL_THRESHOLD, most similar first, each bumped by 1.
    */
   recall(tenantId: string, agent: string, vector: readonly number[], model: string): Promise<NodeRow[]> {
-    return this.transactions.run(tenantId, (manager) =>
+    return this.run(tenantId, (manager) =>
       manager.query(
+        // The distance once per node (ordered by its alias), an exact scan of the being's vectors.
         `WITH hits AS (
-           SELECT id, 1 - (embedding <=> $3::halfvec) AS similarity FROM memory_nodes
+           SELECT id, embedding <=> $3::halfvec AS distance FROM memory_nodes
             WHERE agent = $1 AND embedding_model = $2 AND absorbed_into IS NULL
-            ORDER BY embedding <=> $3::halfvec LIMIT ${RECALL_LIMIT}),
+            ORDER BY distance LIMIT ${RECALL_LIMIT}),
          bumped AS (
            UPDATE memory_nodes m SET reactivation_count = m.reactivation_count + 1, last_activated = now()
-             FROM hits WHERE m.id = hits.id AND hits.similarity >= ${RECALL_THRESHOLD}
-           RETURNING ${nodeColumns('m')}, hits.similarity)
-         SELECT * FROM bumped ORDER BY similarity DESC, id`,
+             FROM hits WHERE m.id = hits.id AND 1 - hits.distance >= ${RECALL_THRESHOLD}
+           RETURNING ${nodeColumns('m')}, hits.distance)
+         SELECT * FROM bumped ORDER BY distance, id`,
         [agent, model, vectorLiteral(vector)],
       ),
     );
@@ -42,7 +56,7 @@ export class RecallRepository {
 
   /** Every node of the cluster, bumped; null when the being has no such cluster. */
   recallCluster(tenantId: string, agent: string, clusterId: string): Promise<NodeRow[] | null> {
-    return this.transactions.run(tenantId, async (manager) => {
+    return this.run(tenantId, async (manager) => {
       const [cluster] = await manager.query(`SELECT 1 FROM clusters WHERE agent = $1 AND id = $2`, [
         agent,
         clusterId,
@@ -71,7 +85,7 @@ export class RecallRepository {
     match: SearchMatch,
     limit: number,
   ): Promise<NodeRow[]> {
-    return this.transactions.run(tenantId, (manager) =>
+    return this.run(tenantId, (manager) =>
       manager.query(
         `WITH searchable AS (
            SELECT m.id, concat_ws(' ', m.scene ->> 'action', m.feeling, m.scene ->> 'feeling',
