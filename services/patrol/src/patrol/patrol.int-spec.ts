@@ -231,9 +231,14 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     await patrol.sql(`INSERT INTO tenants (tenant_id) VALUES ($1)`, [tenant]);
     // Importance 0.06 … 0.258: a node of importance i is dying at session ⌈30·ln(20·i)⌉.
     for (let i = 0; i < 200; i++)
-      await sceneNote(tenant, 'eve', { action: `moment ${i}`, actors: ['me'] }, 0.06 + 0.001 * i);
+      await sceneNote(
+        tenant,
+        'eve',
+        { action: `moment ${String(i).padStart(3, '0')}`, actors: ['me'] },
+        0.06 + 0.001 * i,
+      );
     await patrol.sql(
-      `UPDATE notes SET importance = 0.06 WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 5'`,
+      `UPDATE notes SET importance = 0.06 WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 005'`,
       [tenant],
     );
     const statuses = async () =>
@@ -250,16 +255,18 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     for (let cycle = 1; cycle <= 40; cycle++) {
       if (cycle === 2)
         await patrol.sql(
-          `UPDATE memory_nodes SET pinned = true WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 0'`,
+          `UPDATE memory_nodes SET pinned = true WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 000'`,
           [tenant],
         );
-      if (cycle === 30)
-        // Recalled twice: what the being's recall tool does to a scene that comes back.
-        await patrol.sql(
-          `UPDATE memory_nodes SET reactivation_count = reactivation_count + 2, last_activated = now()
-            WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 5'`,
-          [tenant],
+      if (cycle === 30) {
+        // The being looks for it (search_memory): a dead scene found counts twice.
+        const found = await patrol.rpc.call(
+          Rpcs.beingSearchMemory,
+          { agent: 'eve', keywords: ['moment 005'] },
+          { tenantId: tenant, timeoutMs: 10_000 },
         );
+        expect(found.nodes.map((n) => [n.action, n.status])).toEqual([['moment 005', 'dead']]);
+      }
       const report = await run(tenant, 'eve');
       revived += step(report, 'revival').counts['revived'] ?? 0;
       history.push(await statuses());
@@ -274,7 +281,7 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     expect(final['active']).toBeGreaterThan(1);
     expect(revived).toBe(1);
     const [pinned, recalled] = await patrol.sql<{ status: string }>(
-      `SELECT status FROM memory_nodes WHERE tenant_id = $1 AND scene ->> 'action' IN ('moment 0', 'moment 5')
+      `SELECT status FROM memory_nodes WHERE tenant_id = $1 AND scene ->> 'action' IN ('moment 000', 'moment 005')
         ORDER BY scene ->> 'action'`,
       [tenant],
     );
