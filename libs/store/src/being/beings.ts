@@ -28,10 +28,12 @@ export async function ensureBeing(
   );
   if (roots.length < 2) {
     await manager.query(
+      // nextval in the subquery's select list: once per root (a LATERAL subquery that names
+      // no outer column runs once, giving both roots one id).
       `INSERT INTO clusters (id, tenant_id, agent, name, root, parent_id)
-         SELECT n.id, $1, $2, r.name, r.root, n.id
-           FROM (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)
-           CROSS JOIN LATERAL (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id) n
+         SELECT n.id, $1, $2, n.name, n.root, n.id
+           FROM (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id, r.name, r.root
+                   FROM (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)) n
        ON CONFLICT (tenant_id, agent, root) WHERE root IS NOT NULL DO NOTHING`,
       [tenantId, agent],
     );
