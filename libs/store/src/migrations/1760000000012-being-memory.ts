@@ -90,11 +90,14 @@ export class BeingMemory1760000000012 implements MigrationInterface {
       INSERT INTO beings (tenant_id, agent)
         SELECT tenant_id, agent FROM memory_nodes UNION SELECT tenant_id, agent FROM agent_notes;
       -- Every being with nodes or notes gets its two roots.
+      -- (nextval in a select list runs once per row; in a LATERAL naming no outer column, once.)
       INSERT INTO clusters (id, tenant_id, agent, name, root, parent_id)
-        SELECT n.id, b.tenant_id, b.agent, r.name, r.root, n.id
-          FROM (SELECT tenant_id, agent FROM memory_nodes UNION SELECT tenant_id, agent FROM agent_notes) b
-          CROSS JOIN (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)
-          CROSS JOIN LATERAL (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id) n;
+        SELECT n.id, n.tenant_id, n.agent, n.name, n.root, n.id
+          FROM (SELECT nextval(pg_get_serial_sequence('clusters', 'id')) AS id, b.tenant_id, b.agent, r.name, r.root
+                  FROM (SELECT tenant_id, agent FROM memory_nodes UNION SELECT tenant_id, agent FROM agent_notes) b
+                  CROSS JOIN (VALUES ('Business', 'business'), ('Private', 'private')) r (name, root)) n;
+      -- The roots' deferred parent checks now: a table with pending trigger events cannot be altered.
+      SET CONSTRAINTS ALL IMMEDIATE;
 
       UPDATE memory_nodes m SET
           scene = jsonb_strip_nulls(jsonb_build_object('action', m.content, 'actors', '[]'::jsonb, 'setting', m.title)),
