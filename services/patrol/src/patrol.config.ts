@@ -4,6 +4,6 @@ const PATROL_VARIABLES = [...SERVICE_VARIABLES, ...WORKER_VARIABLES] as const;
 
 export type PatrolConfig = ConfigOf<(typeof PATROL_VARIABLES)[number]>;
 
-export function loadPatrolConfig(): PatrolConfig {
-  return loadConfig(PATROL_VARIABLES);
+export function loadPatrolConfig(env: NodeJS.ProcessEnv = process.env): PatrolConfig {
+  return loadConfig(PATROL_VARIABLES, env);
 }

@@ -2,6 +2,12 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
+import { BeingNodesHandler } from './being/being-nodes.handler';
+import { BeingNodesRepository } from './being/being-nodes.repository';
+import { BeingNotesHandler } from './being/being-notes.handler';
+import { BeingNotesRepository } from './being/being-notes.repository';
+import { BeingProfileHandler } from './being/being-profile.handler';
+import { BeingProfileRepository } from './being/being-profile.repository';
 import type { PatrolConfig } from './patrol.config';
 
 @Module({})
@@ -18,8 +24,8 @@ export class PatrolModule {
           service: 'patrol',
         }),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [BeingNotesHandler, BeingProfileHandler, BeingNodesHandler],
+      providers: [BeingNotesRepository, BeingProfileRepository, BeingNodesRepository],
     };
   }
 }

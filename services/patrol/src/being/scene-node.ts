@@ -1,0 +1,106 @@
+import { sceneToText, type Scene, type WhenItem } from '@engram/being';
+import { timestampFromDate, type MessageInitShape, type SceneNodeSchema } from '@engram/contracts';
+
+export type SceneNodeInit = MessageInitShape<typeof SceneNodeSchema>;
+
+/** A row of memory_nodes as NODE_COLUMNS reads it. */
+export interface NodeRow {
+  id: string;
+  cluster_id: string;
+  scene: unknown;
+  feeling: string | null;
+  importance: number;
+  themes: string[];
+  emotion: Record<string, unknown> | null;
+  status: string;
+  fresh: boolean;
+  pinned: boolean;
+  session_count: number;
+  reactivation_count: number;
+  last_activated: Date | null;
+}
+
+/** The columns of a node for toSceneNode, of memory_nodes under `alias` (in a RETURNING too). */
+export const nodeColumns = (alias: string) =>
+  ['id', 'cluster_id']
+    .map((c) => `${alias}.${c}::text AS ${c}`)
+    .concat(
+      [
+        'scene',
+        'feeling',
+        'importance',
+        'themes',
+        'emotion',
+        'status',
+        'fresh',
+        'pinned',
+        'session_count',
+        'reactivation_count',
+        'last_activated',
+      ].map((c) => `${alias}.${c}`),
+    )
+    .join(', ');
+
+const EMOTION_KEYS = ['valence', 'arousal', 'dominance', 'safety', 'novelty', 'trust'] as const;
+
+/**
+ * A node as the RPCs answer it: the stored scene's fields, its `when` as {date, action} items
+ * (a plain date has no action), and its text line (sceneToText). The feeling is the node's
+ * column, else the scene's own. Read leniently: rows kept from migration 010 have a scene
+ * without actors, dates or dialogue.
+ */
+export function toSceneNode(row: NodeRow): SceneNodeInit {
+  const scene = storedScene(row.scene);
+  const feeling = row.feeling ?? scene.feeling ?? null;
+  return {
+    id: row.id,
+    clusterId: row.cluster_id,
+    action: scene.action,
+    actors: scene.actors,
+    when: scene.when.map((item) =>
+      typeof item === 'string' ? { date: item, action: '' } : { date: item.date, action: item.action },
+    ),
+    setting: scene.setting ?? '',
+    dialogue: scene.dialogue,
+    sensory: scene.sensory,
+    feeling: feeling ?? '',
+    importance: Number(row.importance),
+    themes: row.themes,
+    ...(row.emotion && {
+      emotion: Object.fromEntries(EMOTION_KEYS.map((k) => [k, numberOr0(row.emotion![k])])),
+    }),
+    status: row.status,
+    fresh: row.fresh,
+    pinned: row.pinned,
+    sessionCount: row.session_count,
+    reactivationCount: row.reactivation_count,
+    ...(row.last_activated && { lastActivated: timestampFromDate(row.last_activated) }),
+    text: sceneToText(scene, feeling),
+  };
+}
+
+/** The scene of a node's jsonb, whatever of it is there. */
+export function storedScene(json: unknown): Scene {
+  const o = isObject(json) ? json : {};
+  const when = Array.isArray(o['when']) ? o['when'] : [];
+  return {
+    action: typeof o['action'] === 'string' ? o['action'] : '',
+    actors: strings(o['actors']),
+    when: when.flatMap((item): WhenItem[] => {
+      if (typeof item === 'string') return [item];
+      if (isObject(item) && typeof item['date'] === 'string')
+        return [{ date: item['date'], action: typeof item['action'] === 'string' ? item['action'] : '' }];
+      return [];
+    }),
+    ...(typeof o['setting'] === 'string' && { setting: o['setting'] }),
+    dialogue: strings(o['dialogue']),
+    sensory: strings(o['sensory']),
+    ...(typeof o['feeling'] === 'string' && { feeling: o['feeling'] }),
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+const numberOr0 = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
