@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
@@ -8,7 +9,11 @@ import { BeingNotesHandler } from './being/being-notes.handler';
 import { BeingNotesRepository } from './being/being-notes.repository';
 import { BeingProfileHandler } from './being/being-profile.handler';
 import { BeingProfileRepository } from './being/being-profile.repository';
-import type { PatrolConfig } from './patrol.config';
+import { PATROL_CONFIG, type PatrolConfig } from './patrol.config';
+import { BeingRecallHandler } from './recall/being-recall.handler';
+import { BeingRecallRepository } from './recall/being-recall.repository';
+import { BeingRecallUseCase } from './recall/being-recall.use-case';
+import { RecallEmbeddingGateway } from './recall/recall-embedding.gateway';
 
 @Module({})
 export class PatrolModule {
@@ -24,8 +29,17 @@ export class PatrolModule {
           service: 'patrol',
         }),
       ],
-      controllers: [BeingNotesHandler, BeingProfileHandler, BeingNodesHandler],
-      providers: [BeingNotesRepository, BeingProfileRepository, BeingNodesRepository],
+      controllers: [BeingNotesHandler, BeingProfileHandler, BeingNodesHandler, BeingRecallHandler],
+      providers: [
+        { provide: PATROL_CONFIG, useValue: config },
+        GertyClient,
+        RecallEmbeddingGateway,
+        BeingNotesRepository,
+        BeingProfileRepository,
+        BeingNodesRepository,
+        BeingRecallRepository,
+        BeingRecallUseCase,
+      ],
     };
   }
 }
