@@ -80,7 +80,7 @@ export const Variables = {
   EMBEDDING_DIMENSIONS: variable(
     int(2, 4000).default(100),
     '100',
-    'engram db migrate, embedder',
+    'engram db migrate, embedder, retrieval, patrol',
     'Width of every embedding column (halfvec); 100 for the built-in model. Fixed when the schema is created.',
   ),
   HTTP_PORT: variable(
@@ -293,6 +293,12 @@ export const Variables = {
     '20000',
     'retrieval',
     "How long a search that asks for a synthesis waits for Gerty's answer; past it the hits come back without one (and say why).",
+  ),
+  PATROL_RECALL_TIMEOUT_MS: variable(
+    int(50, 60_000).default(2000),
+    '2000',
+    'patrol',
+    "How long a being's recall (mem.rpc.being.recall) waits for the message's vector from Gerty; past it the recall fails with Gerty's error (DEADLINE_EXCEEDED), nothing bumped.",
   ),
   CONTEXT_LAYER_SHARES: variable(
     z.string().default(''),

@@ -11,7 +11,9 @@ const PATROL_VARIABLES = [
   ...WORKER_VARIABLES,
   ...OUTBOX_VARIABLES,
   'GERTY_TIMEOUT_MS',
+  // Scenes are embedded in requests whose vectors (of this width) fit a NATS message.
   'EMBEDDING_DIMENSIONS',
+  'PATROL_RECALL_TIMEOUT_MS',
   'PATROL_EVERY_MS',
   'PATROL_TICK_MS',
   'PATROL_SCENES_PER_RUN',
@@ -19,6 +21,7 @@ const PATROL_VARIABLES = [
 
 export type PatrolConfig = ConfigOf<(typeof PATROL_VARIABLES)[number]>;
 
+/** Injection token of the validated config. */
 export const PATROL_CONFIG = Symbol('PATROL_CONFIG');
 
 export function loadPatrolConfig(env: NodeJS.ProcessEnv = process.env): PatrolConfig {

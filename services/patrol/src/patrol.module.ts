@@ -3,6 +3,12 @@ import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
+import { BeingNodesHandler } from './being/being-nodes.handler';
+import { BeingNodesRepository } from './being/being-nodes.repository';
+import { BeingNotesHandler } from './being/being-notes.handler';
+import { BeingNotesRepository } from './being/being-notes.repository';
+import { BeingProfileHandler } from './being/being-profile.handler';
+import { BeingProfileRepository } from './being/being-profile.repository';
 import { PATROL_CONFIG, type PatrolConfig } from './patrol.config';
 import { BeingVoiceRepository } from './patrol/being-voice.repository';
 import { PatrolGertyGateway } from './patrol/patrol-gerty.gateway';
@@ -38,7 +44,13 @@ export class PatrolModule {
         }),
         OutboxModule.forRoot(outboxOptionsFrom(config)),
       ],
-      controllers: [PatrolRunHandler, RecallHandler],
+      controllers: [
+        BeingNotesHandler,
+        BeingProfileHandler,
+        BeingNodesHandler,
+        RecallHandler,
+        PatrolRunHandler,
+      ],
       providers: [
         { provide: PATROL_CONFIG, useValue: config },
         GertyClient,
@@ -58,6 +70,9 @@ export class PatrolModule {
         RunPatrolUseCase,
         PatrolScheduleService,
         RecallRepository,
+        BeingNotesRepository,
+        BeingProfileRepository,
+        BeingNodesRepository,
       ],
     };
   }

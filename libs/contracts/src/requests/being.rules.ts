@@ -17,6 +17,7 @@ import type {
   SearchMemoryRequestSchema,
 } from '../gen/memory/v1/being_pb';
 import { NOTE_KINDS, SEARCH_MATCHES } from '../values/vocabulary';
+import { isRowId } from '../values/row-id';
 import { oneOf, quoted, rowId, textProblem, token } from './field-rules';
 import { rule, type RuleInput, type RequestRules } from './request-rules';
 
@@ -58,8 +59,14 @@ const limit = (max: number) =>
     n === 0 || (n >= 1 && n <= max) ? undefined : `${field} must be between 1 and ${max} (got ${n})`,
   );
 
+/**
+ * Any number, NaN and ±Infinity included (protobuf JSON carries them as "NaN", "Infinity"), so
+ * the rule over it, not zod, says what is wrong, naming the field.
+ */
+const anyNumber = () => z.custom<number>((value) => typeof value === 'number');
+
 const unit = (min: number) =>
-  rule(z.number(), (n, field) =>
+  rule(anyNumber(), (n, field) =>
     Number.isFinite(n) && n >= min && n <= 1 ? undefined : `${field} must be between ${min} and 1 (got ${n})`,
   );
 
@@ -79,7 +86,7 @@ const ids = (what: string) =>
   rule(z.array(z.string()), (list, field) => {
     if (list.length === 0) return `${field} is required`;
     if (list.length > MAX_BEING_LIST) return `at most ${MAX_BEING_LIST} ${field} (got ${list.length})`;
-    const bad = list.find((id) => !/^[1-9][0-9]{0,18}$/.test(id));
+    const bad = list.find((id) => !isRowId(id) || id.startsWith('0'));
     return bad === undefined ? undefined : `${quoted(bad)} is not a ${what} id`;
   });
 
@@ -87,8 +94,8 @@ export const sceneAddRules = z.object({
   agent: token(),
   scene: bounded(MAX_BEING_TEXT_CHARS, { required: true }),
   // Any finite number: the patrol clamps it into 0..1, as the design says.
-  importance: rule(z.number().optional(), (n, field) =>
-    n === undefined || Number.isFinite(n) ? undefined : `${field} must be a number`,
+  importance: rule(anyNumber().optional(), (n, field) =>
+    n === undefined || Number.isFinite(n) ? undefined : `${field} must be a finite number (got ${n})`,
   ),
   themes: labels(MAX_LABEL_CHARS),
   emotion,

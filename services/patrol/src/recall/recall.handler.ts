@@ -13,10 +13,8 @@ import { GertyClient } from '@engram/gerty-client';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { toSceneNode } from '../being/scene-node';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
+import { DEFAULT_SEARCH_LIMIT } from './keyword-patterns';
 import { RecallRepository } from './recall.repository';
-
-/** search_memory answers this many scenes unless asked for another number. */
-const DEFAULT_SCENES = 20;
 
 /**
  * The recall tools of a being (mem.rpc.being.recall, recall_memory, search_memory): what a
@@ -38,7 +36,7 @@ export class RecallHandler {
   ): Promise<MessageInitShape<typeof BeingRecallResponseSchema>> {
     const { vectors, model } = await this.gerty.embed([request.message], {
       tenantId: ctx.tenantId,
-      timeoutMs: this.config.GERTY_TIMEOUT_MS,
+      timeoutMs: this.config.PATROL_RECALL_TIMEOUT_MS,
     });
     const rows = await this.recalls.recall(ctx.tenantId, request.agent, vectors[0]!, model);
     const nodes = rows.map(toSceneNode);
@@ -69,7 +67,7 @@ export class RecallHandler {
       request.agent,
       request.keywords.map((k) => k.trim()),
       request.match === 'and' ? 'and' : 'or',
-      request.limit || DEFAULT_SCENES,
+      request.limit || DEFAULT_SEARCH_LIMIT,
     );
     return { nodes: rows.map(toSceneNode) };
   }

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { RECALL_LIMIT, RECALL_THRESHOLD, vectorLiteral } from '@engram/being';
 import type { SearchMatch } from '@engram/contracts';
+import { keywordSearch } from './keyword-patterns';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { nodeColumns, type NodeRow } from '../being/scene-node';
 
 /** What a recall tool adds to a node it brings back: active (and dying) +1, dead +2. */
 const BUMP = `CASE WHEN m.status = 'dead' THEN 2 ELSE 1 END`;
-
-/** A keyword as an ILIKE pattern that matches it anywhere, its own % and _ taken literally. */
-const containing = (keyword: string) => `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The recall tools' reads, each bumping what it returns (reactivation_count, last_activated)
@@ -54,7 +52,7 @@ export class RecallRepository {
     );
   }
 
-  /** Every node of the cluster, bumped; null when the being has no such cluster. */
+  /** Every node of the cluster, oldest first, bumped; null when the being has no such cluster. */
   recallCluster(tenantId: string, agent: string, clusterId: string): Promise<NodeRow[] | null> {
     return this.run(tenantId, async (manager) => {
       const [cluster] = await manager.query(`SELECT 1 FROM clusters WHERE agent = $1 AND id = $2`, [
@@ -67,7 +65,7 @@ export class RecallRepository {
            UPDATE memory_nodes m SET reactivation_count = m.reactivation_count + ${BUMP}, last_activated = now()
             WHERE m.agent = $1 AND m.cluster_id = $2 AND m.absorbed_into IS NULL
            RETURNING ${nodeColumns('m')})
-         SELECT * FROM bumped ORDER BY importance DESC, id`,
+         SELECT * FROM bumped ORDER BY id`,
         [agent, clusterId],
       );
     });
@@ -85,6 +83,7 @@ export class RecallRepository {
     match: SearchMatch,
     limit: number,
   ): Promise<NodeRow[]> {
+    const search = keywordSearch(keywords, match);
     return this.run(tenantId, (manager) =>
       manager.query(
         `WITH searchable AS (
@@ -102,14 +101,14 @@ export class RecallRepository {
              FROM searchable s),
          hits AS (
            SELECT id, matched, last_activated FROM scored
-            WHERE matched >= CASE WHEN $3 = 'and' THEN cardinality($2::text[]) ELSE 1 END
+            WHERE matched >= $3
             ORDER BY matched DESC, last_activated DESC NULLS LAST, id LIMIT $4),
          bumped AS (
            UPDATE memory_nodes m SET reactivation_count = m.reactivation_count + ${BUMP}, last_activated = now()
              FROM hits WHERE m.id = hits.id
            RETURNING ${nodeColumns('m')}, hits.matched, hits.last_activated AS before)
          SELECT * FROM bumped ORDER BY matched DESC, before DESC NULLS LAST, id`,
-        [agent, keywords.map(containing), match, limit],
+        [agent, search.patterns, search.atLeast, limit],
       ),
     );
   }
