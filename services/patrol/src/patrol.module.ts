@@ -26,8 +26,8 @@ import { ScenesToNodesStep } from './patrol/steps/scenes-to-nodes.step';
 import { SessionsStep } from './patrol/steps/sessions.step';
 import { SplitStep } from './patrol/steps/split.step';
 import { ThinkStep } from './patrol/steps/think.step';
-import { RecallHandler } from './recall/recall.handler';
-import { RecallRepository } from './recall/recall.repository';
+import { BeingRecallHandler } from './recall/being-recall.handler';
+import { BeingRecallRepository } from './recall/being-recall.repository';
 
 @Module({})
 export class PatrolModule {
@@ -48,7 +48,7 @@ export class PatrolModule {
         BeingNotesHandler,
         BeingProfileHandler,
         BeingNodesHandler,
-        RecallHandler,
+        BeingRecallHandler,
         PatrolRunHandler,
       ],
       providers: [
@@ -69,7 +69,7 @@ export class PatrolModule {
         ThinkStep,
         RunPatrolUseCase,
         PatrolScheduleService,
-        RecallRepository,
+        BeingRecallRepository,
         BeingNotesRepository,
         BeingProfileRepository,
         BeingNodesRepository,

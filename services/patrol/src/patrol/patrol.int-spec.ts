@@ -253,11 +253,17 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     const history: Array<Record<string, number>> = [];
     let revived = 0;
     for (let cycle = 1; cycle <= 40; cycle++) {
-      if (cycle === 2)
-        await patrol.sql(
-          `UPDATE memory_nodes SET pinned = true WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 000'`,
+      if (cycle === 2) {
+        const [first] = await patrol.sql<{ id: string }>(
+          `SELECT id::text FROM memory_nodes WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 000'`,
           [tenant],
         );
+        await patrol.rpc.call(
+          Rpcs.beingNodePin,
+          { agent: 'eve', nodeId: first!.id, pinned: true },
+          { tenantId: tenant, timeoutMs: 10_000 },
+        );
+      }
       if (cycle === 30) {
         // The being looks for it (search_memory): a dead scene found counts twice.
         const found = await patrol.rpc.call(

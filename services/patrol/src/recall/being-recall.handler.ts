@@ -14,7 +14,7 @@ import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { toSceneNode } from '../being/scene-node';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
 import { DEFAULT_SEARCH_LIMIT } from './keyword-patterns';
-import { RecallRepository } from './recall.repository';
+import { BeingRecallRepository } from './being-recall.repository';
 
 /**
  * The recall tools of a being (mem.rpc.being.recall, recall_memory, search_memory): what a
@@ -22,9 +22,9 @@ import { RecallRepository } from './recall.repository';
  * recalled: its reactivation count rises, which keeps it alive and revives it when dead.
  */
 @Controller()
-export class RecallHandler {
+export class BeingRecallHandler {
   constructor(
-    private readonly recalls: RecallRepository,
+    private readonly recalls: BeingRecallRepository,
     private readonly gerty: GertyClient,
     @Inject(PATROL_CONFIG) private readonly config: PatrolConfig,
   ) {}

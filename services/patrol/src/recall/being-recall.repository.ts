@@ -17,7 +17,7 @@ const BUMP = `CASE WHEN m.status = 'dead' THEN 2 ELSE 1 END`;
  * without an fsync.
  */
 @Injectable()
-export class RecallRepository {
+export class BeingRecallRepository {
   constructor(private readonly transactions: TenantTransactions) {}
 
   private run<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import { RpcError } from '@engram/messaging';
 import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
 import { loadPatrolConfig } from '../patrol.config';
 import { PatrolModule } from '../patrol.module';
-import { RecallRepository } from './recall.repository';
+import { BeingRecallRepository } from './being-recall.repository';
 
 /**
  * The recall tools over scenes the patrol made (real Gerty, built-in model): what comes back,
@@ -109,7 +109,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
   });
 
   it('recall returns nothing, and counts nothing, when no scene is similar enough', async () => {
-    const recalls = patrol.apps[0]!.get(RecallRepository);
+    const recalls = patrol.apps[0]!.get(BeingRecallRepository);
     const [{ n: before }] = await patrol.sql<{ n: string }>(
       `SELECT sum(reactivation_count) AS n FROM memory_nodes`,
     );
