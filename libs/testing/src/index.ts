@@ -6,3 +6,4 @@ export * from './scratch-database';
 export * from './service-process';
 export * from './service-under-test';
 export * from './stream-events';
+export * from './rpc-failure';

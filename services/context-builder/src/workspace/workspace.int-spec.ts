@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { Rpcs, type RpcSpec } from '@engram/contracts';
-import { RpcError, type RpcClient } from '@engram/messaging';
-import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import type { RpcClient } from '@engram/messaging';
+import { startServiceUnderTest, type ServiceUnderTest, rpcFailure } from '@engram/testing';
 import { loadContextBuilderConfig } from '../context-builder.config';
 import { ContextBuilderModule } from '../context-builder.module';
 
@@ -23,19 +23,8 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
   let rpc: RpcClient;
   let admin: Client;
 
-  const failureOf = async <S extends RpcSpec>(
-    spec: S,
-    request: Parameters<RpcClient['call']>[1],
-    tenantId = 'acme',
-  ): Promise<RpcError> => {
-    try {
-      await rpc.call(spec, request as never, { tenantId });
-    } catch (error) {
-      if (error instanceof RpcError) return error;
-      throw error;
-    }
-    throw new Error(`expected ${spec.subject} to fail`);
-  };
+  const failureOf = (spec: RpcSpec, request: Parameters<RpcClient['call']>[1], tenantId?: string) =>
+    rpcFailure(rpc, spec, request, tenantId);
 
   /** What a tenant sees as the app role, under row-level security. */
   const asTenant = async (tenantId: string, sql: string) => {

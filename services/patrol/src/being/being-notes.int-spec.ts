@@ -1,6 +1,6 @@
 import { Rpcs, timestampDate, timestampFromDate, type RpcSpec } from '@engram/contracts';
-import { RpcError, type RpcClient } from '@engram/messaging';
-import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import type { RpcClient } from '@engram/messaging';
+import { startServiceUnderTest, type ServiceUnderTest, rpcFailure } from '@engram/testing';
 import { loadPatrolConfig } from '../patrol.config';
 import { PatrolModule } from '../patrol.module';
 
@@ -17,19 +17,8 @@ describe('a being’s notes (real Postgres and NATS)', () => {
   let patrol: ServiceUnderTest;
   let rpc: RpcClient;
 
-  const failureOf = async <S extends RpcSpec>(
-    spec: S,
-    request: Parameters<RpcClient['call']>[1],
-    tenantId = 'acme',
-  ): Promise<RpcError> => {
-    try {
-      await rpc.call(spec, request as never, { tenantId });
-    } catch (error) {
-      if (error instanceof RpcError) return error;
-      throw error;
-    }
-    throw new Error(`expected ${spec.subject} to fail`);
-  };
+  const failureOf = (spec: RpcSpec, request: Parameters<RpcClient['call']>[1], tenantId?: string) =>
+    rpcFailure(rpc, spec, request, tenantId);
   const noteRow = async (id: string) =>
     (await patrol.sql<Record<string, unknown>>(`SELECT * FROM notes WHERE id = $1`, [id]))[0];
   const addNote = (agent: string, content: string, kind = '', tenantId = 'acme') =>

@@ -1,7 +1,7 @@
 import { Rpcs, type RpcSpec } from '@engram/contracts';
-import { RpcError, type RpcClient } from '@engram/messaging';
+import type { RpcClient } from '@engram/messaging';
 import { ensureBeing, TenantTransactions, type BeingRoots } from '@engram/store';
-import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
+import { startServiceUnderTest, type ServiceUnderTest, rpcFailure } from '@engram/testing';
 import { loadPatrolConfig } from '../patrol.config';
 import { PatrolModule } from '../patrol.module';
 
@@ -26,19 +26,8 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
   /** Each seeded node's last_activated, restored before every test (each call moves it). */
   const seeded = new Map<string, number | null>();
 
-  const failureOf = async <S extends RpcSpec>(
-    spec: S,
-    request: Parameters<RpcClient['call']>[1],
-    tenantId = 'acme',
-  ): Promise<RpcError> => {
-    try {
-      await rpc.call(spec, request as never, { tenantId });
-    } catch (error) {
-      if (error instanceof RpcError) return error;
-      throw error;
-    }
-    throw new Error(`expected ${spec.subject} to fail`);
-  };
+  const failureOf = (spec: RpcSpec, request: Parameters<RpcClient['call']>[1], tenantId?: string) =>
+    rpcFailure(rpc, spec, request, tenantId);
 
   const being = (tenantId: string, agent: string): Promise<BeingRoots> =>
     patrol.apps[0]!.get(TenantTransactions).run(tenantId, (manager) => ensureBeing(manager, tenantId, agent));
