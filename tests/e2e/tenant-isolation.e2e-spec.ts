@@ -20,9 +20,10 @@ describe('tenant isolation in the migrated schema (real Postgres)', () => {
   });
 
   it('forces row-level security with a tenant policy on every table and partition', async () => {
-    // (tenants and outbox alone do not force their owner through the policy: SECURITY DEFINER
-    // functions of the owner list tenant ids for background sweeps (engram_tenant_ids()) and
-    // hand the outbox relay rows to publish (engram_outbox_claim() …); the app role is confined.)
+    // (tenants, outbox and beings alone do not force their owner through the policy: SECURITY
+    // DEFINER functions of the owner list tenant ids for background sweeps (engram_tenant_ids()),
+    // hand the outbox relay rows to publish (engram_outbox_claim() …) and list the beings whose
+    // patrol is due (engram_beings_due()); the app role is confined.)
     const { rows } = await admin.query<{
       table: string;
       enabled: boolean;
@@ -43,7 +44,7 @@ describe('tenant isolation in the migrated schema (real Postgres)', () => {
         .filter((r) => !r.forced)
         .map((r) => r.table)
         .sort(),
-    ).toEqual(['outbox', 'tenants']);
+    ).toEqual(['beings', 'outbox', 'tenants']);
   });
 
   it('keeps a vector of one tenant from another, through the table and through its partition', async () => {
