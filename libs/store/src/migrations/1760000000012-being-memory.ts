@@ -118,11 +118,10 @@ export class BeingMemory1760000000012 implements MigrationInterface {
         DROP COLUMN content,
         DROP COLUMN activation;
       -- Every patrol counts a session on every active node: with room left on each page
-      -- those updates stay on their page (HOT, no index entries), and autovacuum keeps up with
-      -- what they leave behind, so a recall's scan of a being's nodes does not wade through
-      -- dead rows.
-      ALTER TABLE memory_nodes SET (fillfactor = 50, autovacuum_vacuum_scale_factor = 0.02,
-                                    autovacuum_analyze_scale_factor = 0.02);
+      -- those updates stay on their page (HOT: no index entries, and the old versions are
+      -- pruned as the page is read), so a recall's scan of a being's nodes does not wade
+      -- through dead rows.
+      ALTER TABLE memory_nodes SET (fillfactor = 50);
       DROP INDEX memory_nodes_recently_activated;
       CREATE INDEX memory_nodes_recently_activated ON memory_nodes (tenant_id, agent, last_activated DESC NULLS LAST);
       CREATE INDEX memory_nodes_by_cluster ON memory_nodes (tenant_id, cluster_id, status);
