@@ -1,8 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { embedRequests, GertyClient, type EmbeddedTexts } from '@engram/gerty-client';
-import type { TaskAnswer, TaskName, TaskRequest } from '@engram/prompts';
+import { RpcError } from '@engram/messaging';
+import { TaskAnswerShapeError, type TaskName, type TaskOutput, type TaskRequest } from '@engram/prompts';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
-import type { PatrolModel, PatrolRun } from './patrol-step';
+import type { ModelRun, PatrolModel } from './patrol-step';
 
 /**
  * Gerty as the patrol uses it: vectors for scenes (whatever the embedding model), and the
@@ -48,17 +49,30 @@ export class PatrolGertyGateway implements OnModuleInit {
     return { name, ...(requested.apiKey && { apiKey: requested.apiKey }) };
   }
 
-  /** A task of the run's language model (the model steps run only when the run has one). */
-  complete<T extends TaskName>(
+  /**
+   * A task of the run's language model, its answer held to `check`: what `check` makes of it,
+   * or null when the answer is refused whole — `check` refuses it (null), or it is not in the
+   * task's shape (Gerty's INTERNAL, or the client's TaskAnswerShapeError). Any other failure
+   * (Gerty down, too slow) fails the run, which the next run resumes.
+   */
+  async checkedAnswer<T extends TaskName, R>(
     task: T,
     input: TaskRequest<T>,
-    run: PatrolRun & { readonly model: PatrolModel },
-  ): Promise<TaskAnswer<T>> {
-    return this.gerty.complete(task, input, {
-      tenantId: run.tenantId,
-      timeoutMs: this.config.GERTY_TIMEOUT_MS,
-      model: run.model.name,
-      ...(run.model.apiKey && { apiKey: run.model.apiKey }),
-    });
+    run: ModelRun,
+    check: (output: TaskOutput<T>, model: string) => R | null,
+  ): Promise<R | null> {
+    try {
+      const { output, model } = await this.gerty.complete(task, input, {
+        tenantId: run.tenantId,
+        timeoutMs: this.config.GERTY_TIMEOUT_MS,
+        model: run.model.name,
+        ...(run.model.apiKey && { apiKey: run.model.apiKey }),
+      });
+      return check(output, model);
+    } catch (error) {
+      if (error instanceof TaskAnswerShapeError || (error instanceof RpcError && error.code === 'INTERNAL'))
+        return null;
+      throw error;
+    }
   }
 }

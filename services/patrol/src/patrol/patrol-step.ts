@@ -26,16 +26,32 @@ export type StepCounts = Record<string, number>;
 /** A step's plan, or why it has nothing to do (then it is recorded as skipped). */
 export type Planned<P> = { readonly plan: P } | { readonly skip: string };
 
+/** A run that has a language model: what the model steps are planned with. */
+export type ModelRun = PatrolRun & { readonly model: PatrolModel };
+
 /**
  * One step of the patrol (❶–❼, diary, think). `plan` reads and asks models, outside any
  * write transaction; `apply` writes the plan in the transaction that also records the step
  * as done in the run — so a run cut short at any moment resumes at the first step not done.
  */
-export interface PatrolStepUseCase<P = unknown> {
+interface StepUseCase<P> {
   readonly step: PatrolStep;
-  plan(run: PatrolRun): Promise<Planned<P>>;
   apply(manager: EntityManager, run: PatrolRun, plan: P): Promise<StepCounts>;
 }
+
+/** A step that runs on any run (❶ ❷ ❸ ❺ ❼). */
+export interface MechanicalStep<P> extends StepUseCase<P> {
+  readonly needsModel?: false;
+  plan(run: PatrolRun): Promise<Planned<P>>;
+}
+
+/** A step that needs a language model (❹ ❻ diary, think): the run skips it when it has none. */
+export interface ModelStep<P> extends StepUseCase<P> {
+  readonly needsModel: true;
+  plan(run: ModelRun): Promise<Planned<P>>;
+}
+
+export type PatrolStepUseCase<P = unknown> = MechanicalStep<P> | ModelStep<P>;
 
 /** The one message when a run has no language model (the issue's words, exactly). */
 export const NO_MODEL_MESSAGE = '[patrol] no model: skipping ❹❻ diary/think (mechanical processing only)';

@@ -6,7 +6,13 @@ import { DataSource, ensureBeing, TenantTransactions, tryWithAdvisoryLock } from
 import { BeingVoiceRepository } from './being-voice.repository';
 import { PatrolGertyGateway } from './patrol-gerty.gateway';
 import { PatrolRunsRepository, type RunRow, type StepReport } from './patrol-runs.repository';
-import { NO_MODEL_MESSAGE, type PatrolRun, type PatrolStepUseCase } from './patrol-step';
+import {
+  NO_MODEL_MESSAGE,
+  NO_MODEL_REASON,
+  type Planned,
+  type PatrolRun,
+  type PatrolStepUseCase,
+} from './patrol-step';
 import { ConsolidationStep } from './steps/consolidation.step';
 import { DecayStep } from './steps/decay.step';
 import { DiaryStep } from './steps/diary.step';
@@ -95,7 +101,11 @@ export class RunPatrolUseCase {
     };
     for (const step of this.steps) {
       if (run.stepsDone.includes(step.step)) continue;
-      const planned = await step.plan(context);
+      const planned: Planned<unknown> = !step.needsModel
+        ? await step.plan(context)
+        : model
+          ? await step.plan({ ...context, model })
+          : { skip: NO_MODEL_REASON };
       await this.transactions.run(tenantId, async (m) => {
         const report: StepReport =
           'skip' in planned

@@ -3,15 +3,9 @@ import { mergedWhen, survivorImportance } from '@engram/being';
 import { checkConsolidation, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
-import { isUnusableAnswer, sceneLine } from '../model-answers';
+import { sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
-import {
-  NO_MODEL_REASON,
-  type Planned,
-  type PatrolRun,
-  type PatrolStepUseCase,
-  type StepCounts,
-} from '../patrol-step';
+import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
 import { SceneNodesRepository, type NodeRow } from '../scene-nodes.repository';
 
 interface ClusterPlan {
@@ -36,8 +30,9 @@ interface ConsolidationPlan {
  * does not parse or names a node it was not shown is refused whole: that cluster is left as it was.
  */
 @Injectable()
-export class ConsolidationStep implements PatrolStepUseCase<ConsolidationPlan> {
+export class ConsolidationStep implements ModelStep<ConsolidationPlan> {
   readonly step = 'consolidation';
+  readonly needsModel = true;
 
   constructor(
     private readonly transactions: TenantTransactions,
@@ -46,8 +41,7 @@ export class ConsolidationStep implements PatrolStepUseCase<ConsolidationPlan> {
     private readonly voices: BeingVoiceRepository,
   ) {}
 
-  async plan(run: PatrolRun): Promise<Planned<ConsolidationPlan>> {
-    if (!run.model) return { skip: NO_MODEL_REASON };
+  async plan(run: ModelRun): Promise<Planned<ConsolidationPlan>> {
     const { clusters, nodes, voice } = await this.transactions.run(run.tenantId, async (m) => ({
       clusters: await this.nodes.clusters(m, run.agent),
       nodes: await this.nodes.nodes(
@@ -81,21 +75,12 @@ export class ConsolidationStep implements PatrolStepUseCase<ConsolidationPlan> {
           pinned: n.pinned,
         })),
       };
-      try {
-        const { output } = await this.gateway.complete('consolidate_scenes', input, {
-          ...run,
-          model: run.model,
-        });
-        const checked = checkConsolidation(input, output);
-        if (!checked.ok) {
-          refused += 1;
-          continue;
-        }
-        plans.push({ clusterId: cluster.id, shown: shown.map((n) => n.id), ...checked.plan });
-      } catch (error) {
-        if (!isUnusableAnswer(error)) throw error;
-        refused += 1;
-      }
+      const checked = await this.gateway.checkedAnswer('consolidate_scenes', input, run, (output) => {
+        const answer = checkConsolidation(input, output);
+        return answer.ok ? answer.plan : null;
+      });
+      if (checked) plans.push({ clusterId: cluster.id, shown: shown.map((n) => n.id), ...checked });
+      else refused += 1;
     }
     return { plan: { clusters: plans, nodes: new Map(nodes.map((n) => [n.id, n])), refused } };
   }

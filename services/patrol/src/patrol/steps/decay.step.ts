@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEATH_THRESHOLD, EFFECTIVE_IMPORTANCE_SQL } from '@engram/being';
 import type { EntityManager } from '@engram/store';
-import type { Planned, PatrolRun, PatrolStepUseCase, StepCounts } from '../patrol-step';
+import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
 
 const FADED = `(NOT pinned AND ${EFFECTIVE_IMPORTANCE_SQL} <= ${DEATH_THRESHOLD})`;
@@ -13,7 +13,7 @@ const FADED = `(NOT pinned AND ${EFFECTIVE_IMPORTANCE_SQL} <= ${DEATH_THRESHOLD}
  * a dying node recalled (or pinned) since is active again. Pinned nodes never fade.
  */
 @Injectable()
-export class DecayStep implements PatrolStepUseCase<null> {
+export class DecayStep implements MechanicalStep<null> {
   readonly step = 'decay';
 
   constructor(private readonly nodes: SceneNodesRepository) {}

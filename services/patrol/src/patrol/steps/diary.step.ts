@@ -2,20 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { checkDiary, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
-import { isUnusableAnswer, sceneLine } from '../model-answers';
+import { sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
-import {
-  NO_MODEL_REASON,
-  type Planned,
-  type PatrolRun,
-  type PatrolStepUseCase,
-  type StepCounts,
-} from '../patrol-step';
+import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
 
 interface DiaryPlan {
-  readonly text: string | null;
-  readonly model: string;
+  /** Null when the model's answer was refused. */
+  readonly entry: { readonly text: string; readonly model: string } | null;
 }
 
 /**
@@ -24,8 +18,9 @@ interface DiaryPlan {
  * one day rewrites it. An answer of another length is refused and the entry left as it was.
  */
 @Injectable()
-export class DiaryStep implements PatrolStepUseCase<DiaryPlan> {
+export class DiaryStep implements ModelStep<DiaryPlan> {
   readonly step = 'diary';
+  readonly needsModel = true;
 
   constructor(
     private readonly transactions: TenantTransactions,
@@ -34,32 +29,25 @@ export class DiaryStep implements PatrolStepUseCase<DiaryPlan> {
     private readonly voices: BeingVoiceRepository,
   ) {}
 
-  async plan(run: PatrolRun): Promise<Planned<DiaryPlan>> {
-    if (!run.model) return { skip: NO_MODEL_REASON };
+  async plan(run: ModelRun): Promise<Planned<DiaryPlan>> {
     const input = await this.transactions.run(run.tenantId, (m) =>
       diaryInput(m, this.nodes, this.voices, run),
     );
-    try {
-      const { output, model } = await this.gateway.complete('write_diary', input, {
-        ...run,
-        model: run.model,
-      });
-      const checked = checkDiary(output);
-      return { plan: { text: checked.ok ? checked.text : null, model } };
-    } catch (error) {
-      if (!isUnusableAnswer(error)) throw error;
-      return { plan: { text: null, model: run.model.name } };
-    }
+    const entry = await this.gateway.checkedAnswer('write_diary', input, run, (output, model) => {
+      const answer = checkDiary(output);
+      return answer.ok ? { text: answer.text, model } : null;
+    });
+    return { plan: { entry } };
   }
 
   async apply(manager: EntityManager, run: PatrolRun, plan: DiaryPlan): Promise<StepCounts> {
-    if (plan.text === null) return { written: 0, refused: 1 };
+    if (plan.entry === null) return { written: 0, refused: 1 };
     await manager.query(
       `INSERT INTO diary (tenant_id, agent, day, content, model) VALUES ($1, $2, $3::date, $4, $5)
        ON CONFLICT (tenant_id, agent, day) DO UPDATE SET content = excluded.content, model = excluded.model, updated_at = now()`,
-      [run.tenantId, run.agent, run.today, plan.text, plan.model],
+      [run.tenantId, run.agent, run.today, plan.entry.text, plan.entry.model],
     );
-    return { written: 1, lines: plan.text.split('\n').length };
+    return { written: 1, lines: plan.entry.text.split('\n').length };
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MERGE_AT_MOST, MERGE_THRESHOLD, cosine } from '@engram/being';
 import type { EntityManager } from '@engram/store';
-import type { Planned, PatrolRun, PatrolStepUseCase, StepCounts } from '../patrol-step';
+import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
 import { SceneNodesRepository, type ClusterRow } from '../scene-nodes.repository';
 
 /** A cluster while merges move nodes between them. */
@@ -15,7 +15,7 @@ type Tally = Omit<ClusterRow, 'active' | 'nodes'> & { active: number; nodes: num
  * are left alone (a split makes groups of 2, which this would otherwise undo at once).
  */
 @Injectable()
-export class MergeStep implements PatrolStepUseCase<null> {
+export class MergeStep implements MechanicalStep<null> {
   readonly step = 'merge';
 
   constructor(private readonly nodes: SceneNodesRepository) {}

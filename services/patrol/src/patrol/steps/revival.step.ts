@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEATH_THRESHOLD, EFFECTIVE_IMPORTANCE_SQL } from '@engram/being';
 import type { EntityManager } from '@engram/store';
-import type { Planned, PatrolRun, PatrolStepUseCase, StepCounts } from '../patrol-step';
+import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
 
 /**
@@ -10,7 +10,7 @@ import { SceneNodesRepository } from '../scene-nodes.repository';
  * stay dead: they live on in their survivor.
  */
 @Injectable()
-export class RevivalStep implements PatrolStepUseCase<null> {
+export class RevivalStep implements MechanicalStep<null> {
   readonly step = 'revival';
 
   constructor(private readonly nodes: SceneNodesRepository) {}

@@ -15,7 +15,7 @@ import {
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { PATROL_CONFIG, type PatrolConfig } from '../../patrol.config';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
-import type { Planned, PatrolRun, PatrolStepUseCase, StepCounts } from '../patrol-step';
+import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
 
 /** A scene note on its way to becoming a node: where it goes and its vector. */
@@ -50,7 +50,7 @@ interface ScenesPlan {
  * clusters' mean vectors are recomputed. A note becomes at most one node (its natural key).
  */
 @Injectable()
-export class ScenesToNodesStep implements PatrolStepUseCase<ScenesPlan> {
+export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
   readonly step = 'scenes';
 
   constructor(

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@engram/store';
-import type { Planned, PatrolRun, PatrolStepUseCase, StepCounts } from '../patrol-step';
+import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
 
 /** ❷ A session passed: every active node's session_count + 1 (dying and dead nodes no longer fade). */
 @Injectable()
-export class SessionsStep implements PatrolStepUseCase<null> {
+export class SessionsStep implements MechanicalStep<null> {
   readonly step = 'sessions';
 
   async plan(): Promise<Planned<null>> {

@@ -2,15 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { SPLIT_ABOVE } from '@engram/being';
 import { checkSplit, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
-import { isUnusableAnswer, sceneLine } from '../model-answers';
+import { sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
-import {
-  NO_MODEL_REASON,
-  type Planned,
-  type PatrolRun,
-  type PatrolStepUseCase,
-  type StepCounts,
-} from '../patrol-step';
+import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
 
 interface SplitPlan {
@@ -25,8 +19,9 @@ interface SplitPlan {
  * does not parse, names a node it was not shown, or breaks those bounds is refused whole.
  */
 @Injectable()
-export class SplitStep implements PatrolStepUseCase<SplitPlan> {
+export class SplitStep implements ModelStep<SplitPlan> {
   readonly step = 'split';
+  readonly needsModel = true;
 
   constructor(
     private readonly transactions: TenantTransactions,
@@ -34,8 +29,7 @@ export class SplitStep implements PatrolStepUseCase<SplitPlan> {
     private readonly nodes: SceneNodesRepository,
   ) {}
 
-  async plan(run: PatrolRun): Promise<Planned<SplitPlan>> {
-    if (!run.model) return { skip: NO_MODEL_REASON };
+  async plan(run: ModelRun): Promise<Planned<SplitPlan>> {
     const { clusters, nodes } = await this.transactions.run(run.tenantId, async (m) => {
       const crowded = (await this.nodes.clusters(m, run.agent)).filter((c) => c.active > SPLIT_ABOVE);
       return {
@@ -58,15 +52,12 @@ export class SplitStep implements PatrolStepUseCase<SplitPlan> {
           .slice(0, SCENE_TASK_LIMITS.splitNodes)
           .map((n) => ({ id: n.id, scene: sceneLine(n) })),
       };
-      try {
-        const { output } = await this.gateway.complete('split_cluster', input, { ...run, model: run.model });
-        const checked = checkSplit(input, output);
-        if (checked.ok) splits.push({ clusterId: cluster.id, groups: checked.plan.groups });
-        else refused += 1;
-      } catch (error) {
-        if (!isUnusableAnswer(error)) throw error;
-        refused += 1;
-      }
+      const groups = await this.gateway.checkedAnswer('split_cluster', input, run, (output) => {
+        const answer = checkSplit(input, output);
+        return answer.ok ? answer.plan.groups : null;
+      });
+      if (groups) splits.push({ clusterId: cluster.id, groups });
+      else refused += 1;
     }
     return { plan: { splits, refused } };
   }

@@ -2,15 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { checkThinkNotes } from '@engram/prompts';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
-import { isUnusableAnswer } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
-import {
-  NO_MODEL_REASON,
-  type Planned,
-  type PatrolRun,
-  type PatrolStepUseCase,
-  type StepCounts,
-} from '../patrol-step';
+import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
 import { diaryInput } from './diary.step';
 
@@ -24,8 +17,9 @@ interface ThinkPlan {
  * An answer out of those bounds is refused and the set in force stays.
  */
 @Injectable()
-export class ThinkStep implements PatrolStepUseCase<ThinkPlan> {
+export class ThinkStep implements ModelStep<ThinkPlan> {
   readonly step = 'think';
+  readonly needsModel = true;
 
   constructor(
     private readonly transactions: TenantTransactions,
@@ -34,8 +28,7 @@ export class ThinkStep implements PatrolStepUseCase<ThinkPlan> {
     private readonly voices: BeingVoiceRepository,
   ) {}
 
-  async plan(run: PatrolRun): Promise<Planned<ThinkPlan>> {
-    if (!run.model) return { skip: NO_MODEL_REASON };
+  async plan(run: ModelRun): Promise<Planned<ThinkPlan>> {
     const { being, day, scenes, diary } = await this.transactions.run(run.tenantId, async (m) => {
       const input = await diaryInput(m, this.nodes, this.voices, run);
       const [entry]: Array<{ content: string }> = await m.query(
@@ -44,18 +37,16 @@ export class ThinkStep implements PatrolStepUseCase<ThinkPlan> {
       );
       return { ...input, diary: entry?.content };
     });
-    try {
-      const { output } = await this.gateway.complete(
-        'write_think_notes',
-        { being, day, scenes, ...(diary && { diary }) },
-        { ...run, model: run.model },
-      );
-      const checked = checkThinkNotes(output);
-      return { plan: { notes: checked.ok ? checked.notes : null } };
-    } catch (error) {
-      if (!isUnusableAnswer(error)) throw error;
-      return { plan: { notes: null } };
-    }
+    const notes = await this.gateway.checkedAnswer(
+      'write_think_notes',
+      { being, day, scenes, ...(diary && { diary }) },
+      run,
+      (output) => {
+        const answer = checkThinkNotes(output);
+        return answer.ok ? answer.notes : null;
+      },
+    );
+    return { plan: { notes } };
   }
 
   async apply(manager: EntityManager, run: PatrolRun, plan: ThinkPlan): Promise<StepCounts> {
