@@ -1,6 +1,6 @@
 import { sceneToText } from '@engram/being';
 import { SCENE_TASK_LIMITS } from '@engram/prompts';
-import type { NodeRow } from './scene-nodes.repository';
+import type { PatrolNode } from './scene-nodes.repository';
 
 /** Who the being is, as the model steps tell the model. */
 export interface BeingVoice {
@@ -10,6 +10,6 @@ export interface BeingVoice {
 }
 
 /** A node as one line for a model, within the tasks' bound (a scene may be longer than a line). */
-export function sceneLine(node: Pick<NodeRow, 'scene' | 'feeling'>): string {
+export function sceneLine(node: Pick<PatrolNode, 'scene' | 'feeling'>): string {
   return sceneToText(node.scene, node.feeling).slice(0, SCENE_TASK_LIMITS.sceneChars);
 }

@@ -15,8 +15,8 @@ export interface ClusterRow {
   readonly nodes: number;
 }
 
-/** A node as the model steps show it. */
-export interface NodeRow {
+/** A node as the patrol's steps read it (the RPCs answer nodes through being/scene-node.ts). */
+export interface PatrolNode {
   readonly id: string;
   readonly clusterId: string;
   readonly scene: Scene;
@@ -75,14 +75,14 @@ export class SceneNodesRepository {
     agent: string,
     where: string,
     params: unknown[] = [],
-  ): Promise<NodeRow[]> {
+  ): Promise<PatrolNode[]> {
     const rows: Array<{
       id: string;
       cluster_id: string;
       scene: unknown;
       feeling: string | null;
       importance: number;
-      status: NodeRow['status'];
+      status: PatrolNode['status'];
       fresh: boolean;
       pinned: boolean;
       session_count: number;

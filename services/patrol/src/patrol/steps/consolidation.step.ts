@@ -6,7 +6,7 @@ import { BeingVoiceRepository } from '../being-voice.repository';
 import { sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
-import { SceneNodesRepository, type NodeRow } from '../scene-nodes.repository';
+import { SceneNodesRepository, type PatrolNode } from '../scene-nodes.repository';
 
 interface ClusterPlan {
   readonly clusterId: string;
@@ -18,7 +18,7 @@ interface ClusterPlan {
 
 interface ConsolidationPlan {
   readonly clusters: ClusterPlan[];
-  readonly nodes: Map<string, NodeRow>;
+  readonly nodes: Map<string, PatrolNode>;
   readonly refused: number;
 }
 
