@@ -327,6 +327,11 @@ export const Consumers = {
  * relay after a crash) uses the same id, so JetStream and the outbox keep one copy.
  */
 export const MsgIds = {
+  /**
+   * A turn published by a runtime: the SDK and the HTTP API use it, so two tenants (or two
+   * agents) with the same turn id never drop each other's turn as a duplicate.
+   */
+  turn: (tenantId: string, agent: string, turnId: string) => `turn:${tenantId}:${agent}:${turnId}`,
   /** A stored turn: once per turn of a conversation. */
   messageStored: (tenantId: string, conversationId: string, turnId: string) =>
     `stored:${tenantId}:${conversationId}:${turnId}`,
