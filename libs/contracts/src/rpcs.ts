@@ -313,3 +313,14 @@ export const RpcErrorCodes = {
 } as const;
 
 export type RpcErrorCode = keyof typeof RpcErrorCodes;
+
+/**
+ * The HTTP route of a tenant-scoped RPC on the api edge: `POST /v1/<subject after
+ * "mem.rpc.", dots as slashes>` (`mem.rpc.being.scene.add` → `/v1/being/scene/add`).
+ */
+export function httpPath(spec: RpcSpec): string {
+  const prefix = 'mem.rpc.';
+  if (!spec.tenantScoped || !spec.subject.startsWith(prefix))
+    throw new Error(`${spec.subject} is not served over HTTP`);
+  return `/v1/${spec.subject.slice(prefix.length).replaceAll('.', '/')}`;
+}

@@ -1,0 +1,20 @@
+import { httpPath, Rpcs } from './rpcs';
+
+describe('httpPath', () => {
+  it('turns a memory RPC subject into its route', () => {
+    expect(httpPath(Rpcs.search)).toBe('/v1/search');
+    expect(httpPath(Rpcs.beingSceneAdd)).toBe('/v1/being/scene/add');
+    expect(httpPath(Rpcs.beingRecallMemory)).toBe('/v1/being/recall_memory');
+  });
+
+  it('gives no route to the infrastructure RPCs that serve every tenant', () => {
+    expect(() => httpPath(Rpcs.gertyEmbed)).toThrow('gerty.rpc.embed is not served over HTTP');
+  });
+
+  it('gives every tenant-scoped memory RPC a route of its own', () => {
+    const paths = Object.values(Rpcs)
+      .filter((spec) => spec.subject.startsWith('mem.rpc.'))
+      .map(httpPath);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+});
