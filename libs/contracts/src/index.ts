@@ -28,3 +28,4 @@ export * from './requests/gerty.rules';
 export * from './requests/being.rules';
 export { create, type MessageShape, type MessageInitShape, type DescMessage } from '@bufbuild/protobuf';
 export { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+export * from './json-schema';

@@ -34,6 +34,11 @@ export const Subjects = {
   toolSynthesisWildcard: 'mem.work.toolsynth.>',
   deadLetter: (stream: string, consumer: string) => `mem.deadletter.${stream}.${consumer}`,
   deadLetterWildcard: 'mem.deadletter.>',
+  /**
+   * Core NATS, no stream: `engram apikey revoke` announces a revoked key's id here so every api
+   * replica drops it from its cache at once (the cache's time limit covers a missed notice).
+   */
+  apiKeyRevoked: 'mem.control.apikey.revoked',
   /** JetStream's advisory when a consumer gave up on a message (its process died on every try). */
   maxDeliveriesAdvisory: (stream: string, consumer: string) =>
     `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.${consumer}`,

@@ -12,3 +12,5 @@ export * from './facts/open-facts';
 export * from './facts/insert-fact';
 export * from './outbox/outbox.store';
 export * from './being/beings';
+export * from './api-keys/api-key';
+export * from './api-keys/api-keys';
