@@ -56,7 +56,7 @@ export const Variables = {
   DATABASE_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://engram_app@127.0.0.1:5432/engram'),
     'postgres://engram_app@127.0.0.1:5432/engram',
-    'services with a store (all but gerty and api)',
+    'services with a store (all but gerty), and the api for its keys',
     'Postgres for the services: a role without BYPASSRLS, so row-level security isolates tenants (a superuser is refused).',
   ),
   DATABASE_POOL_SIZE: variable(
@@ -393,6 +393,30 @@ export const Variables = {
     '(unset: tenants cannot store keys)',
     'gerty',
     'Encrypts tenants’ stored API keys (AES-256-GCM). `openssl rand -base64 32`.',
+  ),
+  API_RATE_LIMIT_PER_MINUTE: variable(
+    int(0, 10_000_000).default(6000),
+    '6000',
+    'api',
+    'Requests an API key may make per minute on each api replica; past it, 429 with Retry-After. 0 turns the limit off.',
+  ),
+  API_MAX_BODY_BYTES: variable(
+    int(1024, 64 * 1024 * 1024).default(1_048_576),
+    '1048576',
+    'api',
+    'Largest request body the api accepts (413 beyond it). 1 MiB: what one NATS message carries by default.',
+  ),
+  API_KEY_CACHE_MS: variable(
+    int(0, 3_600_000).default(30_000),
+    '30000',
+    'api',
+    'How long an api replica trusts a verified key before asking Postgres again (`engram apikey revoke` also tells replicas at once over NATS).',
+  ),
+  API_RPC_TIMEOUT_MS: variable(
+    int(100, 600_000).default(30_000),
+    '30000',
+    'api',
+    'How long the api waits for the service behind a route before answering 504.',
   ),
   ENGRAM_STACK_PORT_OFFSET: variable(
     int(0, 50_000).default(0),

@@ -1,7 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
-import type { ApiConfig } from './api.config';
+import { StoreModule } from '@engram/store';
+import { API_CONFIG, type ApiConfig } from './api.config';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { ApiKeyVerifier } from './auth/api-key.verifier';
+import { ProblemFilter } from './http/problem.filter';
+import { OpenApiController } from './openapi/openapi.controller';
+import { RpcController } from './rpc/rpc.controller';
+import { RpcForwarder } from './rpc/rpc-forwarder';
+import { TurnsController } from './turns/turns.controller';
 
 @Module({})
 export class ApiModule {
@@ -10,11 +19,23 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         PlatformModule.forRoot({ service: 'api', logLevel: config.LOG_LEVEL }),
-        // For the RpcClient (and nats readiness); main.ts starts no transport.
+        // For RPCs and turn publishes; main.ts starts no transport (the api consumes nothing).
         MessagingModule.forRoot(messagingOptionsFrom('api', config)),
+        // API keys only.
+        StoreModule.forRoot({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          service: 'api',
+        }),
       ],
-      controllers: [],
-      providers: [],
+      controllers: [TurnsController, RpcController, OpenApiController],
+      providers: [
+        { provide: API_CONFIG, useValue: config },
+        { provide: APP_FILTER, useClass: ProblemFilter },
+        ApiKeyVerifier,
+        ApiKeyGuard,
+        RpcForwarder,
+      ],
     };
   }
 }

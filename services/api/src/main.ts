@@ -1,12 +1,28 @@
 import './telemetry';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { exitOnStartupFailure, runService } from '@engram/platform';
 import { loadApiConfig } from './api.config';
 import { ApiModule } from './api.module';
+import { sendProblem } from './http/problem.filter';
 
 runService({
   name: 'api',
   loadConfig: loadApiConfig,
   module: (config) => ApiModule.register(config),
+  httpAdapter: (config) => new FastifyAdapter({ bodyLimit: config.API_MAX_BODY_BYTES }),
+  // Fastify's JSON parser only: every route takes JSON, anything else is a 415.
+  bodyParser: false,
+  configure: (app) => {
+    const fastify = app as NestFastifyApplication;
+    fastify.useStaticAssets({ root: getAbsoluteFSPath(), prefix: '/docs/assets/', decorateReply: false });
+    fastify.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+    // What fails before a route runs (a body too large or not JSON) is answered as problem+json too.
+    fastify
+      .getHttpAdapter()
+      .getInstance()
+      .setErrorHandler((error, _request, reply) => sendProblem(reply, error));
+  },
   http: (config) => ({ port: config.HTTP_PORT, host: config.HTTP_HOST }),
   // No transport: the api answers HTTP and calls the RPCs; it consumes nothing from NATS.
 }).catch(exitOnStartupFailure('api'));

@@ -47,13 +47,27 @@ export async function callRpc<S extends RpcSpec>(
   request: MessageInitShape<S['request']>,
   options: CallOptions = {},
 ): Promise<MessageShape<S['response']>> {
+  const reply = await callRpcBytes(connection, spec, encodeMessage(spec.request, request), options);
+  return decodeMessage(spec.response, reply, { strict: false }) as MessageShape<S['response']>;
+}
+
+/**
+ * callRpc with the request and the answer as the bytes on the wire (protobuf JSON): for the
+ * api edge, which passes a caller's JSON through and the answer back without decoding either.
+ */
+export async function callRpcBytes(
+  connection: NatsConnection,
+  spec: RpcSpec,
+  request: Uint8Array,
+  options: CallOptions = {},
+): Promise<Uint8Array> {
   const subject = rpcSubject(spec, options.tenantId);
   const timeout = options.timeoutMs ?? 10_000;
   const headers = injectTraceContext();
   headers.set(DEADLINE_HEADER, String(Date.now() + timeout));
   let reply;
   try {
-    reply = await connection.request(subject, encodeMessage(spec.request, request), { timeout, headers });
+    reply = await connection.request(subject, request, { timeout, headers });
   } catch (error) {
     if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
       throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
@@ -79,7 +93,7 @@ export async function callRpc<S extends RpcSpec>(
       },
     );
   }
-  return decodeMessage(spec.response, reply.data, { strict: false }) as MessageShape<S['response']>;
+  return reply.data;
 }
 
 /** Answers that say the service behind an RPC cannot answer right now, not that the request was wrong. */

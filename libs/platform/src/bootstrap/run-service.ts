@@ -1,6 +1,7 @@
 import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { NestFactory } from '@nestjs/core';
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import type { AbstractHttpAdapter } from '@nestjs/core';
 import { ConfigError, DEFAULT_HTTP_PORTS, type ServiceName } from '@engram/config';
 import { Logger } from 'nestjs-pino';
 
@@ -10,6 +11,12 @@ export interface ServiceDefinition<C> {
   readonly loadConfig: () => C;
   readonly module: (config: C) => DynamicModule;
   readonly http: (config: C) => { port?: number | undefined; host: string };
+  /** The HTTP server under Nest; Express when absent (the api edge runs on Fastify). */
+  readonly httpAdapter?: (config: C) => AbstractHttpAdapter;
+  /** False leaves request bodies to the HTTP server's own parsers (Nest adds JSON and urlencoded). */
+  readonly bodyParser?: boolean;
+  /** Anything the app needs before it listens (static assets, the HTTP server's error handler). */
+  readonly configure?: (app: INestApplication, config: C) => void | Promise<void>;
   /** The JetStream transport, for services that consume events or answer RPCs. */
   readonly transport?: Type<CustomTransportStrategy>;
 }
@@ -31,7 +38,11 @@ export async function runService<C>(definition: ServiceDefinition<C>): Promise<I
     throw error;
   }
 
-  const app = await NestFactory.create(definition.module(config), { bufferLogs: true });
+  const options = { bufferLogs: true, bodyParser: definition.bodyParser ?? true };
+  const module = definition.module(config);
+  const app = definition.httpAdapter
+    ? await NestFactory.create(module, definition.httpAdapter(config), options)
+    : await NestFactory.create(module, options);
   const logger = app.get(Logger);
   app.useLogger(logger);
   app.flushLogs();
@@ -42,6 +53,7 @@ export async function runService<C>(definition: ServiceDefinition<C>): Promise<I
   if (definition.transport) {
     app.connectMicroservice({ strategy: app.get(definition.transport) }, { inheritAppConfig: true });
   }
+  await definition.configure?.(app, config);
   const { port = DEFAULT_HTTP_PORTS[definition.name], host } = definition.http(config);
   await app.listen(port, host);
   await app.startAllMicroservices();

@@ -1,0 +1,321 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { request } from 'undici';
+import { DataSource } from 'typeorm';
+import { ApiKeyStore, createDataSource } from '@engram/store';
+import {
+  startService,
+  startTestEnvironment,
+  waitFor,
+  type ServiceProcess,
+  type TestEnvironment,
+} from '@engram/testing';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/**
+ * The HTTP API as a user meets it: the api service and the services behind it as their own
+ * processes (built dist), real NATS and Postgres, keys made with the CLI's store.
+ */
+describe('HTTP API (api, ingest, retrieval, embedder, gerty as processes)', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let keys: ApiKeyStore;
+  let base: string;
+  let acme: string;
+  let globex: string;
+
+  async function call(
+    method: string,
+    path: string,
+    options: {
+      key?: string;
+      scheme?: string;
+      body?: unknown;
+      raw?: string;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<Answer> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization = `${options.scheme ?? 'Bearer'} ${options.key}`;
+    let body: string | undefined = options.raw;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await request(`${base}${path}`, { method: method as 'POST', headers, body });
+    const text = await res.body.text();
+    let json: unknown = text;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON: kept as text
+    }
+    return { status: res.statusCode, headers: res.headers, json };
+  }
+
+  const post = (path: string, key: string, body?: unknown) => call('POST', path, { key, body });
+
+  beforeAll(async () => {
+    env = await startTestEnvironment({
+      label: 'http-api',
+      processes: ['gerty', 'ingest', 'embedder', 'retrieval', 'api'],
+    });
+    base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    dataSource = createDataSource(env.env.DATABASE_URL, { poolSize: 1, applicationName: 'http-api-spec' });
+    await dataSource.initialize();
+    keys = new ApiKeyStore(dataSource);
+    acme = (await keys.create('acme', 'spec')).key;
+    globex = (await keys.create('globex', 'spec')).key;
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  it('refuses a request without a live key as 401 problem+json, and answers health without one', async () => {
+    for (const answer of [
+      await call('POST', '/v1/stats', { body: {} }),
+      await call('POST', '/v1/stats', { key: `egm_${'x'.repeat(43)}`, body: {} }),
+      await call('POST', '/v1/stats', { key: acme, scheme: 'Token', body: {} }),
+      await call('POST', '/v1/stats', { key: 'not-a-key', body: {} }),
+    ]) {
+      expect(answer.status).toBe(401);
+      expect(answer.headers['content-type']).toContain('application/problem+json');
+      expect(answer.headers['www-authenticate']).toBe('Bearer realm="engram"');
+      expect(answer.json).toMatchObject({ status: 401, code: 'UNAUTHENTICATED', title: 'Unauthenticated' });
+    }
+    expect((await call('GET', '/health/ready')).status).toBe(200);
+  });
+
+  it('publishes a turn idempotently and finds it by search, for the key’s tenant only', async () => {
+    const turn = {
+      turnId: 'http-1',
+      sessionKey: 'http-chat',
+      messages: [
+        { role: 'user', author: 'Ada', content: 'My bicycle is a green Brompton folding bike.' },
+        { role: 'assistant', content: 'A green Brompton, noted.' },
+      ],
+    };
+    const first = await call('POST', '/v1/turns/bot', { key: acme, body: turn });
+    expect(first.status).toBe(202);
+    expect(first.json).toMatchObject({ stream: 'TURNS', duplicate: false });
+    const again = await call('POST', '/v1/turns/bot', { key: acme, body: turn });
+    expect(again.json).toMatchObject({ stream: 'TURNS', seq: first.json.seq, duplicate: true });
+
+    let hits: Array<{ content: string; kind: string }> = [];
+    await waitFor(
+      'the turn to be searchable',
+      async () => {
+        const found = await post('/v1/search', acme, {
+          query: 'Brompton bicycle',
+          filters: { kinds: ['message'] },
+        });
+        expect(found.status).toBe(200);
+        hits = found.json.hits;
+        return hits.length > 0;
+      },
+      30_000,
+    );
+    expect(hits[0]!.content).toContain('Brompton');
+    const stored = await env.count(`SELECT count(*) AS n FROM messages WHERE tenant_id = 'acme'`);
+    expect(stored).toBe(2);
+
+    const other = await post('/v1/search', globex, { query: 'Brompton bicycle' });
+    expect(other.status).toBe(200);
+    expect(other.json.hits).toEqual([]);
+  });
+
+  it('saves and forgets a fact; an unknown fact is 404', async () => {
+    const saved = await post('/v1/save', acme, {
+      agent: 'bot',
+      content: 'Ada’s locker code is 4411.',
+      category: 'fact',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.json.factId).toMatch(/^[0-9]+$/);
+    const forgot = await post('/v1/forget', acme, { factId: saved.json.factId, reason: 'asked to' });
+    expect(forgot.status).toBe(200);
+    const missing = await post('/v1/forget', globex, { factId: saved.json.factId });
+    expect(missing.status).toBe(404);
+    expect(missing.json).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('answers bad input with a clear 4xx problem, never a 5xx, and stores nothing', async () => {
+    const before = await env.count(`SELECT count(*) AS n FROM messages`);
+    const cases: Array<[Promise<Answer>, number, string]> = [
+      [call('POST', '/v1/search', { key: acme, raw: '{"query": ' }), 400, 'INVALID_ARGUMENT'],
+      [post('/v1/search', acme, { query: 'x', topk: 3 }), 400, 'INVALID_ARGUMENT'],
+      [post('/v1/search', acme, { query: 42 }), 400, 'INVALID_ARGUMENT'],
+      [post('/v1/search', acme, [1, 2]), 400, 'INVALID_ARGUMENT'],
+      [
+        post('/v1/turns/bot', acme, { turnId: 't', messages: [{ role: 'user', content: 'hi' }] }),
+        400,
+        'INVALID_ARGUMENT',
+      ],
+      [
+        post('/v1/turns/bot', acme, {
+          turnId: 't',
+          sessionKey: 's',
+          messages: [{ role: 'robot', content: 'hi' }],
+        }),
+        400,
+        'INVALID_ARGUMENT',
+      ],
+      [
+        post('/v1/turns/bot', acme, { turnId: 't', sessionKey: 's', messages: [], extra: 1 }),
+        400,
+        'INVALID_ARGUMENT',
+      ],
+      [
+        post('/v1/turns/no.dots', acme, {
+          turnId: 't',
+          sessionKey: 's',
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+        400,
+        'INVALID_ARGUMENT',
+      ],
+      [post('/v1/nothing/here', acme, {}), 404, 'NOT_FOUND'],
+      [
+        call('POST', '/v1/search', { key: acme, raw: JSON.stringify({ query: 'x'.repeat(1_100_000) }) }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      ],
+      [
+        call('POST', '/v1/search', {
+          key: acme,
+          raw: 'query=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+    ];
+    for (const [pending, status, code] of cases) {
+      const answer = await pending;
+      expect({ status: answer.status, code: answer.json.code }).toEqual({ status, code });
+      expect(answer.headers['content-type']).toContain('application/problem+json');
+      expect(typeof answer.json.detail).toBe('string');
+    }
+    expect(await env.count(`SELECT count(*) AS n FROM messages`)).toBe(before);
+  });
+
+  it('lists each bad field of a request', async () => {
+    const answer = await post('/v1/search', acme, {
+      query: 'x',
+      mode: 'psychic',
+      filters: { conversationId: 'abc' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'mode' }),
+        expect.objectContaining({ field: 'filters.conversationId' }),
+      ]),
+    );
+    const turn = await post('/v1/turns/bot', acme, {
+      turnId: '',
+      sessionKey: 's',
+      messages: [{ role: 'robot', content: 'x' }],
+    });
+    expect(turn.json.errors.map((e: { field: string }) => e.field)).toEqual(
+      expect.arrayContaining(['turnId', 'messages[0].role']),
+    );
+  });
+
+  it('serves an OpenAPI 3.1 document of every route, whose schemas the real answers match', async () => {
+    const { json: doc, status } = await call('GET', '/openapi.json');
+    expect(status).toBe(200);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/search',
+        '/v1/browse',
+        '/v1/stats',
+        '/v1/recall',
+        '/v1/save',
+        '/v1/forget',
+        '/v1/context/build',
+        '/v1/agent/put',
+        '/v1/being/scene/add',
+        '/v1/patrol/run',
+        '/v1/turns/{agent}',
+      ]),
+    );
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: 'doc', components: doc.components });
+    const matches = (schema: object, value: unknown) =>
+      ajv.compile({
+        ...schema,
+        $id: undefined,
+        components: undefined,
+        $ref: undefined,
+        allOf: [{ $ref: `doc${(schema as { $ref: string }).$ref}` }],
+      })(value);
+    const searchOk = doc.paths['/v1/search'].post.responses['200'].content['application/json'].schema;
+    expect(matches(searchOk, (await post('/v1/search', acme, { query: 'Brompton' })).json)).toBe(true);
+    const statsOk = doc.paths['/v1/stats'].post.responses['200'].content['application/json'].schema;
+    expect(matches(statsOk, (await post('/v1/stats', acme, {})).json)).toBe(true);
+    expect(matches(statsOk, { messages: 'many' })).toBe(false);
+
+    const page = await call('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.json).toContain('/openapi.json');
+    expect((await call('GET', '/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+  });
+
+  it('refuses a key once `engram apikey revoke` revoked it, at once', async () => {
+    const made = await keys.create('acme', 'short-lived');
+    expect((await post('/v1/stats', made.key, {})).status).toBe(200); // cached as valid now
+    const revoke = spawnSync(
+      process.execPath,
+      [resolve(__dirname, '../../../tools/cli/dist/main.js'), 'apikey', 'revoke', made.id],
+      {
+        env: { ...process.env, ...env.env },
+        encoding: 'utf8',
+      },
+    );
+    expect(revoke.status).toBe(0);
+    expect(revoke.stdout).toContain(`revoked ${made.id} (tenant acme)`);
+    await waitFor(
+      'the api to refuse the revoked key',
+      async () => (await post('/v1/stats', made.key, {})).status === 401,
+      5000,
+    );
+  });
+
+  describe('rate limit', () => {
+    let limited: ServiceProcess;
+
+    beforeAll(async () => {
+      limited = await startService('api', { ...env.env, API_RATE_LIMIT_PER_MINUTE: '3' });
+      await limited.waitUntilReady();
+    });
+
+    afterAll(async () => {
+      limited?.kill();
+      await limited?.exited;
+    });
+
+    it('answers 429 with Retry-After once a key spent its requests, and counts each key apart', async () => {
+      const at = `http://127.0.0.1:${limited.httpPort}`;
+      const stats = (key: string) =>
+        request(`${at}/v1/stats`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+      for (let i = 0; i < 3; i++) expect((await stats(acme)).statusCode).toBe(200);
+      const refused = await stats(acme);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await refused.body.json()).toMatchObject({ code: 'RESOURCE_EXHAUSTED', status: 429 });
+      expect((await stats(globex)).statusCode).toBe(200);
+    });
+  });
+});

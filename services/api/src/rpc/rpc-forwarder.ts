@@ -1,0 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { RpcSpec } from '@engram/contracts';
+import { callRpcBytes, NatsClient, RpcError } from '@engram/messaging';
+import { API_CONFIG, type ApiConfig } from '../api.config';
+
+/**
+ * Passes a caller's JSON to an RPC and its answer back, as bytes: the service decodes and checks
+ * the request (one request check, there), and the edge never re-encodes what it only relays.
+ */
+@Injectable()
+export class RpcForwarder {
+  constructor(
+    private readonly nats: NatsClient,
+    @Inject(API_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  async forward(spec: RpcSpec, body: unknown, tenantId: string): Promise<Buffer> {
+    let connection;
+    try {
+      ({ connection } = await this.nats.connected());
+    } catch {
+      throw new RpcError('UNAVAILABLE', 'NATS is not reachable from the api; retry shortly');
+    }
+    const request = Buffer.from(JSON.stringify(body ?? {}));
+    const reply = await callRpcBytes(connection, spec, request, {
+      tenantId,
+      timeoutMs: this.config.API_RPC_TIMEOUT_MS,
+    });
+    return Buffer.from(reply.buffer, reply.byteOffset, reply.byteLength);
+  }
+}
