@@ -9,6 +9,7 @@ import { workspaceCommand } from './commands/workspace.command';
 import { topologyCommand } from './commands/topology.command';
 import { beingCommand } from './commands/being.command';
 import { patrolCommand } from './commands/patrol.command';
+import { mcpCommand } from './commands/mcp.command';
 
 const program = new Command('engram')
   .description('Engram: long-term memory for AI agents')
@@ -19,7 +20,8 @@ const program = new Command('engram')
   .addCommand(agentCommand())
   .addCommand(workspaceCommand())
   .addCommand(beingCommand())
-  .addCommand(patrolCommand());
+  .addCommand(patrolCommand())
+  .addCommand(mcpCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(
