@@ -73,17 +73,24 @@ export function flag(description: string) {
   return z.boolean({ error: wrongType('true or false') }).describe(description);
 }
 
-/** A point in time: an ISO 8601 date or date-time ("2024-05-01", "2024-05-01T14:00:00Z"). */
+/** A date or date-time without an offset read as UTC (JavaScript reads a date-time without one as local time). */
+function utcDate(value: string): Date {
+  const offset = /(Z|[+-]\d\d:?\d\d)$/i.test(value);
+  return new Date(value.includes('T') && !offset ? `${value}Z` : value);
+}
+
+/** A point in time: an ISO 8601 date or date-time ("2024-05-01", "2024-05-01T14:00:00Z"); the tool gets a Date. */
 export function instant(description: string) {
   return z
     .string({ error: wrongType('an ISO 8601 date or date-time') })
-    .refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value)), {
+    .refine((value) => /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(utcDate(value).getTime()), {
       error: (issue) =>
         `expected an ISO 8601 date or date-time like "2024-05-01T14:00:00Z", got ${shown(issue.input)}`,
     })
-    .describe(
-      `${description} (ISO 8601, e.g. "2024-05-01" or "2024-05-01T14:00:00Z"; UTC unless it says otherwise)`,
-    );
+    .transform(utcDate)
+    .meta({
+      description: `${description} (ISO 8601, e.g. "2024-05-01" or "2024-05-01T14:00:00Z"; UTC unless it says otherwise)`,
+    });
 }
 
 /**

@@ -7,9 +7,9 @@ import type { MemoryMcpOptions } from './tool-scope';
  * Serves one HTTP request of MCP's streamable HTTP transport, statelessly: a server and a
  * transport of its own for this request (no session id, JSON responses), closed when the
  * response is. The caller has authenticated the request and decided its tenant and agent;
- * `body` is the parsed JSON body when a framework already read it (Fastify: `request.body`,
- * with `request.raw` and `reply.raw` as `req` and `res`). Only POST carries messages in a
- * stateless server: GET and DELETE are answered 405.
+ * `body` is the parsed JSON body when a framework already read it (Fastify: `reply.hijack()`,
+ * then `request.raw`, `reply.raw` and `request.body`). Only POST carries messages in a
+ * stateless server: any other method is answered 405.
  */
 export async function handleMcpHttpRequest(
   options: MemoryMcpOptions,

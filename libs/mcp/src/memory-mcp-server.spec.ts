@@ -130,6 +130,7 @@ describe('the memory MCP server (in process, Engram faked)', () => {
         topK: 5,
         kinds: ['fact', 'message'],
         from: '2024-05-01',
+        to: '2024-05-31T23:59:59',
         conversationId: 'conversation:3',
       },
     });
@@ -147,6 +148,7 @@ describe('the memory MCP server (in process, Engram faked)', () => {
             conversationId: '3',
             kinds: ['fact', 'message'],
             from: timestampFromDate(new Date('2024-05-01T00:00:00Z')),
+            to: timestampFromDate(new Date('2024-05-31T23:59:59Z')),
           }),
         }),
       },

@@ -124,6 +124,7 @@ function clusterLine(cluster: ClusterSummary, byId: ReadonlyMap<string, ClusterS
   return `${cluster.name} (id ${cluster.id}${parent ? `, under ${parent.name}` : ''}): ${cluster.active} active, ${cluster.dying} dying, ${cluster.dead} dead`;
 }
 
+/** recall_memory without a cluster: the being's clusters, each with its scene counts, to choose from. */
 async function listClusters(scope: ToolScope) {
   const clusters = await clustersOf(scope);
   const byId = new Map(clusters.map((c) => [c.id, c]));

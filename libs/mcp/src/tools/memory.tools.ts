@@ -90,8 +90,8 @@ export const memorySearch = defineTool({
           conversationId: args.conversationId ?? '',
           kinds: args.kinds ?? [],
           roles: args.roles ?? [],
-          ...(args.from && { from: timestampFromDate(new Date(args.from)) }),
-          ...(args.to && { to: timestampFromDate(new Date(args.to)) }),
+          ...(args.from && { from: timestampFromDate(args.from) }),
+          ...(args.to && { to: timestampFromDate(args.to) }),
         },
       },
       args.synthesize ? SYNTHESIS_TIMEOUT_MS : undefined,
@@ -142,7 +142,7 @@ export const memoryBrowse = defineTool({
       cursor: args.cursor ?? '',
       direction: args.direction ?? '',
       limit: args.limit ?? DEFAULT_BROWSE_LIMIT,
-      ...(args.from && { from: timestampFromDate(new Date(args.from)) }),
+      ...(args.from && { from: timestampFromDate(args.from) }),
     });
     return {
       text: renderTranscript(response),

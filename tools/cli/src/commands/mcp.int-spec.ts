@@ -44,7 +44,7 @@ async function stdioClient(
 }
 
 /** The same server behind handleMcpHttpRequest, as the api edge mounts it, on a plain HTTP server. */
-async function httpClient(env: TestEnvironment, agent: string): Promise<{ client: Client; server: Server }> {
+async function httpServer(env: TestEnvironment, agent: string): Promise<{ server: Server; url: URL }> {
   const server = createServer((req, res) => {
     handleMcpHttpRequest(
       { tenant: 'acme', agent, call: (spec, request, options) => callRpc(env.nc, spec, request, options) },
@@ -52,14 +52,15 @@ async function httpClient(env: TestEnvironment, agent: string): Promise<{ client
       res,
     ).catch((error: Error) => res.writeHead(500).end(error.message));
   });
-  const port = await freePort();
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { server, url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`) };
+}
+
+/** An MCP client of that server, over the SDK's streamable HTTP client transport. */
+async function httpClient(env: TestEnvironment, agent: string): Promise<{ client: Client; server: Server }> {
+  const { server, url } = await httpServer(env, agent);
   const client = new Client({ name: 'mcp-int-spec', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(
-      new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),
-    ),
-  );
+  await client.connect(new StreamableHTTPClientTransport(url));
   return { client, server };
 }
 
@@ -278,6 +279,25 @@ describe('the memory MCP server (real NATS, Postgres and services as processes)'
         expect(next.text).toMatch(new RegExp(`^Memory of agent ${agent}:`));
       }
       expect(await facts()).toBe(factsBefore);
+    });
+  });
+
+  describe('handleMcpHttpRequest', () => {
+    it('answers a method other than POST with 405 and a JSON-RPC error: the endpoint keeps no session', async () => {
+      const { server, url } = await httpServer(env, 'http-bot');
+      try {
+        for (const method of ['GET', 'DELETE']) {
+          const response = await fetch(url, { method });
+          expect({ method, status: response.status, allow: response.headers.get('allow') }).toEqual({
+            method,
+            status: 405,
+            allow: 'POST',
+          });
+          expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+        }
+      } finally {
+        await new Promise((done) => server.close(done));
+      }
     });
   });
 
