@@ -10,6 +10,7 @@ import { topologyCommand } from './commands/topology.command';
 import { beingCommand } from './commands/being.command';
 import { patrolCommand } from './commands/patrol.command';
 import { apikeyCommand } from './commands/apikey.command';
+import { mcpCommand } from './commands/mcp.command';
 
 const program = new Command('engram')
   .description('Engram: long-term memory for AI agents')
@@ -21,7 +22,8 @@ const program = new Command('engram')
   .addCommand(workspaceCommand())
   .addCommand(beingCommand())
   .addCommand(patrolCommand())
-  .addCommand(apikeyCommand());
+  .addCommand(apikeyCommand())
+  .addCommand(mcpCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(

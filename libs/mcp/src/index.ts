@@ -1,0 +1,3 @@
+export * from './memory-mcp-server';
+export * from './http';
+export type { MemoryMcpOptions, MemoryRpcCall, MemoryRpcOptions } from './tool-scope';
