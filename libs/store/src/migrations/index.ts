@@ -11,6 +11,7 @@ import { SessionCompaction1760000000009 } from './1760000000009-session-compacti
 import { AgentWorkspace1760000000010 } from './1760000000010-agent-workspace';
 import { Outbox1760000000011 } from './1760000000011-outbox';
 import { BeingMemory1760000000012 } from './1760000000012-being-memory';
+import { FactHistory1760000000013 } from './1760000000013-fact-history';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   AgentWorkspace1760000000010,
   Outbox1760000000011,
   BeingMemory1760000000012,
+  FactHistory1760000000013,
 ];
