@@ -15,6 +15,18 @@ import {
 } from './gen/memory/v1/retrieval_pb';
 import { ContextBuildRequestSchema, ContextBuildResponseSchema } from './gen/memory/v1/context_pb';
 import {
+  FactHistorySchema,
+  FactSchema,
+  GetFactRequestSchema,
+  ListConversationsRequestSchema,
+  ListConversationsResponseSchema,
+  ListFactsRequestSchema,
+  ListFactsResponseSchema,
+  ListStateRequestSchema,
+  ListStateResponseSchema,
+  UpdateFactRequestSchema,
+} from './gen/memory/v1/facts_pb';
+import {
   AgentProfileSchema,
   GetAgentRequestSchema,
   PutAgentRequestSchema,
@@ -94,6 +106,13 @@ import {
   statsRules,
 } from './requests/memory.rules';
 import { contextBuildRules } from './requests/context.rules';
+import {
+  conversationsListRules,
+  factsGetRules,
+  factsListRules,
+  factsUpdateRules,
+  stateListRules,
+} from './requests/facts.rules';
 import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
 import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
 import { completeRules, embedRules, listModelsRules, setTenantKeyRules } from './requests/gerty.rules';
@@ -153,6 +172,26 @@ export const Rpcs = {
     owner: 'retrieval',
     publishes: ['factUpserted'],
   }),
+  factsList: rpc('mem.rpc.facts.list', ListFactsRequestSchema, ListFactsResponseSchema, factsListRules, {
+    owner: 'retrieval',
+  }),
+  factsGet: rpc('mem.rpc.facts.get', GetFactRequestSchema, FactHistorySchema, factsGetRules, {
+    owner: 'retrieval',
+  }),
+  factsUpdate: rpc('mem.rpc.facts.update', UpdateFactRequestSchema, FactSchema, factsUpdateRules, {
+    owner: 'retrieval',
+    publishes: ['factUpserted'],
+  }),
+  stateList: rpc('mem.rpc.state.list', ListStateRequestSchema, ListStateResponseSchema, stateListRules, {
+    owner: 'retrieval',
+  }),
+  conversationsList: rpc(
+    'mem.rpc.conversations.list',
+    ListConversationsRequestSchema,
+    ListConversationsResponseSchema,
+    conversationsListRules,
+    { owner: 'retrieval' },
+  ),
   contextBuild: rpc(
     'mem.rpc.context.build',
     ContextBuildRequestSchema,

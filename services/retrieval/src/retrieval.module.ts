@@ -28,6 +28,17 @@ import { MemoryStatsUseCase } from './stats/memory-stats.use-case';
 import { QueueStatsReader } from './stats/queue-stats.reader';
 import { StatsHandler } from './stats/stats.handler';
 import { StatsRepository } from './stats/stats.repository';
+import { FactRecordsRepository } from './facts/fact-records.repository';
+import { FactsHandler } from './facts/facts.handler';
+import { GetFactUseCase } from './facts/get-fact.use-case';
+import { ListFactsUseCase } from './facts/list-facts.use-case';
+import { UpdateFactUseCase } from './facts/update-fact.use-case';
+import { ListStateUseCase } from './state/list-state.use-case';
+import { StateHandler } from './state/state.handler';
+import { StateRepository } from './state/state.repository';
+import { ConversationsHandler } from './transcript/conversations.handler';
+import { ConversationsRepository } from './transcript/conversations.repository';
+import { ListConversationsUseCase } from './transcript/list-conversations.use-case';
 
 @Module({})
 export class RetrievalModule {
@@ -52,6 +63,9 @@ export class RetrievalModule {
         ForgetHandler,
         StatsHandler,
         RecallHandler,
+        FactsHandler,
+        StateHandler,
+        ConversationsHandler,
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
@@ -73,6 +87,14 @@ export class RetrievalModule {
         MemoryStatsUseCase,
         RecallRepository,
         RecallMemoryUseCase,
+        FactRecordsRepository,
+        ListFactsUseCase,
+        GetFactUseCase,
+        UpdateFactUseCase,
+        StateRepository,
+        ListStateUseCase,
+        ConversationsRepository,
+        ListConversationsUseCase,
       ],
     };
   }

@@ -32,9 +32,9 @@ import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Consumers, isValidToken, Streams } from '@engram/contracts';
+import { loadLocomo, LocomoFileError } from '@engram/memory-core';
 import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
 import { askQuestions, SearchUnavailableError, type Question } from './locomo/ask-questions';
-import { loadLocomo, LocomoFileError } from './locomo/dataset';
 import { resolveEvidence } from './locomo/evidence';
 import {
   LOCOMO_REFERENCES,

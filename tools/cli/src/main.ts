@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
-import { ConfigError } from '@engram/config';
 import { configCommand } from './commands/config.command';
 import { dbCommand } from './commands/db.command';
 import { memoryCommand } from './commands/memory.command';
@@ -11,6 +10,10 @@ import { beingCommand } from './commands/being.command';
 import { patrolCommand } from './commands/patrol.command';
 import { apikeyCommand } from './commands/apikey.command';
 import { mcpCommand } from './commands/mcp.command';
+import { browseCommand, searchCommand, statsCommand } from './commands/search.command';
+import { factsCommand, forgetCommand, saveCommand, stateCommand } from './commands/facts.command';
+import { exportCommand, importCommand } from './commands/transcript.command';
+import { failureOf } from './commands/cli-failure';
 
 const program = new Command('engram')
   .description('Engram: long-term memory for AI agents')
@@ -23,13 +26,26 @@ const program = new Command('engram')
   .addCommand(beingCommand())
   .addCommand(patrolCommand())
   .addCommand(apikeyCommand())
-  .addCommand(mcpCommand());
+  .addCommand(mcpCommand())
+  .addCommand(searchCommand())
+  .addCommand(browseCommand())
+  .addCommand(statsCommand())
+  .addCommand(saveCommand())
+  .addCommand(forgetCommand())
+  .addCommand(factsCommand())
+  .addCommand(stateCommand())
+  .addCommand(importCommand())
+  .addCommand(exportCommand());
+
+/** Usage errors of every (sub)command come back as CommanderErrors, so one place sets their exit code. */
+const throwOnExit = (command: Command): void => {
+  command.exitOverride();
+  command.commands.forEach(throwOnExit);
+};
+throwOnExit(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  console.error(
-    error instanceof ConfigError
-      ? error.message
-      : `engram: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  process.exit(1);
+  const { lines, exitCode } = failureOf(error);
+  for (const line of lines) console.error(line);
+  process.exit(exitCode);
 });

@@ -12,6 +12,7 @@ import { AgentWorkspace1760000000010 } from './1760000000010-agent-workspace';
 import { Outbox1760000000011 } from './1760000000011-outbox';
 import { BeingMemory1760000000012 } from './1760000000012-being-memory';
 import { ApiKeys1760000000013 } from './1760000000013-api-keys';
+import { FactHistory1760000000014 } from './1760000000014-fact-history';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   Outbox1760000000011,
   BeingMemory1760000000012,
   ApiKeys1760000000013,
+  FactHistory1760000000014,
 ];

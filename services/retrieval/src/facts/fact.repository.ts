@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FactCategory, FactLifetime } from '@engram/memory-core';
 import { insertFact, type EntityManager } from '@engram/store';
 
-/** A fact as memory_save and memory_forget see it. */
+/** A fact as memory_save, memory_forget and mem.rpc.facts.update see it. */
 export interface FactRow {
   readonly id: string;
   readonly agent: string;
@@ -48,7 +48,7 @@ const factOf = (r: RawFact): FactRow => ({
   supersededBy: r.superseded_by === null ? null : String(r.superseded_by),
 });
 
-/** Reads and writes of facts for memory_save and memory_forget, in the caller's tenant transaction. */
+/** Reads and writes of facts for memory_save, memory_forget and updates, in the caller's tenant transaction. */
 @Injectable()
 export class FactRepository {
   /** The transaction's time: what a saved fact is valid from, and a forgotten one valid to. */
@@ -95,6 +95,33 @@ export class FactRepository {
 
   insertSaved(manager: EntityManager, tenantId: string, fact: NewSavedFact): Promise<string> {
     return insertFact(manager, tenantId, { ...fact, origin: 'saved' });
+  }
+
+  /** A new version written by mem.rpc.facts.update (origin `updated`). */
+  insertUpdated(manager: EntityManager, tenantId: string, fact: NewSavedFact): Promise<string> {
+    return insertFact(manager, tenantId, { ...fact, origin: 'updated' });
+  }
+
+  /**
+   * Closes an open fact now in favour of the version that replaces it, keeping the reason;
+   * false when it was closed already (a concurrent writer came first).
+   */
+  async supersede(
+    manager: EntityManager,
+    factId: string,
+    newerId: string,
+    reason: string | null,
+  ): Promise<boolean> {
+    const closed: Array<{ id: string }> = await manager.query(
+      `WITH closed AS (
+         UPDATE facts SET valid_to = now(), superseded_by = $2, forget_reason = $3, updated_at = now()
+          WHERE id = $1 AND valid_to IS NULL
+          RETURNING id
+       )
+       SELECT * FROM closed`,
+      [factId, newerId, reason],
+    );
+    return closed.length === 1;
   }
 
   /**

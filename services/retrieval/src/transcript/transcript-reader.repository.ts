@@ -13,8 +13,10 @@ export interface TranscriptRow {
   readonly role: string;
   readonly author: string | null;
   readonly content: string;
+  readonly raw_content: string | null;
   readonly content_synthesised: boolean;
   readonly tool_name: string | null;
+  readonly tool_call_id: string | null;
   readonly tool_args: unknown;
   readonly tool_result: unknown;
   readonly metadata: Record<string, unknown>;
@@ -93,8 +95,8 @@ export class TranscriptReaderRepository {
     }
     const order = forward ? 'ASC' : 'DESC';
     return manager.query(
-      `SELECT m.id, m.conversation_id, m.agent, m.turn_id, m.role, m.author, m.content, m.content_synthesised,
-              m.tool_name, m.tool_args, m.tool_result, m.metadata, m.created_at, m.created_at::text AS created_at_text,
+      `SELECT m.id, m.conversation_id, m.agent, m.turn_id, m.role, m.author, m.content, m.raw_content,
+              m.content_synthesised, m.tool_name, m.tool_call_id, m.tool_args, m.tool_result, m.metadata, m.created_at, m.created_at::text AS created_at_text,
               m.stream_seq, m.position
          FROM messages m
         WHERE ${filter} ${bound}

@@ -1,5 +1,5 @@
 import { TurnEventSchema, decodeMessage, timestampDate } from '@engram/contracts';
-import { parseLocomo } from './dataset';
+import { parseLocomo } from '@engram/memory-core';
 import { locomoTurnEvents, sessionsOutOfOrder, turnContent } from './turn-events';
 
 describe('LoCoMo turns as TurnEvents', () => {

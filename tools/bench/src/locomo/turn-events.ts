@@ -1,58 +1,33 @@
-import { Subjects, TurnEventSchema, encodeMessage, timestampFromDate } from '@engram/contracts';
+import { Subjects, TurnEventSchema, encodeMessage } from '@engram/contracts';
+import { locomoTurns, type LocomoConversation } from '@engram/memory-core';
 import type { CorpusTurn } from '../corpus/turn-corpus';
-import type { LocomoConversation, LocomoTurn } from './dataset';
+
+export { turnContent } from '@engram/memory-core';
 
 /**
- * How a LoCoMo conversation becomes what an agent runtime publishes:
- *
- * - tenant: one scratch tenant for the whole run ("locomo");
- * - agent: the sample_id ("conv-26"), so a question is asked with filters.agent = its conversation;
- * - conversation: each session_N is one conversation, session_key "session_N";
- * - turn: each LoCoMo turn is one TurnEvent with one message: turnId = its dia_id ("D3:7"),
- *   occurredAt = the session's date (session_N_date_time, UTC), role "user" (both speakers are
- *   people), author = the speaker's name, content = the text, plus " [image: <blip_caption>]"
- *   when the turn shared a photo;
- * - Nats-Msg-Id: "<agent>/<dia_id>" (dia_ids repeat across conversations).
- *
- * Every turn of a session has the same time, so the transcript's order within a session comes
- * from the publish order (ingest orders by created_at, stream_seq, position): the turns are
- * returned, and must be published, in the dataset's order.
+ * LoCoMo's turns (mapped by `locomoTurns` in libs/memory-core: agent = the sample_id, a
+ * conversation per session, a single-message turn per LoCoMo turn) as the bench publishes
+ * them: one scratch tenant for the whole run ("locomo"), Nats-Msg-Id "<agent>/<dia_id>"
+ * (dia_ids repeat across conversations), in the dataset's order.
  */
-export function turnContent(turn: LocomoTurn): string {
-  return turn.blipCaption ? `${turn.text} [image: ${turn.blipCaption}]` : turn.text;
-}
-
 export function locomoTurnEvents(
   conversations: readonly LocomoConversation[],
   tenantId: string,
 ): CorpusTurn[] {
-  const turns: CorpusTurn[] = [];
-  for (const conversation of conversations) {
-    const agent = conversation.sampleId;
-    for (const session of conversation.sessions) {
-      const occurredAt = timestampFromDate(session.date);
-      for (const turn of session.turns) {
-        const payload = encodeMessage(TurnEventSchema, {
-          turnId: turn.diaId,
-          sessionKey: session.key,
-          occurredAt,
-          messages: [{ role: 'user', author: turn.speaker, content: turnContent(turn) }],
-        });
-        turns.push({
-          subject: Subjects.turn(tenantId, agent),
-          tenantId,
-          agent,
-          sessionKey: session.key,
-          turnId: turn.diaId,
-          msgId: `${agent}/${turn.diaId}`,
-          payload,
-          messageCount: 1,
-          payloadBytes: payload.byteLength,
-        });
-      }
-    }
-  }
-  return turns;
+  return locomoTurns(conversations).map(({ agent, turn }) => {
+    const payload = encodeMessage(TurnEventSchema, turn);
+    return {
+      subject: Subjects.turn(tenantId, agent),
+      tenantId,
+      agent,
+      sessionKey: turn.sessionKey,
+      turnId: turn.turnId,
+      msgId: `${agent}/${turn.turnId}`,
+      payload,
+      messageCount: turn.messages.length,
+      payloadBytes: payload.byteLength,
+    };
+  });
 }
 
 /** A stored conversation's turn ids in transcript order (created_at, stream_seq, position). */

@@ -39,6 +39,7 @@ describe('the subjects of the topology', () => {
         'compactor-sessions',
         'mem.rpc.save',
         'mem.rpc.forget',
+        'mem.rpc.facts.update',
       ].sort(),
     );
   });

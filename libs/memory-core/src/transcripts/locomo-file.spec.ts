@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadLocomo, LocomoFileError, parseLocomo } from './dataset';
+import { loadLocomo, LocomoFileError, parseLocomo } from './locomo-file';
 
 type Obj = Record<string, unknown>;
 interface Sample extends Obj {

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import {
+  timestampFromDate,
+  type ListConversationsRequest,
+  type ListConversationsResponseSchema,
+  type MessageInitShape,
+} from '@engram/contracts';
+import { TenantTransactions } from '@engram/store';
+import { ConversationsRepository, type ConversationRow } from './conversations.repository';
+
+export const DEFAULT_CONVERSATIONS_PAGE = 100;
+
+const when = (date: Date | null) => (date === null ? undefined : timestampFromDate(date));
+
+/**
+ * mem.rpc.conversations.list: the tenant's conversations (an agent's, or one by id) with what
+ * their turns said about them, oldest first, and how many match: what to browse, or export.
+ */
+@Injectable()
+export class ListConversationsUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly conversations: ConversationsRepository,
+  ) {}
+
+  async list(
+    tenantId: string,
+    request: ListConversationsRequest,
+  ): Promise<MessageInitShape<typeof ListConversationsResponseSchema>> {
+    const { conversations, total } = await this.transactions.run(tenantId, (manager) =>
+      this.conversations.list(
+        manager,
+        { agent: request.agent || null, conversationId: request.conversationId || null },
+        { limit: request.limit || DEFAULT_CONVERSATIONS_PAGE, offset: request.offset },
+      ),
+    );
+    return { conversations: conversations.map(conversationMessage), total: BigInt(total) };
+  }
+}
+
+function conversationMessage(c: ConversationRow) {
+  return {
+    id: c.id,
+    agent: c.agent,
+    sessionKey: c.session_key,
+    channel: c.channel ?? '',
+    channelId: c.channel_id ?? '',
+    botIdentity: c.bot_identity ?? '',
+    title: c.title ?? '',
+    model: c.model ?? '',
+    settings: c.settings as never,
+    messageCount: BigInt(c.message_count),
+    firstMessageAt: when(c.first_message_at),
+    lastMessageAt: when(c.last_message_at),
+    createdAt: timestampFromDate(c.created_at),
+  };
+}
