@@ -1,0 +1,61 @@
+export {
+  EngramClient,
+  type CallOptions,
+  type ClientOptions,
+  type HttpClientOptions,
+  type NatsClientOptions,
+  type PublishTurnOptions,
+  type RequestOf,
+  type ResponseOf,
+  type TurnInit,
+} from './engram-client';
+export * from './errors';
+export { DEFAULT_RETRY_POLICY, backoffDelayMs, type RetryPolicy } from './retry';
+export type { PublishedTurn, Transport } from './transport';
+export { HttpTransport, type HttpTransportOptions } from './transports/http.transport';
+export { NatsTransport, type NatsTransportOptions } from './transports/nats.transport';
+// The contracts the client speaks: every RPC's spec for `call`, and the messages' types.
+export { Rpcs, httpPath, type RpcSpec } from '@engram/contracts';
+export { create, timestampDate, timestampFromDate, type Timestamp } from '@engram/contracts';
+export type {
+  AddNoteRequest,
+  AddSceneRequest,
+  AddSceneResponse,
+  AgentProfile,
+  Being,
+  BeingNote,
+  BeingRecallRequest,
+  BeingRecallResponse,
+  BrowseRequest,
+  BrowseResponse,
+  ContextBlock,
+  ContextBuildRequest,
+  ContextBuildResponse,
+  ContextCut,
+  ForgetRequest,
+  ForgetResponse,
+  GetAgentRequest,
+  GetBeingRequest,
+  ListNotesRequest,
+  ListNotesResponse,
+  PatrolReport,
+  PutAgentRequest,
+  RecallMemoryRequest,
+  RecallRequest,
+  RecallResponse,
+  RunPatrolRequest,
+  SaveRequest,
+  SaveResponse,
+  SceneNode,
+  SceneNodesResponse,
+  SearchFilters,
+  SearchHit,
+  SearchMemoryRequest,
+  SearchRequest,
+  SearchResponse,
+  StatsRequest,
+  StatsResponse,
+  TranscriptMessage,
+  TurnEvent,
+  TurnMessage,
+} from '@engram/contracts';
