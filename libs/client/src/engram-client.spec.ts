@@ -222,6 +222,17 @@ describe('EngramClient.publishTurn', () => {
   });
 });
 
+describe('EngramClient.connect', () => {
+  it('refuses a tenant that cannot be a subject token before connecting anywhere', async () => {
+    await expect(
+      EngramClient.connect({ servers: 'nats://127.0.0.1:1', tenant: 'acme corp', retry: noWait }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      fieldViolations: [{ field: 'tenant', description: 'tenant must be 1 to 64 of A-Z a-z 0-9 _ -' }],
+    });
+  });
+});
+
 describe('EngramClient.close', () => {
   it('refuses calls once closed', async () => {
     const client = new EngramClient(new FakeTransport());
