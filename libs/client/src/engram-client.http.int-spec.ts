@@ -2,20 +2,42 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort, startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
 import { EngramClient } from './engram-client';
-import { EngramInvalidArgumentError, EngramUnauthenticatedError, EngramUnavailableError } from './errors';
+import {
+  EngramInvalidArgumentError,
+  EngramPayloadTooLargeError,
+  EngramRateLimitedError,
+  EngramUnauthenticatedError,
+  EngramUnavailableError,
+} from './errors';
 
 const REPO = resolve(__dirname, '../../..');
 
 /**
- * The SDK over HTTP against the api edge and the services behind it, as processes (built dist).
- * Skipped until services/api serves the /v1 routes and `engram apikey create` exists (issue 15,
- * points 1 and 2); then drop `.skip`. The same cases as the NATS spec, through the edge.
+ * The SDK over HTTP against the api edge and the services behind it, as processes (built dist),
+ * with a key made by `engram apikey create`: the same cases as the NATS spec, through the edge.
  */
-describe.skip('EngramClient over HTTP (the api edge, real services, Postgres and JetStream)', () => {
+describe('EngramClient over HTTP (the api edge, real services, Postgres and JetStream)', () => {
   let env: TestEnvironment;
   let baseUrl: string;
   let apiKey: string;
   let acme: EngramClient;
+  /** The edge's limits, low enough to reach in a test. */
+  const RATE_LIMIT_PER_MINUTE = 20;
+  const MAX_BODY_BYTES = 65_536;
+
+  /** A new key of the tenant, made as a user makes one: the last line `engram apikey create` prints. */
+  const createKey = (tenant: string) =>
+    execFileSync(
+      process.execPath,
+      [resolve(REPO, 'tools/cli/dist/main.js'), 'apikey', 'create', '--tenant', tenant],
+      {
+        env: { ...process.env, ...env.env },
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n')
+      .at(-1)!;
 
   const turn = {
     turnId: 'turn-1',
@@ -29,21 +51,21 @@ describe.skip('EngramClient over HTTP (the api edge, real services, Postgres and
   beforeAll(async () => {
     env = await startTestEnvironment({
       label: 'client_http',
-      processes: ['ingest', 'retrieval', 'context-builder', 'api'],
+      processes: [
+        'ingest',
+        'retrieval',
+        'context-builder',
+        {
+          name: 'api',
+          env: {
+            API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+            API_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+          },
+        },
+      ],
     });
     baseUrl = `http://127.0.0.1:${env.process('api').httpPort}`;
-    // The key is the last line the CLI prints.
-    apiKey = execFileSync(
-      process.execPath,
-      [resolve(REPO, 'tools/cli/dist/main.js'), 'apikey', 'create', '--tenant', 'acme'],
-      {
-        env: { ...process.env, ...env.env, DATABASE_OWNER_URL: env.db.ownerUrl },
-        encoding: 'utf8',
-      },
-    )
-      .trim()
-      .split('\n')
-      .at(-1)!;
+    apiKey = createKey('acme');
     acme = EngramClient.http({ baseUrl, apiKey, agent: 'concierge' });
   });
 
@@ -83,9 +105,25 @@ describe.skip('EngramClient over HTTP (the api edge, real services, Postgres and
     ]);
   });
 
-  it('throws EngramUnauthenticatedError for an unknown key, without retrying', async () => {
+  it('throws EngramUnauthenticatedError for an unknown key', async () => {
     const stranger = EngramClient.http({ baseUrl, apiKey: 'egm_unknown', agent: 'concierge' });
     await expect(stranger.stats()).rejects.toBeInstanceOf(EngramUnauthenticatedError);
+  });
+
+  it("throws EngramRateLimitedError with the edge's Retry-After once a key is over its limit", async () => {
+    const busy = EngramClient.http({ baseUrl, apiKey: createKey('acme'), agent: 'concierge' });
+    for (let i = 0; i < RATE_LIMIT_PER_MINUTE; i++) await busy.stats();
+
+    const failure = await busy.stats().catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(EngramRateLimitedError);
+    expect((failure as EngramRateLimitedError).retryAfterMs).toBeGreaterThan(0);
+    expect((failure as Error).message).toMatch(/\(slow down: try again in \d+ s\)$/);
+  });
+
+  it('throws EngramPayloadTooLargeError for a body over the limit', async () => {
+    await expect(acme.save({ content: 'x'.repeat(MAX_BODY_BYTES + 1) })).rejects.toBeInstanceOf(
+      EngramPayloadTooLargeError,
+    );
   });
 
   it('throws EngramUnavailableError after its retries when no service answers behind the edge', async () => {
