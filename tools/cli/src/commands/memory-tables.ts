@@ -24,9 +24,12 @@ export function jsonDocument<S extends DescMessage>(schema: S, message: MessageS
   return JSON.stringify(toJson(schema, message, { alwaysEmitImplicit: true }), null, 2);
 }
 
-/** A table without colours (stable in files and tests). */
-function table(head: string[]): Table.Table {
-  return new Table({ head, style: { head: [], border: [] } });
+/** No line between rows: a list reads down, and a long one stays short. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
+/** A table without colours (stable in files and tests), one line per row. */
+export function table(head: string[] = []): Table.Table {
+  return new Table({ head, chars: COMPACT, style: { head: [], border: [] } });
 }
 
 /** Text on one line, cut to `max` characters with an ellipsis. */
@@ -85,7 +88,7 @@ export function renderStats(stats: StatsResponse): string {
     ['summary tree levels', String(stats.summaryTreeDepth)],
     ['dead letters (all tenants)', String(stats.deadLetters)],
   );
-  const facts = table(['facts in force, by category', 'count']);
+  const facts = table(['open facts, by category', 'count']);
   for (const [category, n] of Object.entries(stats.factsByCategory).sort(([a], [b]) => a.localeCompare(b)))
     facts.push([category, String(n)]);
   const lines = [counts.toString(), facts.toString()];

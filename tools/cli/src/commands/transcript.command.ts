@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { checkToken } from './cli-failure';
 import { examples, idOption, integer, tenantCommand, tenantOf } from './engram-rpc';
+import { table } from './memory-tables';
 import { progressBar } from './progress';
 import { exportTranscript, type ExportResult } from './transcript-export';
 import {
@@ -11,14 +12,13 @@ import {
   type ImportResult,
   type TranscriptFormat,
 } from './transcript-import';
-import Table from 'cli-table3';
 
 /** `engram import` and `engram export`: transcripts in and out of a tenant as JSON Lines (or LoCoMo in). */
 
 function summaryTable(rows: Array<[string, string | number]>): string {
-  const table = new Table({ style: { head: [], border: [] } });
-  for (const [name, value] of rows) table.push({ [name]: String(value) });
-  return table.toString();
+  const out = table();
+  for (const [name, value] of rows) out.push({ [name]: String(value) });
+  return out.toString();
 }
 
 export function renderImport(result: ImportResult): string {
