@@ -4,6 +4,7 @@
 #   - PostgreSQL >= 15 with pgvector >= 0.7 available (plus contrib btree_gin, pg_trgm)
 #   - NATS server with JetStream enabled
 #   - ps (procps): `npm start` stops its services through it (concurrently -> tree-kill)
+#   - curl: the README's HTTP API example (and its test) call the api with it
 #   - Node dependencies installed (npm ci when package-lock.json changed)
 #
 # Used by `npm start`, `npm test` and CI. It checks first (cheaply); only when
@@ -229,9 +230,10 @@ node_check() {
   fi
 }
 
-# TOOLS_STATE: ok | nops. Minimal Debian (debootstrap minbase, the debian:12 image) has no procps.
-tools_check() { if have ps; then TOOLS_STATE=ok; else TOOLS_STATE=nops; fi; }
-readonly TOOLS_PROBLEM="ps (procps) is not installed; npm start needs it to stop its services"
+# TOOLS_STATE: ok | missing. Minimal Debian (debootstrap minbase, the debian:12 image) has neither
+# procps nor curl.
+tools_check() { if have ps && have curl; then TOOLS_STATE=ok; else TOOLS_STATE=missing; fi; }
+readonly TOOLS_PROBLEM="ps (procps) or curl is not installed; npm start needs ps to stop its services, the README's HTTP example curl"
 
 pg_problem() {
   local at; at="$(hostport "$PG_HOST" "$PG_PORT")"
@@ -635,7 +637,7 @@ if [ "${#needs_install[@]}" -gt 0 ]; then
   touch "$LOG_FILE" 2>/dev/null || LOG_FILE="$(mktemp /tmp/engram-provision.XXXXXX.log)"
   [ "$PG_STATE" = ok ] || provision_postgres
   [ "$NATS_STATE" = ok ] || provision_nats
-  [ "$TOOLS_STATE" = ok ] || ensure_pkgs procps
+  [ "$TOOLS_STATE" = ok ] || ensure_pkgs procps curl
 fi
 node_check
 [ "$NODE_STATE" = stale ] && provision_node

@@ -91,6 +91,27 @@ describe('npm start (the stack launcher)', () => {
       /^assistant: \(\d+ messages in\) Glad to help with: Where is my order 1042\?$/m,
     );
 
+    // The README's HTTP example: a key from the CLI, a turn and a search with curl.
+    const http = /<!-- example:http-api -->\n```bash\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(http).toBeDefined();
+    const curled = spawnSync('bash', ['-c', http!], {
+      cwd: resolve(__dirname, '../..'),
+      env: {
+        ...process.env,
+        NATS_URL: nats.url,
+        DATABASE_URL: db.appUrl,
+        ENGRAM_API_URL: `http://127.0.0.1:${DEFAULT_HTTP_PORTS.api + offset}`,
+      },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(curled.status).toBe(0);
+    expect(curled.stdout).toMatch(/^\{"stream":"TURNS","seq":\d+,"duplicate":false\}$/m);
+    const answer = JSON.parse(curled.stdout.trim().split('\n').pop()!) as {
+      hits: Array<{ content: string }>;
+    };
+    expect(answer.hits[0]?.content).toBe('My bike is a green Brompton.');
+
     launcher.kill('SIGINT');
     expect(await exited).toBe(0);
     for (const port of Object.values(DEFAULT_HTTP_PORTS)) {

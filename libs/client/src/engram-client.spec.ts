@@ -29,7 +29,7 @@ class FakeTransport implements Transport {
     return encodeMessage(spec.response, create(spec.response));
   }
 
-  async publishTurn(agent: string, body: Uint8Array, key: string): Promise<PublishedTurn> {
+  async publishTurn({ agent }: { agent: string }, body: Uint8Array, key: string): Promise<PublishedTurn> {
     this.turns.push({ agent, turn: json(body), key });
     const failure = this.failures.shift();
     if (failure) throw failure;

@@ -108,7 +108,10 @@ export class EngramClient {
     const body = encodeRequest(TurnEventSchema, message);
     const key = options.idempotencyKey || message.turnId;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    return withRetries(() => this.transport.publishTurn(agent, body, key, timeoutMs), this.retry);
+    return withRetries(
+      () => this.transport.publishTurn({ agent, sessionKey: message.sessionKey }, body, key, timeoutMs),
+      this.retry,
+    );
   }
 
   /** Hybrid search over messages, summaries and facts (memory_search). */

@@ -25,7 +25,7 @@ export interface Transport {
   call(spec: RpcSpec, body: Uint8Array, timeoutMs: number): Promise<Uint8Array>;
   /** Publishes an agent's turn (its TurnEvent JSON) once per idempotency key (within the stream's duplicate window). */
   publishTurn(
-    agent: string,
+    turn: { readonly agent: string; readonly sessionKey: string },
     body: Uint8Array,
     idempotencyKey: string,
     timeoutMs: number,

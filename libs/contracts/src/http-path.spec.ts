@@ -1,4 +1,5 @@
 import { httpPath, Rpcs } from './rpcs';
+import { MsgIds } from './topology';
 
 describe('httpPath', () => {
   it('turns a memory RPC subject into its route', () => {
@@ -16,5 +17,20 @@ describe('httpPath', () => {
       .filter((spec) => spec.subject.startsWith('mem.rpc.'))
       .map(httpPath);
     expect(new Set(paths).size).toBe(paths.length);
+  });
+});
+
+describe('MsgIds.turn', () => {
+  it('names tenant, agent and conversation: equal turn ids elsewhere are never duplicates', () => {
+    const ids = new Set([
+      MsgIds.turn('acme', 'bot', 'chat-1', 'turn-1'),
+      MsgIds.turn('acme', 'bot', 'chat-2', 'turn-1'),
+      MsgIds.turn('acme', 'other', 'chat-1', 'turn-1'),
+      MsgIds.turn('globex', 'bot', 'chat-1', 'turn-1'),
+    ]);
+    expect(ids.size).toBe(4);
+    expect(MsgIds.turn('acme', 'bot', 'chat-1', 'turn-1')).toBe(
+      MsgIds.turn('acme', 'bot', 'chat-1', 'turn-1'),
+    );
   });
 });

@@ -328,10 +328,13 @@ export const Consumers = {
  */
 export const MsgIds = {
   /**
-   * A turn published by a runtime: the SDK and the HTTP API use it, so two tenants (or two
-   * agents) with the same turn id never drop each other's turn as a duplicate.
+   * A turn published by a runtime (by its idempotency key: its turn id unless the caller gave
+   * one): the SDK, the HTTP API and `engram import` use it. A turn id is unique only within its
+   * conversation, so the id names tenant, agent and session too: equal turn ids of two tenants,
+   * agents or conversations never drop each other's turn as a duplicate.
    */
-  turn: (tenantId: string, agent: string, turnId: string) => `turn:${tenantId}:${agent}:${turnId}`,
+  turn: (tenantId: string, agent: string, sessionKey: string, key: string) =>
+    `turn:${tenantId}:${agent}:${sessionKey}:${key}`,
   /** A stored turn: once per turn of a conversation. */
   messageStored: (tenantId: string, conversationId: string, turnId: string) =>
     `stored:${tenantId}:${conversationId}:${turnId}`,

@@ -11,6 +11,11 @@ import { OpenApiController } from './openapi/openapi.controller';
 import { RpcController } from './rpc/rpc.controller';
 import { RpcForwarder } from './rpc/rpc-forwarder';
 import { TurnsController } from './turns/turns.controller';
+import { TurnPublisher } from './turns/turn-publisher';
+import { Mem0Controller } from './mem0/mem0.controller';
+import { McpController } from './mcp/mcp.controller';
+import { Mem0Memories } from './mem0/mem0-memories';
+import { GertyClient } from '@engram/gerty-client';
 
 @Module({})
 export class ApiModule {
@@ -28,13 +33,16 @@ export class ApiModule {
           service: 'api',
         }),
       ],
-      controllers: [TurnsController, RpcController, OpenApiController],
+      controllers: [TurnsController, RpcController, OpenApiController, Mem0Controller, McpController],
       providers: [
         { provide: API_CONFIG, useValue: config },
         { provide: APP_FILTER, useClass: ProblemFilter },
         ApiKeyVerifier,
         ApiKeyGuard,
         RpcForwarder,
+        TurnPublisher,
+        Mem0Memories,
+        GertyClient,
       ],
     };
   }

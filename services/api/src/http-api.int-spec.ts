@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { request } from 'undici';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
 import {
@@ -287,6 +289,66 @@ describe('HTTP API (api, ingest, retrieval, embedder, gerty as processes)', () =
       async () => (await post('/v1/stats', made.key, {})).status === 401,
       5000,
     );
+  });
+
+  describe('MCP over streamable HTTP', () => {
+    const connect = async (key: string, agent = 'bot') => {
+      const client = new Client({ name: 'http-api-spec', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}`, 'x-engram-agent': agent } },
+        }),
+      );
+      return client;
+    };
+
+    it("lists the memory tools and searches the key's tenant, as the header's agent", async () => {
+      const client = await connect(acme);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(
+          expect.arrayContaining([
+            'memory_search',
+            'memory_save',
+            'memory_forget',
+            'context_build',
+            'recall',
+          ]),
+        );
+        const found = await client.callTool({
+          name: 'memory_search',
+          arguments: { query: 'Brompton bicycle' },
+        });
+        expect(found.isError).toBeFalsy();
+        expect(JSON.stringify(found.content)).toContain('Brompton');
+        const refused = await client.callTool({ name: 'memory_search', arguments: { query: 7 } });
+        expect(refused.isError).toBe(true);
+      } finally {
+        await client.close();
+      }
+      const elsewhere = await connect(globex);
+      try {
+        const found = await elsewhere.callTool({
+          name: 'memory_search',
+          arguments: { query: 'Brompton bicycle' },
+        });
+        expect(found.isError).toBeFalsy();
+        expect(JSON.stringify(found.content)).toContain('No memory matches');
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
+    it('refuses a request without a key, or without an agent', async () => {
+      await expect(connect(`egm_${'y'.repeat(43)}`)).rejects.toThrow(/401|nauthenticated/);
+      const noAgent = await call('POST', '/mcp', {
+        key: acme,
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
+      expect(noAgent.status).toBe(400);
+      expect(noAgent.json.errors).toEqual([expect.objectContaining({ field: 'agent' })]);
+    });
   });
 
   describe('rate limit', () => {

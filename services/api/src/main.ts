@@ -10,13 +10,25 @@ runService({
   name: 'api',
   loadConfig: loadApiConfig,
   module: (config) => ApiModule.register(config),
-  httpAdapter: (config) => new FastifyAdapter({ bodyLimit: config.API_MAX_BODY_BYTES }),
+  httpAdapter: (config) =>
+    new FastifyAdapter({
+      bodyLimit: config.API_MAX_BODY_BYTES,
+      routerOptions: { ignoreTrailingSlash: true },
+    }),
+  // mem0's clients call /v1/memories/ with a trailing slash; Engram's own routes have none.
   // Fastify's JSON parser only: every route takes JSON, anything else is a 415.
   bodyParser: false,
   configure: (app) => {
     const fastify = app as NestFastifyApplication;
     fastify.useStaticAssets({ root: getAbsoluteFSPath(), prefix: '/docs/assets/', decorateReply: false });
-    fastify.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
+    const server = fastify.getHttpAdapter().getInstance();
+    server.removeContentTypeParser('text/plain');
+    // mem0's client sends DELETE with a JSON content type and no body: an empty body is no body.
+    const json = server.getDefaultJsonParser('error', 'error');
+    server.removeContentTypeParser('application/json');
+    server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+      body === '' ? done(null, undefined) : json(request, body as string, done),
+    );
     // What fails before a route runs (a body too large or not JSON) is answered as problem+json too.
     fastify
       .getHttpAdapter()

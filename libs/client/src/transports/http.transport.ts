@@ -32,7 +32,7 @@ export class HttpTransport implements Transport {
   }
 
   async publishTurn(
-    agent: string,
+    { agent }: { readonly agent: string },
     body: Uint8Array,
     idempotencyKey: string,
     timeoutMs: number,

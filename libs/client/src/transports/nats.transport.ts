@@ -96,7 +96,7 @@ export class NatsTransport implements Transport {
   }
 
   async publishTurn(
-    agent: string,
+    { agent, sessionKey }: { readonly agent: string; readonly sessionKey: string },
     body: Uint8Array,
     idempotencyKey: string,
     timeoutMs: number,
@@ -104,8 +104,8 @@ export class NatsTransport implements Transport {
     const subject = Subjects.turn(this.tenant, agent);
     try {
       const ack = await jetstream(this.connection).publish(subject, body, {
-        // Scoped by tenant and agent, as MsgIds.turn says: two tenants' equal keys never collide.
-        msgID: MsgIds.turn(this.tenant, agent, idempotencyKey),
+        // Scoped by tenant, agent and conversation, as MsgIds.turn says: equal keys never collide.
+        msgID: MsgIds.turn(this.tenant, agent, sessionKey, idempotencyKey),
         timeout: timeoutMs,
       });
       return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };

@@ -8,7 +8,7 @@ import {
   type MessageInitShape,
   type TranscriptMessage,
 } from '@engram/contracts';
-import { parseTurnLine, turnIdClashes, turnLine, turnsOfConversation } from './turn-lines';
+import { parseTurnLine, turnLine, turnsOfConversation } from './turn-lines';
 
 const LIMITS = { maxMessagesPerTurn: 1000, maxContentChars: 1_000_000 };
 const at = (iso: string) => timestampFromDate(new Date(iso));
@@ -149,31 +149,5 @@ describe('parseTurnLine', () => {
         'messages[0].role: role must be one of user, assistant, system, tool',
       ],
     });
-  });
-});
-
-describe('turnIdClashes', () => {
-  it('names turn ids an agent uses in more than one conversation', () => {
-    const turn = (agent: string, turnId: string, sessionKey: string) => {
-      const line = read(agent, turnId, sessionKey);
-      if (line.kind !== 'turn') throw new Error('fixture');
-      return line;
-    };
-    const read = (agent: string, turnId: string, sessionKey: string) =>
-      parseTurnLine(
-        JSON.stringify({ turnId, sessionKey, agent, messages: [{ role: 'user', content: 'x' }] }),
-        {
-          tenantId: 'acme',
-          limits: LIMITS,
-        },
-      );
-    const clashes = turnIdClashes([
-      turn('a', '1', 'chat-1'),
-      turn('a', '1', 'chat-1'),
-      turn('a', '1', 'chat-2'),
-      turn('b', '1', 'chat-3'),
-      turn('a', '2', 'chat-1'),
-    ]);
-    expect([...clashes]).toEqual([['a/1', ['chat-1', 'chat-2']]]);
   });
 });

@@ -128,19 +128,3 @@ export function parseTurnLine(line: string, options: TurnLineOptions): TurnLine 
   );
   return checked.ok ? { kind: 'turn', agent, turn } : { kind: 'refused', problems: [...checked.problems] };
 }
-
-/**
- * Turns of one agent that share a turn id across conversations: a turn's msg id names its
- * tenant, agent and turn id (MsgIds.turn), so JetStream would keep only the first of them.
- * Answers each such "agent/turnId" with the session keys it appears under.
- */
-export function turnIdClashes(turns: readonly AgentTurn[]): Map<string, string[]> {
-  const sessions = new Map<string, Set<string>>();
-  for (const { agent, turn } of turns) {
-    const key = `${agent}/${turn.turnId}`;
-    const seen = sessions.get(key) ?? new Set<string>();
-    seen.add(turn.sessionKey);
-    sessions.set(key, seen);
-  }
-  return new Map([...sessions].filter(([, keys]) => keys.size > 1).map(([key, keys]) => [key, [...keys]]));
-}

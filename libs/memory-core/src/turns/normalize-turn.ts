@@ -55,6 +55,8 @@ export interface NormalizedTurn {
   readonly title: string | null;
   readonly model: string | null;
   readonly settings: JsonObject;
+  /** The publisher derives this turn's facts itself: no worker extracts any. */
+  readonly skipFactExtraction: boolean;
   readonly streamSequence: number;
   readonly messages: readonly NormalizedMessage[];
 }
@@ -181,6 +183,7 @@ export function normalizeTurn(event: TurnEvent, envelope: TurnEnvelope, limits: 
       title: nonEmpty(clean(event.title)),
       model: nonEmpty(clean(event.model)),
       settings: cleanJson(event.settings ?? {}) as JsonObject,
+      skipFactExtraction: event.skipFactExtraction,
       streamSequence: envelope.streamSequence,
       messages,
     },

@@ -13,35 +13,45 @@ type MemoryRpcName = {
  */
 const SUMMARIES: Record<MemoryRpcName, string> = {
   search:
-    'Search memory: messages, summaries and facts ranked by hybrid lexical + semantic + recency scoring.',
-  browse: 'Read a conversation’s transcript page by page, or the messages around one.',
-  stats: 'Counts of what is stored and derived (messages, vectors, summaries, facts) and queue backlogs.',
+    'Hybrid search over messages, summaries and facts: ranked hits with provenance, optionally a short answer citing them.',
+  browse: 'A conversation, or all of an agent’s messages, a page at a time in order.',
+  stats: 'Counts of the tenant’s memory (stored, embedded, summarised, facts) and the workers’ queues.',
   recall:
-    'Drill down from hits to what they came from: a summary’s children, a fact’s source messages, a message’s neighbours.',
-  save: 'Save a fact explicitly (deduplicated against the agent’s open facts).',
-  forget: 'Forget a fact: it is closed (kept for history) and no longer found.',
-  contextBuild:
-    'Build the next prompt: persona, workspace, relevant memory and recent turns within a token budget.',
-  agentPut: 'Create or update an agent’s profile.',
-  agentGet: 'Read an agent’s profile.',
-  workspacePut: 'Store an agent’s workspace documents (SOUL.md, USER.md, MEMORY.md …).',
-  skillPut: 'Store an agent’s skills (markdown with YAML front matter).',
-  tenantSettingsGet: 'Read the tenant’s settings (memoryEnabled …).',
-  tenantSettingsSet: 'Change the tenant’s settings.',
-  beingSceneAdd: 'Being memory: add a scene note for the next patrol to turn into a memory node.',
-  beingNoteAdd: 'Being memory: add a note, TODO, reminder or piece of knowledge.',
-  beingNotesList: 'Being memory: list notes (unread first).',
-  beingNotesRead: 'Being memory: mark notes as read.',
-  beingRulePut: 'Being memory: create or change a partner rule.',
-  beingRelationshipPut: 'Being memory: create or change a relationship.',
-  beingPreferencePut: 'Being memory: create or change a user preference.',
-  beingSoulPut: 'Being memory: write the soul (personality, voice, values, backstory …).',
-  beingGet: 'Being memory: the being with its clusters, counts, soul, rules and unread notes.',
-  beingNodePin: 'Being memory: pin or unpin a scene node (pinned nodes never fade).',
-  beingRecall: 'Being memory: scenes that come to mind for the conversation so far (may be none).',
-  beingRecallMemory: 'Being memory: the scenes most similar to a cue, reviving faded ones.',
-  beingSearchMemory: 'Being memory: search scene nodes by words, cluster or status.',
-  patrolRun: 'Being memory: run the patrol now (decay, consolidation, revival, diary) and report each step.',
+    'Items by ref (summary:45, message:12, fact:6) drilled down: a summary to its children and messages, a message to the turns either side, a fact to its sources.',
+  save: 'Stores a fact explicitly (deduplicated like tagged facts).',
+  forget: 'Closes a fact’s validity, with a reason; nothing is deleted.',
+  factsList: 'Facts by agent, category, conversation and time, newest first, with the total for paging.',
+  factsGet:
+    'A fact with its history: every version of its supersession chain (ADD, UPDATE, DELETE), oldest first.',
+  factsUpdate: 'Edits a fact: a new version supersedes it (the old one is kept, closed).',
+  stateList: 'An agent’s [STATE:] key/values.',
+  conversationsList: 'The tenant’s conversations, with their attributes and message counts.',
+  contextBuild: 'The blocks of the next prompt, within budget.',
+  agentPut: 'Stores an agent’s profile (replacing the whole profile).',
+  agentGet: 'Reads an agent’s profile.',
+  workspacePut: 'Stores an agent’s workspace documents (SOUL.md, USER.md …) by name.',
+  skillPut: 'Stores an agent’s skills (Markdown with triggers) by name.',
+  tenantSettingsGet: 'The tenant’s settings (memoryEnabled).',
+  tenantSettingsSet: 'Changes the tenant’s settings.',
+  beingSceneAdd:
+    'Being memory: a scene note (JSON) for the next patrol to make a scene of; one that does not parse is kept, marked [PARSE_FAILED].',
+  beingNoteAdd: 'Being memory: a note, TODO, reminder (with dueAt) or piece of knowledge.',
+  beingNotesList: 'Being memory: notes, newest first, by kind, unread only if asked.',
+  beingNotesRead: 'Being memory: marks notes read; answers how many were unread.',
+  beingRulePut: 'Being memory: a partner rule, by its text, enabled or not.',
+  beingRelationshipPut: 'Being memory: a relationship, by person.',
+  beingPreferencePut: 'Being memory: a user preference, by key.',
+  beingSoulPut: 'Being memory: replaces the being’s soul whole.',
+  beingGet:
+    'Being memory: soul, rules, relationships, preferences, clusters (nodes active, dying, dead) and the notes waiting.',
+  beingNodePin:
+    'Being memory: pins (or unpins) a scene: a pinned scene never dies, and pinning brings a dying or dead one back.',
+  beingRecall:
+    'Being memory: what a message brings back: up to 3 scenes at cosine 0.35 or more, in a <memory> tag.',
+  beingRecallMemory: 'Being memory: every scene of a cluster.',
+  beingSearchMemory:
+    'Being memory: scenes by keywords (any or every one) in their action, feeling, themes and dates.',
+  patrolRun: 'Being memory: runs the being’s patrol now and answers what each step changed.',
 };
 
 /** One memory RPC at its HTTP route. */

@@ -15,8 +15,9 @@ export class CompactorFactsConsumer {
 
   private async handleOne(d: Delivery<MessageStored>): Promise<void> {
     const event = d.message;
-    // Memory off for the tenant: the transcript is kept, no fact is derived from it.
-    if (!event.memoryEnabled || !event.conversationId) return;
+    // Memory off for the tenant, or the publisher derives the turn's facts itself (the
+    // mem0-compatible API): the transcript is kept, no fact is extracted from it here.
+    if (!event.memoryEnabled || event.skipFactExtraction || !event.conversationId) return;
     const assistant = event.messages.filter((m) => m.role === 'assistant').at(-1);
     if (!assistant) return;
     try {

@@ -288,6 +288,7 @@ function storedEvent(written: WrittenTurns, turn: NormalizedTurn, traceContext: 
       sessionKey: turn.sessionKey,
       turnId: turn.turnId,
       memoryEnabled,
+      skipFactExtraction: turn.skipFactExtraction,
       storedAt: timestampFromDate(new Date()),
       messages: turn.messages.map((m) => ({
         id: written.idOf.get(rowKey(conversationId, turn.turnId, m.position))!.id,

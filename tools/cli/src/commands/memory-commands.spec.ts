@@ -184,15 +184,6 @@ describe('the engram memory commands', () => {
     expect(stderr).toMatch(/line 4: not a TurnEvent: /);
   });
 
-  it('refuses turn ids one agent uses in two conversations (they would share a msg id)', async () => {
-    const turn = (sessionKey: string) =>
-      JSON.stringify({ turnId: 'turn-1', sessionKey, messages: [{ role: 'user', content: 'hi' }] });
-    const path = file('clash.jsonl', `${turn('chat-1')}\n${turn('chat-2')}\n`);
-    const { exitCode, stderr } = await run(importCommand(), ['--tenant', 'acme', '--agent', 'helper', path]);
-    expect(exitCode).toBe(EXIT_BAD_INPUT);
-    expect(stderr).toContain('helper/turn-1 in chat-1, chat-2');
-  });
-
   it('sends a LoCoMo file’s conversations to their own agents: --agent only for a file of one', async () => {
     const sample = (id: string) => ({
       sample_id: id,

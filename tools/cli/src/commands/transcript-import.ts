@@ -8,7 +8,6 @@ import {
   locomoTurns,
   parseLocomo,
   parseTurnLine,
-  turnIdClashes,
   type AgentTurn,
 } from '@engram/memory-core';
 import { callRpc, RpcError } from '@engram/messaging';
@@ -64,14 +63,6 @@ export async function readTranscriptFile(
   }
   const format = options.format ?? (text.trimStart().startsWith('[') ? 'locomo' : 'jsonl');
   const turns = format === 'locomo' ? locomoFile(text, options) : jsonlFile(text, options);
-  const clashes = [...turnIdClashes(turns)];
-  if (clashes.length > 0)
-    throw new UsageError(
-      `${options.file}: an agent uses the same turn id in several conversations, which would be published under one msg id (MsgIds.turn) and all but the first dropped:\n${clashes
-        .slice(0, SHOWN_PROBLEMS)
-        .map(([turn, sessions]) => `  ${turn} in ${sessions.join(', ')}`)
-        .join('\n')}`,
-    );
   return { format, turns };
 }
 
@@ -164,7 +155,7 @@ async function publishTurns(
       const acks = await Promise.all(
         window.map(({ agent, turn }) =>
           js.publish(Subjects.turn(tenantId, agent), encodeMessage(TurnEventSchema, turn), {
-            msgID: MsgIds.turn(tenantId, agent, turn.turnId),
+            msgID: MsgIds.turn(tenantId, agent, turn.sessionKey, turn.turnId),
           }),
         ),
       );

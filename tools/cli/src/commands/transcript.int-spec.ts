@@ -173,7 +173,7 @@ describe('engram export / import and the memory commands (real NATS, Postgres, i
     dir = await mkdtemp(join(tmpdir(), 'engram-transcripts-'));
     for (const { agent, turn } of SOURCE)
       await env.js.publish(Subjects.turn('acme', agent), JSON.stringify(turn), {
-        msgID: MsgIds.turn('acme', agent, turn.turnId),
+        msgID: MsgIds.turn('acme', agent, turn.sessionKey, turn.turnId),
       });
     const messages = SOURCE.reduce((n, { turn }) => n + turn.messages.length, 0);
     await waitFor(

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/turn.proto.
  */
 export const file_memory_v1_turn: GenFile = /*@__PURE__*/
-  fileDesc("ChRtZW1vcnkvdjEvdHVybi5wcm90bxIJbWVtb3J5LnYxIrICCglUdXJuRXZlbnQSDwoHdHVybl9pZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSDQoFYWdlbnQYAyABKAkSEwoLc2Vzc2lvbl9rZXkYBCABKAkSDwoHY2hhbm5lbBgFIAEoCRISCgpjaGFubmVsX2lkGAYgASgJEhQKDGJvdF9pZGVudGl0eRgHIAEoCRINCgV0aXRsZRgIIAEoCRINCgVtb2RlbBgJIAEoCRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoIbWVzc2FnZXMYCyADKAsyFi5tZW1vcnkudjEuVHVybk1lc3NhZ2USKQoIc2V0dGluZ3MYDCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IpgCCgtUdXJuTWVzc2FnZRIMCgRyb2xlGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSDgoGYXV0aG9yGAMgASgJEhEKCXRvb2xfbmFtZRgEIAEoCRIpCgl0b29sX2FyZ3MYBSABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKwoLdG9vbF9yZXN1bHQYBiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMdG9vbF9jYWxsX2lkGAcgASgJEikKCG1ldGFkYXRhGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChRtZW1vcnkvdjEvdHVybi5wcm90bxIJbWVtb3J5LnYxItACCglUdXJuRXZlbnQSDwoHdHVybl9pZBgBIAEoCRIRCgl0ZW5hbnRfaWQYAiABKAkSDQoFYWdlbnQYAyABKAkSEwoLc2Vzc2lvbl9rZXkYBCABKAkSDwoHY2hhbm5lbBgFIAEoCRISCgpjaGFubmVsX2lkGAYgASgJEhQKDGJvdF9pZGVudGl0eRgHIAEoCRINCgV0aXRsZRgIIAEoCRINCgVtb2RlbBgJIAEoCRIvCgtvY2N1cnJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKAoIbWVzc2FnZXMYCyADKAsyFi5tZW1vcnkudjEuVHVybk1lc3NhZ2USKQoIc2V0dGluZ3MYDCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhwKFHNraXBfZmFjdF9leHRyYWN0aW9uGA0gASgIIpgCCgtUdXJuTWVzc2FnZRIMCgRyb2xlGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSDgoGYXV0aG9yGAMgASgJEhEKCXRvb2xfbmFtZRgEIAEoCRIpCgl0b29sX2FyZ3MYBSABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKwoLdG9vbF9yZXN1bHQYBiABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSFAoMdG9vbF9jYWxsX2lkGAcgASgJEikKCG1ldGFkYXRhGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcGIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * One turn of a conversation, as an agent runtime publishes it on
@@ -106,6 +106,14 @@ export type TurnEvent = Message<"memory.v1.TurnEvent"> & {
    * @generated from field: google.protobuf.Struct settings = 12;
    */
   settings?: JsonObject | undefined;
+
+  /**
+   * True: keep the words, but let no worker extract facts from this turn's exchange (its
+   * publisher derives them itself, as the mem0-compatible API does). Memory tags still count.
+   *
+   * @generated from field: bool skip_fact_extraction = 13;
+   */
+  skipFactExtraction: boolean;
 };
 
 /**
@@ -200,6 +208,14 @@ export type TurnEventJson = {
    * @generated from field: google.protobuf.Struct settings = 12;
    */
   settings?: StructJson;
+
+  /**
+   * True: keep the words, but let no worker extract facts from this turn's exchange (its
+   * publisher derives them itself, as the mem0-compatible API does). Memory tags still count.
+   *
+   * @generated from field: bool skip_fact_extraction = 13;
+   */
+  skipFactExtraction?: boolean;
 };
 
 /**
