@@ -14,6 +14,11 @@ import {
   type TestEnvironment,
 } from '@engram/testing';
 
+/** What the spec reads of a path of the OpenAPI document. */
+interface OpenApiPath {
+  post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } };
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -24,7 +29,7 @@ interface Answer {
  * The HTTP API as a user meets it: the api service and the services behind it as their own
  * processes (built dist), real NATS and Postgres, keys made with the CLI's store.
  */
-describe('HTTP API (api, ingest, retrieval, embedder, gerty as processes)', () => {
+describe('HTTP API (api and every service behind it as processes)', () => {
   let env: TestEnvironment;
   let dataSource: DataSource;
   let keys: ApiKeyStore;
@@ -64,7 +69,7 @@ describe('HTTP API (api, ingest, retrieval, embedder, gerty as processes)', () =
   beforeAll(async () => {
     env = await startTestEnvironment({
       label: 'http-api',
-      processes: ['gerty', 'ingest', 'embedder', 'retrieval', 'api'],
+      processes: ['gerty', 'ingest', 'embedder', 'retrieval', 'context-builder', 'patrol', 'api'],
     });
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
     dataSource = createDataSource(env.env.DATABASE_URL, { poolSize: 1, applicationName: 'http-api-spec' });
@@ -205,6 +210,50 @@ describe('HTTP API (api, ingest, retrieval, embedder, gerty as processes)', () =
       expect(typeof answer.json.detail).toBe('string');
     }
     expect(await env.count(`SELECT count(*) AS n FROM messages`)).toBe(before);
+  });
+
+  it('answers every route’s malformed JSON, unknown field and wrong type with a 400, never a 5xx', async () => {
+    const { json: doc } = await call('GET', '/openapi.json');
+    const before = await env.count(
+      `SELECT (SELECT count(*) FROM messages) + (SELECT count(*) FROM facts) AS n`,
+    );
+    const refused: string[] = [];
+    const paths = doc.paths as Record<string, OpenApiPath>;
+    const schemas = doc.components.schemas as Record<
+      string,
+      { properties: Record<string, { type?: unknown }> }
+    >;
+    for (const [path, item] of Object.entries(paths)) {
+      const route = path.replace('{agent}', 'bot');
+      const ref = item.post.requestBody.content['application/json']!.schema.$ref;
+      const properties = schemas[ref.split('/').pop()!]!.properties;
+      // A wrong type for the request's first field (requests without fields have none to get wrong).
+      const wrongType = Object.entries(properties)
+        .slice(0, 1)
+        .map(([field, { type }]) => ({
+          [field]:
+            type === 'string'
+              ? 12
+              : type === 'boolean'
+                ? 'yes'
+                : type === 'array' || type === 'object'
+                  ? 'x'
+                  : 'twelve',
+        }));
+      for (const raw of [
+        '{"unterminated": ',
+        JSON.stringify({ notAField: 1 }),
+        ...wrongType.map((b) => JSON.stringify(b)),
+      ]) {
+        const answer = await call('POST', route, { key: acme, raw });
+        if (answer.status !== 400 || answer.json.code !== 'INVALID_ARGUMENT')
+          refused.push(`${route} ${raw}: ${answer.status} ${answer.json.code}`);
+      }
+    }
+    expect(refused).toEqual([]);
+    expect(
+      await env.count(`SELECT (SELECT count(*) FROM messages) + (SELECT count(*) FROM facts) AS n`),
+    ).toBe(before);
   });
 
   it('lists each bad field of a request', async () => {
