@@ -20,10 +20,11 @@ describe('tenant isolation in the migrated schema (real Postgres)', () => {
   });
 
   it('forces row-level security with a tenant policy on every table and partition', async () => {
-    // (tenants, outbox and beings alone do not force their owner through the policy: SECURITY
-    // DEFINER functions of the owner list tenant ids for background sweeps (engram_tenant_ids()),
-    // hand the outbox relay rows to publish (engram_outbox_claim() …) and list the beings whose
-    // patrol is due (engram_beings_due()); the app role is confined.)
+    // (tenants, outbox, beings and api_keys alone do not force their owner through the policy:
+    // SECURITY DEFINER functions of the owner list tenant ids for background sweeps
+    // (engram_tenant_ids()), hand the outbox relay rows to publish (engram_outbox_claim() …), list
+    // the beings whose patrol is due (engram_beings_due()) and find a key's tenant
+    // (engram_api_key_verify()); the app role is confined.)
     const { rows } = await admin.query<{
       table: string;
       enabled: boolean;
@@ -44,7 +45,7 @@ describe('tenant isolation in the migrated schema (real Postgres)', () => {
         .filter((r) => !r.forced)
         .map((r) => r.table)
         .sort(),
-    ).toEqual(['beings', 'outbox', 'tenants']);
+    ).toEqual(['api_keys', 'beings', 'outbox', 'tenants']);
   });
 
   it('keeps a vector of one tenant from another, through the table and through its partition', async () => {

@@ -212,7 +212,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     expect(await env.count(`SELECT count(*) AS n FROM messages`)).toBe(before);
   });
 
-  it('answers every route’s malformed JSON, unknown field and wrong type with a 400, never a 5xx', async () => {
+  it('answers every route’s malformed JSON, unknown field, wrong type and missing fields with a 4xx, never a 5xx', async () => {
     const { json: doc } = await call('GET', '/openapi.json');
     const before = await env.count(
       `SELECT (SELECT count(*) FROM messages) + (SELECT count(*) FROM facts) AS n`,
@@ -249,6 +249,9 @@ describe('HTTP API (api and every service behind it as processes)', () => {
         if (answer.status !== 400 || answer.json.code !== 'INVALID_ARGUMENT')
           refused.push(`${route} ${raw}: ${answer.status} ${answer.json.code}`);
       }
+      // Every field missing: the route's own answer (a 400 naming what is required, or a default), never a 5xx.
+      const empty = await call('POST', route, { key: acme, raw: '{}' });
+      if (empty.status >= 500) refused.push(`${route} {}: ${empty.status} ${empty.json.code}`);
     }
     expect(refused).toEqual([]);
     expect(
