@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import Table from 'cli-table3';
 import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { isValidToken, Subjects } from '@engram/contracts';
 import { ApiKeyStore, createDataSource, type ApiKeyInfo } from '@engram/store';
+import { table } from './memory-tables';
 
 /** Runs `work` with an ApiKeyStore on DATABASE_URL (the app role, under row-level security). */
 async function withKeys<T>(work: (keys: ApiKeyStore) => Promise<T>): Promise<T> {
@@ -44,10 +44,10 @@ function tenantOption(tenant: string): string {
 const iso = (at: Date | null) => (at ? at.toISOString() : '');
 
 function keysTable(keys: readonly ApiKeyInfo[]): string {
-  const table = new Table({ head: ['id', 'name', 'prefix', 'created', 'last used', 'revoked'] });
+  const rows = table(['id', 'name', 'prefix', 'created', 'last used', 'revoked']);
   for (const k of keys)
-    table.push([k.id, k.name, `${k.prefix}…`, iso(k.createdAt), iso(k.lastUsedAt), iso(k.revokedAt)]);
-  return table.toString();
+    rows.push([k.id, k.name, `${k.prefix}…`, iso(k.createdAt), iso(k.lastUsedAt), iso(k.revokedAt)]);
+  return rows.toString();
 }
 
 export function apikeyCommand(): Command {
