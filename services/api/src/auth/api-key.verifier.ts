@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { DataSource } from 'typeorm';
 import type { Subscription } from '@nats-io/transport-node';
 import { Subjects } from '@engram/contracts';
-import { NatsClient } from '@engram/messaging';
+import { NatsClient, RpcError } from '@engram/messaging';
 import { apiKeyHash, ApiKeyStore, type ApiPrincipal } from '@engram/store';
 import { API_CONFIG, type ApiConfig } from '../api.config';
 
@@ -43,7 +43,14 @@ export class ApiKeyVerifier implements OnModuleInit, OnApplicationShutdown {
     const cached = this.cache.get(id);
     if (cached && cached.until > Date.now()) return cached.principal;
     this.cache.delete(id);
-    const principal = await this.keys.verify(key);
+    let principal: ApiPrincipal | undefined;
+    try {
+      principal = await this.keys.verify(key);
+    } catch (error) {
+      // The key was shaped and hashed before the lookup: a failing lookup is the store, not the caller.
+      this.logger.warn(`API key lookup failed: ${(error as Error).message}`);
+      throw new RpcError('UNAVAILABLE', 'API keys cannot be checked right now (Postgres); retry shortly');
+    }
     if (principal && this.config.API_KEY_CACHE_MS > 0) {
       if (this.cache.size >= MAX_CACHED_KEYS) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(id, { principal, until: Date.now() + this.config.API_KEY_CACHE_MS });
