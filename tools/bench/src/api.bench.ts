@@ -109,30 +109,29 @@ async function main(flags: Flags): Promise<void> {
     cleanups.add(() => connection.close());
     const http = new Pool(`http://127.0.0.1:${api.httpPort}`, { connections: flags.clients * 2 });
     cleanups.add(() => http.close());
-    const headers = (scheme: string) => ({
-      authorization: `${scheme} ${key}`,
-      'content-type': 'application/json',
-    });
+    /** POSTs JSON to the api with the key under `scheme`; anything but a 200 fails the run. */
+    const post = async (path: string, scheme: 'Bearer' | 'Token', body: unknown, what: string) =>
+      ok(
+        await http.request({
+          method: 'POST',
+          path,
+          headers: { authorization: `${scheme} ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+        what,
+      );
 
     // 1. Every turn as a mem0 memory of its conversation's user (infer off: stored at once).
     progress(`adding ${turns.length} memories through mem0's add (infer off), ${flags.clients} at once`);
     const addLatencies = await closedLoop(turns.length, flags.clients, async (i) => {
       const turn = turns[i]!;
-      const body = JSON.stringify({
+      const body = {
         messages: [{ role: 'user', content: turn.text }],
         user_id: turn.user,
         run_id: turn.run,
         infer: false,
-      });
-      await ok(
-        await http.request({
-          method: 'POST',
-          path: '/mem0/v3/memories/add/',
-          headers: headers('Token'),
-          body,
-        }),
-        'add',
-      );
+      };
+      await post('/mem0/v3/memories/add/', 'Token', body, 'add');
     });
     const facts = Number(
       (await admin.query(`SELECT count(*) AS n FROM facts WHERE tenant_id = $1`, [TENANT])).rows[0].n,
@@ -168,24 +167,12 @@ async function main(flags: Flags): Promise<void> {
         });
       },
       http: async (i) => {
-        const body = JSON.stringify(request(questions[i % questions.length]!));
-        await ok(
-          await http.request({ method: 'POST', path: '/v1/search', headers: headers('Bearer'), body }),
-          'search',
-        );
+        await post('/v1/search', 'Bearer', request(questions[i % questions.length]!), 'search');
       },
       mem0: async (i) => {
         const q = questions[i % questions.length]!;
-        const body = JSON.stringify({ query: q.query, filters: { user_id: q.agent }, top_k: TOP_K });
-        await ok(
-          await http.request({
-            method: 'POST',
-            path: '/mem0/v3/memories/search/',
-            headers: headers('Token'),
-            body,
-          }),
-          'mem0 search',
-        );
+        const body = { query: q.query, filters: { user_id: q.agent }, top_k: TOP_K };
+        await post('/mem0/v3/memories/search/', 'Token', body, 'mem0 search');
       },
     };
     const latencies: Record<keyof typeof paths, number[]> = { nats: [], http: [], mem0: [] };

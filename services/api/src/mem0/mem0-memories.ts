@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { timestampFromDate, timestampDate } from '@bufbuild/protobuf/wkt';
-import { Rpcs, type Fact, type SearchHit, type TranscriptMessage } from '@engram/contracts';
+import { Rpcs, type Fact, type TranscriptMessage } from '@engram/contracts';
 import { GertyClient } from '@engram/gerty-client';
 import { RpcClient } from '@engram/messaging';
 import { ApiProblem } from '../http/problem';
 import { TurnPublisher } from '../turns/turn-publisher';
-import { historyEntryOf, memoryOf, mem0Score, type Mem0Memory } from './mem0-memory';
+import { historyEntryOf, memoryOf, memoryOfHit, mem0Score, type Mem0Memory } from './mem0-memory';
 import type { z } from 'zod';
 import type { addBody, searchBody } from './mem0-requests';
 import { entityAgent, type Mem0Scope } from './mem0-scope';
@@ -250,27 +250,7 @@ export class Mem0Memories {
       .sort((a, b) => b.score - a.score)
       .filter((hit) => mem0Score(hit.score) >= (body.threshold ?? 0))
       .slice(0, topK);
-    return { results: hits.map((hit) => this.memoryOfHit(hit, scope)) };
-  }
-
-  private memoryOfHit(hit: SearchHit, scope: Mem0Scope): Mem0Memory {
-    const at = hit.createdAt ? timestampDate(hit.createdAt).toISOString() : new Date(0).toISOString();
-    const agent = hit.provenance?.agent ?? '';
-    return {
-      id: hit.id,
-      memory: hit.content,
-      hash: createHash('md5').update(hit.content).digest('hex'),
-      user_id: scope.echo.userId ?? (scope.echo.agentId ? null : agent),
-      agent_id: scope.echo.agentId ?? null,
-      run_id: scope.echo.runId ?? null,
-      metadata: null,
-      categories: [],
-      created_at: at,
-      updated_at: at,
-      expiration_date: null,
-      immutable: false,
-      score: mem0Score(hit.score),
-    };
+    return { results: hits.map((hit) => memoryOfHit(hit, scope.echo)) };
   }
 
   /** The memory's chain, its current version open; 404 when it was deleted or never was. */

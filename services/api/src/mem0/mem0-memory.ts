@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type { Fact, FactVersion } from '@engram/contracts';
+import type { Fact, FactVersion, SearchHit } from '@engram/contracts';
 import type { Mem0Scope } from './mem0-scope';
 
 /** A memory as mem0's API answers it (snake_case; what its clients read). */
@@ -22,25 +22,74 @@ export interface Mem0Memory {
 
 const iso = (at: Timestamp | undefined) => (at ? timestampDate(at).toISOString() : null);
 
+/** What a memory is made from, whether a fact or a search hit. */
+interface MemorySource {
+  readonly id: string;
+  readonly content: string;
+  readonly agent: string;
+  readonly categories: readonly string[];
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly expiresAt: string | null;
+}
+
 /**
- * A fact as a mem0 memory. Its id is the fact's: after an update the memory has the id of its
- * new version, and every earlier id still finds it. The owner is echoed as the caller named it
- * when the request named one, else the Engram agent is the user.
+ * A memory as mem0 answers it. The owner is echoed as the caller named it when the request named
+ * one, else the Engram agent is the user.
  */
-export function memoryOf(fact: Fact, echo: Mem0Scope['echo'] = {}): Mem0Memory {
+function memory(source: MemorySource, echo: Mem0Scope['echo']): Mem0Memory {
   return {
-    id: fact.id,
-    memory: fact.content,
-    hash: createHash('md5').update(fact.content).digest('hex'),
-    user_id: echo.userId ?? (echo.agentId ? null : fact.agent),
+    id: source.id,
+    memory: source.content,
+    hash: createHash('md5').update(source.content).digest('hex'),
+    user_id: echo.userId ?? (echo.agentId ? null : source.agent),
     agent_id: echo.agentId ?? null,
     run_id: echo.runId ?? null,
     metadata: null,
-    categories: [fact.category],
-    created_at: iso(fact.createdAt)!,
-    updated_at: iso(fact.updatedAt) ?? iso(fact.createdAt)!,
-    expiration_date: iso(fact.expiresAt),
+    categories: source.categories,
+    created_at: source.createdAt,
+    updated_at: source.updatedAt,
+    expiration_date: source.expiresAt,
     immutable: false,
+  };
+}
+
+/**
+ * A fact as a mem0 memory. Its id is the fact's: after an update the memory has the id of its
+ * new version, and every earlier id still finds it.
+ */
+export function memoryOf(fact: Fact, echo: Mem0Scope['echo'] = {}): Mem0Memory {
+  return memory(
+    {
+      id: fact.id,
+      content: fact.content,
+      agent: fact.agent,
+      categories: [fact.category],
+      createdAt: iso(fact.createdAt)!,
+      updatedAt: iso(fact.updatedAt) ?? iso(fact.createdAt)!,
+      expiresAt: iso(fact.expiresAt),
+    },
+    echo,
+  );
+}
+
+/** A search hit (a fact) as a mem0 memory with its score; a hit carries no category or expiry. */
+export function memoryOfHit(hit: SearchHit, echo: Mem0Scope['echo']): Mem0Memory {
+  const at = iso(hit.createdAt) ?? new Date(0).toISOString();
+  return {
+    ...memory(
+      {
+        id: hit.id,
+        content: hit.content,
+        agent: hit.provenance?.agent ?? '',
+        categories: [],
+        createdAt: at,
+        updatedAt: at,
+        expiresAt: null,
+      },
+      echo,
+    ),
+    score: mem0Score(hit.score),
   };
 }
 

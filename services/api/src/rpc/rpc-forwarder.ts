@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RpcSpec } from '@engram/contracts';
-import { callRpcBytes, NatsClient, RpcError } from '@engram/messaging';
+import { callRpcBytes, NatsClient } from '@engram/messaging';
+import { natsHandles } from '../nats-handles';
 import { API_CONFIG, type ApiConfig } from '../api.config';
 
 /**
@@ -15,12 +16,7 @@ export class RpcForwarder {
   ) {}
 
   async forward(spec: RpcSpec, body: unknown, tenantId: string): Promise<Buffer> {
-    let connection;
-    try {
-      ({ connection } = await this.nats.connected());
-    } catch {
-      throw new RpcError('UNAVAILABLE', 'NATS is not reachable from the api; retry shortly');
-    }
+    const { connection } = await natsHandles(this.nats);
     const request = Buffer.from(JSON.stringify(body ?? {}));
     const reply = await callRpcBytes(connection, spec, request, {
       tenantId,

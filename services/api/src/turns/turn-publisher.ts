@@ -10,6 +10,7 @@ import {
 } from '@engram/contracts';
 import { NatsClient, RpcError } from '@engram/messaging';
 import { normalizeTurn } from '@engram/memory-core';
+import { natsHandles } from '../nats-handles';
 import { API_CONFIG, type ApiConfig } from '../api.config';
 import { ApiProblem, type FieldProblem } from '../http/problem';
 
@@ -71,12 +72,7 @@ export class TurnPublisher {
     );
     if (!checked.ok)
       throw new ApiProblem('INVALID_ARGUMENT', checked.reason, {}, checked.problems.map(fieldProblem));
-    let js;
-    try {
-      ({ js } = await this.nats.connected());
-    } catch {
-      throw new RpcError('UNAVAILABLE', 'NATS is not reachable from the api; retry shortly');
-    }
+    const { js } = await natsHandles(this.nats);
     const msgID = MsgIds.turn(tenantId, agent, event.sessionKey, idempotencyKey?.trim() || event.turnId);
     try {
       const ack = await js.publish(subject, bytes, { msgID });
