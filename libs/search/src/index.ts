@@ -52,7 +52,14 @@ export {
   type SearchMode,
   EXACT_VECTOR_SCAN_LIMIT,
 } from './plan/search-plan';
-export type { CandidateRow, ExpansionRow, ItemRow, NeighbourRow, TermRow } from './plan/search-rows';
+export type {
+  CandidateRow,
+  ExpansionRow,
+  ItemRow,
+  NeighbourRow,
+  TermFrequencyRow,
+  TermRow,
+} from './plan/search-rows';
 export {
   CONTEXT_SEEDS,
   EXPANSIONS_PER_HIT,
@@ -61,5 +68,32 @@ export {
   type PlannedSearch,
   type QueryVector,
   type SearchOutcome,
-  type StatementRunner,
 } from './plan/run-search';
+export {
+  sqlSearchSource,
+  type SearchPath,
+  type SearchSource,
+  type StatementRunner,
+} from './plan/search-source';
+export type {
+  AccessDoc,
+  ConversationDoc,
+  FactDoc,
+  MessageDoc,
+  SummaryDoc,
+  SummarySource,
+  TenantSnapshot,
+  VectorDoc,
+} from './memory-index/index-docs';
+export { ItemTable, TenantIndex } from './memory-index/tenant-index';
+export { indexSearchSource, scopeTest } from './memory-index/index-source';
+export { LexemeCache, type QueryLexeme } from './memory-index/lexeme-cache';
+export {
+  decodeHalfvec,
+  readAccess,
+  readConversationMessages,
+  readConversationSizes,
+  readTenantRows,
+  readVectors,
+  type ItemSelection,
+} from './memory-index/index-statements';

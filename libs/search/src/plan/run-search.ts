@@ -3,31 +3,11 @@ import { inverseDocumentFrequency } from '../ranking/bm25';
 import { candidateKey, type ItemKind } from '../ranking/candidate';
 import { chooseCandidateTerms } from '../ranking/candidate-terms';
 import { rankCandidates, type Fusion, type QueryTerm, type RankedItem } from '../ranking/rank-candidates';
-import {
-  candidatesStatement,
-  expansionStatement,
-  itemsStatement,
-  NEIGHBOUR_SETTINGS,
-  neighboursStatement,
-  settingsStatement,
-  termFrequenciesStatement,
-  termsStatement,
-  type SearchMode,
-} from './search-plan';
+import type { SearchMode } from './search-plan';
 import { withNeighbours } from './neighbour-windows';
-import {
-  toCandidate,
-  type CandidateRow,
-  type ExpansionRow,
-  type ItemRow,
-  type NeighbourRow,
-  type TermFrequencyRow,
-  type TermRow,
-} from './search-rows';
-import type { SearchScope, Statement } from './search-scope';
-
-/** Runs one statement in the search's tenant transaction and returns its rows. */
-export type StatementRunner = <T>(statement: Statement) => Promise<T[]>;
+import { toCandidate, type ExpansionRow, type ItemRow } from './search-rows';
+import type { SearchScope } from './search-scope';
+import type { SearchPath, SearchSource } from './search-source';
 
 export interface PlannedSearch {
   readonly query: string;
@@ -54,7 +34,13 @@ export interface PlacedItem {
 
 export type SearchOutcome =
   | { readonly known: false }
-  | { readonly known: true; readonly placed: PlacedItem[]; readonly degradedReason: string };
+  | {
+      readonly known: true;
+      readonly placed: PlacedItem[];
+      readonly degradedReason: string;
+      /** Which source ranked the items. */
+      readonly path: SearchPath;
+    };
 
 /** The best messages by a first ranking whose surrounding turns are read for context. */
 export const CONTEXT_SEEDS = 40;
@@ -62,32 +48,27 @@ export const CONTEXT_SEEDS = 40;
 export const EXPANSIONS_PER_HIT = 3;
 
 /**
- * One search, statement by statement, in a transaction already confined to the tenant:
- * the query's terms and their frequencies → candidates (rare terms and nearest vectors)
+ * One search, step by step, from a source confined to the tenant (Postgres or the tenant's
+ * index): the query's terms and their frequencies → candidates (rare terms and nearest vectors)
  * → a first ranking → the turns around its best messages → the final ranking → top-k
  * with expansions → the items' content. `vector` is awaited only when the candidates
  * need it, so the caller can have it made while the terms are counted.
  */
 export async function runSearch(
-  run: StatementRunner,
+  source: SearchSource,
   search: PlannedSearch,
   vector: Promise<QueryVector>,
   now: Date,
 ): Promise<SearchOutcome> {
-  await run(settingsStatement(search.mode));
-
   const timed =
     search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
-  const termRows = await run<TermRow>(termsStatement(search.scope.tenantId, timed.text));
+  const termRows = await source.terms(search.scope.tenantId, timed.text);
   if (!termRows[0]?.known) return { known: false };
   const documents = Number(termRows[0].documents);
   const averageLength = Number(termRows[0].average_length) || 20;
   const parsed = termRows.filter((r) => r.lexeme !== null);
-  const termQueries = parsed.map((t) => tsqueryOf(t.lexeme!));
-  const frequencies =
-    termQueries.length > 0
-      ? await run<TermFrequencyRow>(termFrequenciesStatement(search.scope, termQueries))
-      : [];
+  const lexemes = parsed.map((t) => t.lexeme!);
+  const frequencies = lexemes.length > 0 ? await source.frequencies(search.scope, lexemes) : [];
   const byTerm = new Map(frequencies.map((f) => [Number(f.term), f]));
   const terms: QueryTerm[] = parsed.map((t, i) => ({
     lexeme: t.lexeme!,
@@ -98,28 +79,22 @@ export async function runSearch(
   const chosen = chooseCandidateTerms(
     terms.map((t, i) => ({ lexeme: t.lexeme, df: byTerm.get(i)?.scoped_df ?? byTerm.get(i)?.df ?? 0 })),
   );
-  const match =
-    search.mode === 'fulltext'
-      ? chosen.length > 0
-        ? chosen.map(tsqueryOf).join(' | ')
-        : null
-      : search.query;
 
   const queryVector = await vector;
   const values = queryVector.vector;
   const model = queryVector.vector ? queryVector.model : null;
-  const firstRows = await run<CandidateRow>(
-    candidatesStatement({
-      scope: search.scope,
-      mode: search.mode,
-      terms: termQueries,
-      match,
-      vector: values,
-      model,
-      documents,
-    }),
-  );
-  const first = firstRows.map(toCandidate);
+  const firstRows = await source.candidates({
+    scope: search.scope,
+    mode: search.mode,
+    terms: lexemes,
+    chosen: search.mode === 'fulltext' ? chosen : [],
+    pattern: search.mode === 'fulltext' ? null : search.query,
+    vector: values,
+    model,
+    documents,
+  });
+  // In one order whatever the source's row order, so equal scores fall the same way (RRF ranks ties by position).
+  const first = firstRows.map(toCandidate).sort(byKindAndId);
   const ranking = { terms, averageLength, window: timed.window, fusion: search.fusion, now };
 
   // Context: the turns around the best messages lend them their words.
@@ -131,16 +106,12 @@ export async function runSearch(
           .slice(0, CONTEXT_SEEDS)
           .map((r) => r.candidate.id)
       : [];
-  if (seeds.length > 0) await run(NEIGHBOUR_SETTINGS);
-  const around =
-    seeds.length > 0
-      ? await run<NeighbourRow>(neighboursStatement(search.scope, seeds, termQueries, values, model))
-      : [];
-  const candidates = withNeighbours(first, seeds, around);
+  const around = seeds.length > 0 ? await source.neighbours(search.scope, seeds, lexemes, values, model) : [];
+  const candidates = withNeighbours(first, seeds, around).sort(byKindAndId);
   const ranked = rankCandidates({ ...ranking, candidates });
 
-  const placed = await place(run, search, ranked, termQueries, terms);
-  const items = await run<ItemRow>(itemsStatement(search.scope.tenantId, refsByKind(placed)));
+  const placed = await place(source, search, ranked, lexemes, terms);
+  const items = await source.items(search.scope.tenantId, refsByKind(placed));
   const byKey = new Map(items.map((i) => [candidateKey(i.kind, String(i.id)), i]));
 
   const withVectors = candidates.some((c) => c.cosine !== null);
@@ -157,6 +128,7 @@ export async function runSearch(
       return item ? [{ ...p, item }] : [];
     }),
     degradedReason,
+    path: source.path,
   };
 }
 
@@ -164,10 +136,10 @@ type Slot = Omit<PlacedItem, 'item'>;
 
 /** The first top-k, each summary or fact hit followed by its most relevant source messages. */
 async function place(
-  run: StatementRunner,
+  source: SearchSource,
   search: PlannedSearch,
   ranked: RankedItem[],
-  termQueries: string[],
+  lexemes: string[],
   terms: QueryTerm[],
 ): Promise<Slot[]> {
   const head = ranked.slice(0, search.topK);
@@ -175,9 +147,7 @@ async function place(
   const summaryIds = parents.filter((r) => r.candidate.kind === 'summary').map((r) => r.candidate.id);
   const factIds = parents.filter((r) => r.candidate.kind === 'fact').map((r) => r.candidate.id);
   const expansions =
-    parents.length > 0
-      ? await run<ExpansionRow>(expansionStatement(search.scope.tenantId, summaryIds, factIds, termQueries))
-      : [];
+    parents.length > 0 ? await source.expansions(search.scope.tenantId, summaryIds, factIds, lexemes) : [];
   const byParent = groupExpansions(expansions, terms);
   const byKey = new Map(ranked.map((r) => [candidateKey(r.candidate.kind, r.candidate.id), r]));
   const placed: Slot[] = [];
@@ -198,11 +168,6 @@ async function place(
   return placed;
 }
 
-/** A lexeme as a one-term tsquery (quoted: a lexeme may hold characters tsquery reads as operators). */
-function tsqueryOf(lexeme: string): string {
-  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
 function groupExpansions(
   rows: ExpansionRow[],
   terms: QueryTerm[],
@@ -218,16 +183,27 @@ function groupExpansions(
   }
   return new Map(
     [...groups].map(([ref, group]) => {
-      const children = group.filter((r) => r.kind === 'summary' && r.level === 1).slice(0, 2);
+      // The first two children in time (ties by id), whatever order the rows came in.
+      const children = group
+        .filter((r) => r.kind === 'summary' && r.level === 1)
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || Number(a.id) - Number(b.id))
+        .slice(0, 2);
       const messages = group
         .filter((r) => r.kind === 'message')
         .sort(
-          (a, b) => weight(b.matched) - weight(a.matched) || a.created_at.getTime() - b.created_at.getTime(),
+          (a, b) =>
+            weight(b.matched) - weight(a.matched) ||
+            a.created_at.getTime() - b.created_at.getTime() ||
+            Number(a.id) - Number(b.id),
         )
         .slice(0, EXPANSIONS_PER_HIT);
       return [ref, [...children, ...messages].map((r) => ({ kind: r.kind, id: String(r.id) }))];
     }),
   );
+}
+
+function byKindAndId(a: { kind: ItemKind; id: string }, b: { kind: ItemKind; id: string }): number {
+  return a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : Number(a.id) - Number(b.id);
 }
 
 function refsByKind(placed: Slot[]): Record<ItemKind, string[]> {

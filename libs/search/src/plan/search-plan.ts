@@ -86,7 +86,7 @@ export function termFrequenciesStatement(scope: SearchScope, lexemes: readonly s
   const count = (term: string, predicate: string) => `(SELECT count(*) FROM (SELECT 1 FROM messages m
       WHERE m.tenant_id = ${tenant} AND m.tsv @@ ${term}::tsquery AND ${predicate} LIMIT ${DF_COUNT_CAP}) c)::int`;
   const rows = lexemes.map((lexeme, i) => {
-    const term = params.add(lexeme);
+    const term = params.add(tsqueryOf(lexeme));
     return `SELECT ${i} AS term, ${count(term, 'true')} AS df, ${scoped === 'true' ? 'NULL::int' : count(term, scoped)} AS scoped_df`;
   });
   return { text: rows.join('\nUNION ALL\n'), values: params.values };
@@ -119,10 +119,12 @@ function candidateColumns(
 export interface CandidatesInput {
   readonly scope: SearchScope;
   readonly mode: SearchMode;
-  /** Single-lexeme tsqueries, in term order (bit i = terms[i]). */
+  /** The query's lexemes, in term order (bit i = terms[i]). */
   readonly terms: readonly string[];
-  /** fulltext: the OR tsquery of the candidate terms; trigram: the query text; regex: the pattern. */
-  readonly match: string | null;
+  /** Full text: the lexemes that pick candidates (an item containing any of them). */
+  readonly chosen: readonly string[];
+  /** Trigram: the query text; regex: the pattern; full text: unused. */
+  readonly pattern: string | null;
   readonly vector: readonly number[] | null;
   readonly model: string | null;
   /** How many messages the tenant holds: small memories are scanned exactly for the nearest vectors. */
@@ -132,10 +134,16 @@ export interface CandidatesInput {
 export function candidatesStatement(input: CandidatesInput): Statement {
   const params = new Params();
   const tenant = params.add(input.scope.tenantId);
-  const terms = params.add(input.terms);
+  const terms = params.add(input.terms.map(tsqueryOf));
   const vector = input.vector ? params.add(`[${input.vector.join(',')}]`) : null;
   const model = input.vector ? params.add(input.model) : null;
-  const match = input.match === null ? null : params.add(input.match);
+  const matchText =
+    input.mode === 'fulltext'
+      ? input.chosen.length > 0
+        ? input.chosen.map(tsqueryOf).join(' | ')
+        : null
+      : input.pattern;
+  const match = matchText === null ? null : params.add(matchText);
   const parts: string[] = [];
   for (const kind of input.scope.kinds) {
     const { table, alive } = TABLES[kind];
@@ -175,7 +183,7 @@ export function candidatesStatement(input: CandidatesInput): Statement {
     if (sources.length === 0) continue;
     parts.push(`
       SELECT ${candidateColumns(kind, tenant, terms, vector, model)}, ${lexicalScore} AS lexical_score,
-             (${required} AND ${alive} AND ${scoped}) AS eligible
+             coalesce(${required} AND ${alive} AND ${scoped}, false) AS eligible
         FROM (${sources.join(' UNION ')}) ids
         JOIN ${table} x ON x.id = ids.id
         LEFT JOIN item_access a ON a.item_kind = '${kind}' AND a.item_id = x.id
@@ -200,7 +208,7 @@ export function neighboursStatement(
   const params = new Params();
   const tenant = params.add(scope.tenantId);
   const seedParam = params.add(seeds);
-  const termsParam = params.add(terms);
+  const termsParam = params.add(terms.map(tsqueryOf));
   const vectorParam = vector ? params.add(`[${vector.join(',')}]`) : null;
   const modelParam = vector ? params.add(model) : null;
   const scoped = scopePredicate('message', 'x', scope, params);
@@ -216,7 +224,7 @@ export function neighboursStatement(
   return {
     text: `
       SELECT s.id::text AS seed, w."offset"::int AS "offset", ${candidateColumns('message', tenant, termsParam, vectorParam, modelParam)},
-             NULL::float8 AS lexical_score, (${scoped}) AS eligible
+             NULL::float8 AS lexical_score, coalesce(${scoped}, false) AS eligible
         FROM messages s
         CROSS JOIN LATERAL (${side('<', 'DESC', '-')} UNION ALL ${side('>', 'ASC', '')}) w
         JOIN messages x ON x.id = w.id
@@ -228,11 +236,14 @@ export function neighboursStatement(
 
 /**
  * What is returned: content, provenance and last access of each item, by kind and id; an
- * id the tenant does not hold has no row. memory_search and memory_recall both read items here.
+ * id the tenant does not hold has no row. memory_search and memory_recall both read items here;
+ * search asks for facts still in force only (`liveFactsOnly`), so a fact forgotten after it was
+ * ranked — by an index that had not heard yet — is never returned.
  */
 export function itemsStatement(
   tenantId: string,
   refs: Readonly<Record<ItemKind, readonly string[]>>,
+  options: { readonly liveFactsOnly?: boolean } = {},
 ): Statement {
   const access = (kind: ItemKind, alias: string) =>
     `LEFT JOIN item_access a ON a.item_kind = '${kind}' AND a.item_id = ${alias}.id`;
@@ -251,7 +262,7 @@ export function itemsStatement(
       SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
              f.source_message_ids::text[], a.last_accessed_at
         FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id ${access('fact', 'f')}
-       WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])`,
+       WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])${options.liveFactsOnly ? ` AND ${TABLES.fact.alive.replace(/x\./g, 'f.')}` : ''}`,
     values: [tenantId, refs.message, refs.summary, refs.fact],
   };
 }
@@ -292,8 +303,13 @@ export function expansionStatement(
         LEFT JOIN messages m ON src.source_kind = 'message' AND m.id = src.source_id AND m.tenant_id = $1
         LEFT JOIN summaries s ON src.source_kind = 'summary' AND s.id = src.source_id AND s.tenant_id = $1
        WHERE m.id IS NOT NULL OR s.id IS NOT NULL`,
-    values: [tenantId, summaryIds, factIds, terms],
+    values: [tenantId, summaryIds, factIds, terms.map(tsqueryOf)],
   };
+}
+
+/** A lexeme as a one-term tsquery (quoted: a lexeme may hold characters tsquery reads as operators). */
+export function tsqueryOf(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
 /**

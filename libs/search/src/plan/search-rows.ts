@@ -20,6 +20,7 @@ export interface TermFrequencyRow {
 export interface CandidateRow {
   readonly kind: ItemKind;
   readonly id: string;
+  readonly conversation_id: string | null;
   readonly author: string | null;
   readonly created_at: Date;
   readonly length: number;

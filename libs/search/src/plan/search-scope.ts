@@ -33,6 +33,8 @@ export class Params {
  * covered for a summary, and since when it holds for a fact.
  */
 export function scopePredicate(kind: ItemKind, alias: string, scope: SearchScope, params: Params): string {
+  // Decided before any parameter is added: a statement must use every parameter it carries.
+  if (scope.roles && scope.roles.length > 0 && kind !== 'message') return 'false';
   const where: string[] = [];
   if (scope.agent) where.push(`${alias}.agent = ${params.add(scope.agent)}`);
   if (scope.conversationId) where.push(`${alias}.conversation_id = ${params.add(scope.conversationId)}`);
@@ -42,7 +44,6 @@ export function scopePredicate(kind: ItemKind, alias: string, scope: SearchScope
     );
   }
   if (scope.roles && scope.roles.length > 0) {
-    if (kind !== 'message') return 'false';
     where.push(`${alias}.role = ANY(${params.add(scope.roles)}::text[])`);
   }
   const [start, end] =

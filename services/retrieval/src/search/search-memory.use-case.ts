@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageInitShape, SearchRequest, SearchResponseSchema } from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
-import { runSearch, SCAN_TIMEOUT, type StatementRunner } from '@engram/search';
+import { runSearch, SCAN_TIMEOUT, sqlSearchSource, type StatementRunner } from '@engram/search';
 import { TenantTransactions, type EntityManager } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
@@ -33,7 +33,9 @@ export class SearchMemoryUseCase {
     // Made by Gerty while the terms are counted.
     const vector = this.queryVectors.embed(search.query, tenantId);
     const outcome = await this.transactions
-      .run(tenantId, (manager) => runSearch(statementRunner(manager), search, vector, now))
+      .run(tenantId, (manager) =>
+        runSearch(sqlSearchSource(statementRunner(manager), search.mode), search, vector, now),
+      )
       .catch(translateStoreError);
     if (!outcome.known) throw RpcError.notFound(`tenant ${tenantId} has no memory`, { tenantId });
     const hits = outcome.placed.map(toSearchHit);

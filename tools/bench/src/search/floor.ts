@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { LOCAL_EMBEDDING_MODEL_ID } from '@engram/local-model';
-import { ITEM_KINDS, runSearch, type StatementRunner } from '@engram/search';
+import { ITEM_KINDS, runSearch, sqlSearchSource, type StatementRunner } from '@engram/search';
 
 /**
  * THE FLOOR of `npm run bench:search`: one search as retrieval runs it (runSearch from
@@ -29,7 +29,7 @@ export async function runFloorQuery(client: PoolClient, tenantId: string, query:
   try {
     await client.query(`SELECT set_config('engram.tenant_id', $1, true)`, [tenantId]);
     const outcome = await runSearch(
-      run,
+      sqlSearchSource(run, 'fulltext'),
       {
         query: query.text,
         mode: 'fulltext',

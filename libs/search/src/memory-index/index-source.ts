@@ -1,0 +1,299 @@
+import { f16round } from '@petamoriken/float16';
+import type { ItemKind } from '../ranking/candidate';
+import {
+  CANDIDATE_BUDGET,
+  DF_COUNT_CAP,
+  itemsStatement,
+  SEMANTIC_CANDIDATES,
+  type CandidatesInput,
+} from '../plan/search-plan';
+import type { CandidateRow, ExpansionRow, ItemRow, NeighbourRow, TermRow } from '../plan/search-rows';
+import type { SearchScope } from '../plan/search-scope';
+import type { SearchSource, StatementRunner } from '../plan/search-source';
+import type { LexemeCache } from './lexeme-cache';
+import type { ItemTable, TenantIndex } from './tenant-index';
+import { squaredNorm } from './vector-set';
+
+const EXPANSION_DEPTH = 3;
+
+/**
+ * The plan's steps answered from the tenant's in-memory index: the same rows, with the same
+ * meaning, as the statements in search-plan.ts (a differential spec holds them to it). Only the
+ * query's words (through the lexeme cache) and the returned items are read from Postgres, with
+ * `run` in the tenant's transaction. Full text only: trigram and regex stay on the SQL path.
+ */
+export function indexSearchSource(
+  index: TenantIndex,
+  run: StatementRunner,
+  lexemes: LexemeCache,
+  now: Date,
+): SearchSource {
+  const nowUs = now.getTime() * 1000;
+  return {
+    path: 'index',
+    terms: async (_tenantId, text) => termRows(index, await lexemes.termsOf(text, run)),
+    frequencies: async (scope, terms) => {
+      const inScope = scopeTest(index, 'message', scope);
+      return terms.map((lexeme, term) => {
+        const postings = index.messages.postings.get(lexeme);
+        const df = Math.min(postings?.length ?? 0, DF_COUNT_CAP);
+        if (!inScope) return { term, df, scoped_df: null };
+        let scoped = 0;
+        for (let i = 0; postings && i < postings.length && scoped < DF_COUNT_CAP; i++)
+          if (inScope(postings.at(i))) scoped++;
+        return { term, df, scoped_df: scoped };
+      });
+    },
+    candidates: async (input) => candidateRows(index, input, nowUs),
+    neighbours: async (scope, seeds, terms, vector, model) =>
+      neighbourRows(index, scope, seeds, terms, queryOf(vector), model),
+    expansions: async (_tenantId, summaryIds, factIds, terms) =>
+      expansionRows(index, summaryIds, factIds, terms),
+    items: (tenantId, refs) => run<ItemRow>(itemsStatement(tenantId, refs, { liveFactsOnly: true })),
+  };
+}
+
+/** The terms statement's rows: the query's terms with their words, and the tenant's size. */
+function termRows(index: TenantIndex, terms: ReadonlyArray<{ lexeme: string; words: string[] }>): TermRow[] {
+  const size = { documents: String(index.documents), average_length: index.averageLength, known: true };
+  if (terms.length === 0) return [{ lexeme: null, words: null, ...size }];
+  return terms.map((t) => ({ lexeme: t.lexeme, words: t.words, ...size }));
+}
+
+/** The query vector as Postgres compares it: cast to halfvec, each component rounded to 16 bits. */
+function queryOf(vector: readonly number[] | null): Float32Array | null {
+  // Postgres reads the text as float4, then rounds to half.
+  return vector ? Float32Array.from(vector, (v) => f16round(Math.fround(v))) : null;
+}
+
+/**
+ * The scope as a test on a slot of `kind` (scopePredicate's meaning), or null when it passes
+ * everything: agent, conversation, channel, roles (messages only) and time (a message when said,
+ * a summary the span it covers, a fact since when it holds).
+ */
+export function scopeTest(
+  index: TenantIndex,
+  kind: ItemKind,
+  scope: SearchScope,
+): ((slot: number) => boolean) | null {
+  const t = index.table(kind);
+  const tests: Array<(slot: number) => boolean> = [];
+  if (scope.agent) {
+    const agent = index.agents.find(scope.agent);
+    tests.push((s) => t.agent.get(s) === agent);
+  }
+  if (scope.conversationId) {
+    const conversation = index.conversations.find(scope.conversationId);
+    tests.push((s) => t.conversation.get(s) === conversation);
+  }
+  if (scope.channel) {
+    const channel = index.channelNames.find(scope.channel);
+    tests.push((s) => t.conversation.get(s) >= 0 && index.channels.get(t.conversation.get(s)) === channel);
+  }
+  if (scope.roles && scope.roles.length > 0) {
+    if (kind !== 'message') return () => false;
+    const roles = new Set(scope.roles.map((r) => index.roles.find(r)));
+    tests.push((s) => roles.has(index.role.get(s)));
+  }
+  const fromUs = scope.from ? scope.from.getTime() * 1000 : null;
+  const toUs = scope.to ? scope.to.getTime() * 1000 : null;
+  if (fromUs !== null) tests.push((s) => t.time.get(s) >= fromUs);
+  if (toUs !== null) {
+    const end = kind === 'summary' ? index.earliest : t.time;
+    tests.push((s) => end.get(s) <= toUs);
+  }
+  if (tests.length === 0) return null;
+  return (slot) => tests.every((test) => test(slot));
+}
+
+/** A fact is in force while open and not expired; messages and summaries always are. */
+function aliveTest(index: TenantIndex, kind: ItemKind, nowUs: number): ((slot: number) => boolean) | null {
+  if (kind !== 'fact') return null;
+  return (s) => {
+    if (!Number.isNaN(index.validTo.get(s))) return false;
+    const expires = index.expiresAt.get(s);
+    return Number.isNaN(expires) || expires > nowUs;
+  };
+}
+
+/** Which of `terms` each slot contains, as candidate rows' `matched` bits. */
+function matcher(table: ItemTable, terms: readonly string[]): (slot: number) => number {
+  const lists = terms.map((t) => table.postings.get(t));
+  return (slot) => {
+    let bits = 0;
+    lists.forEach((list, i) => {
+      if (list?.has(slot)) bits |= 1 << i;
+    });
+    return bits;
+  };
+}
+
+/** The candidates statement's rows: items holding a chosen lexeme (in force, in scope, up to the budget) and the nearest vectors. */
+function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number): CandidateRow[] {
+  if (input.mode !== 'fulltext') throw new Error(`the index answers full text only, not ${input.mode}`);
+  const query = queryOf(input.vector);
+  const rows: CandidateRow[] = [];
+  for (const kind of input.scope.kinds) {
+    const t = index.table(kind);
+    const inScope = scopeTest(index, kind, input.scope);
+    const alive = aliveTest(index, kind, nowUs);
+    const eligible = (s: number) => (alive === null || alive(s)) && (inScope === null || inScope(s));
+    const slots = new Set<number>();
+    const lists = input.chosen.flatMap((l) => t.postings.get(l) ?? []);
+    if (lists.length > 0) {
+      // In slot order, like a scan of the lists merged, up to the budget.
+      const merged = new Set<number>();
+      for (const list of lists) for (let i = 0; i < list.length; i++) merged.add(list.at(i));
+      const ordered = [...merged].sort((a, b) => a - b);
+      for (const s of ordered) {
+        if (slots.size >= CANDIDATE_BUDGET) break;
+        if (eligible(s)) slots.add(s);
+      }
+    }
+    const vectors = query && input.model ? t.vectors.get(input.model) : undefined;
+    if (query && vectors && vectors.dimensions === query.length) {
+      for (const s of vectors.nearest(query, SEMANTIC_CANDIDATES)) slots.add(s);
+    }
+    const matched = matcher(t, input.terms);
+    for (const s of slots) {
+      rows.push({
+        ...candidateColumns(index, kind, s, matched, query, input.model),
+        lexical_score: null,
+        eligible: eligible(s),
+      });
+    }
+  }
+  return rows;
+}
+
+/** Columns every candidate row has (candidateColumns in search-plan.ts). */
+function candidateColumns(
+  index: TenantIndex,
+  kind: ItemKind,
+  slot: number,
+  matched: (slot: number) => number,
+  query: Float32Array | null,
+  model: string | null,
+): Omit<CandidateRow, 'lexical_score' | 'eligible'> {
+  const t = index.table(kind);
+  const vectors = query && model ? t.vectors.get(model) : undefined;
+  const lastAccess = t.lastAccess.get(slot);
+  const accessed = !Number.isNaN(lastAccess);
+  return {
+    kind,
+    id: t.id(slot),
+    conversation_id: index.conversations.value(t.conversation.get(slot)),
+    author: kind === 'message' ? index.authors.value(index.author.get(slot)) : null,
+    created_at: dateOf(t.time.get(slot)),
+    length: t.length.get(slot),
+    matched: matched(slot),
+    cosine: vectors && query ? vectors.cosine(slot, query, squaredNorm(query)) : null,
+    asks: kind === 'message' && index.asks.get(slot) === 1,
+    importance: kind === 'fact' ? index.importance.get(slot) : null,
+    access_count: accessed ? t.accessCount.get(slot) : null,
+    last_accessed_at: accessed ? dateOf(lastAccess) : null,
+  };
+}
+
+/** The neighbours statement's rows: two turns before and after each seed, in transcript order. */
+function neighbourRows(
+  index: TenantIndex,
+  scope: SearchScope,
+  seeds: readonly string[],
+  terms: readonly string[],
+  query: Float32Array | null,
+  model: string | null,
+): NeighbourRow[] {
+  const t = index.messages;
+  const inScope = scopeTest(index, 'message', scope);
+  const matched = matcher(t, terms);
+  const rows: NeighbourRow[] = [];
+  for (const seed of seeds) {
+    const slot = t.slot(seed);
+    if (slot === undefined) continue;
+    const turns = index.turns.get(t.conversation.get(slot));
+    if (!turns) continue;
+    const at = turnIndex(index, turns, slot);
+    for (const offset of [-2, -1, 1, 2]) {
+      const i = at + offset;
+      if (i < 0 || i >= turns.length) continue;
+      const n = turns.at(i);
+      rows.push({
+        seed,
+        offset,
+        ...candidateColumns(index, 'message', n, matched, query, model),
+        lexical_score: null,
+        eligible: inScope === null || inScope(n),
+      });
+    }
+  }
+  return rows;
+}
+
+/** Where `slot` stands in its conversation's order (a binary search on the order's key). */
+function turnIndex(
+  index: TenantIndex,
+  turns: { length: number; at(i: number): number },
+  slot: number,
+): number {
+  let lo = 0;
+  let hi = turns.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (index.compareTurns(turns.at(mid), slot) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The expansion statement's rows: messages under a summary (three levels down) and its child summaries; a fact's source messages. */
+function expansionRows(
+  index: TenantIndex,
+  summaryIds: readonly string[],
+  factIds: readonly string[],
+  terms: readonly string[],
+): ExpansionRow[] {
+  const rows: ExpansionRow[] = [];
+  const messageBits = matcher(index.messages, terms);
+  const summaryBits = matcher(index.summaries, terms);
+  const source = (
+    parentKind: 'summary' | 'fact',
+    parentId: string,
+    kind: 'message' | 'summary',
+    id: string,
+    level: number,
+  ) => {
+    const t = kind === 'message' ? index.messages : index.summaries;
+    const slot = t.slot(id);
+    if (slot === undefined) return;
+    rows.push({
+      parent_kind: parentKind,
+      parent_id: parentId,
+      kind,
+      id,
+      level,
+      created_at: dateOf(t.time.get(slot)),
+      matched: kind === 'message' ? messageBits(slot) : summaryBits(slot),
+    });
+  };
+  const walk = (root: string, summaryId: string, level: number) => {
+    const slot = index.summaries.slot(summaryId);
+    if (slot === undefined || level > EXPANSION_DEPTH) return;
+    for (const s of index.summarySources.get(slot) ?? []) {
+      if (s.kind === 'message' || level === 1) source('summary', root, s.kind, s.id, level);
+      if (s.kind === 'summary') walk(root, s.id, level + 1);
+    }
+  };
+  for (const id of summaryIds) walk(id, id, 1);
+  for (const id of factIds) {
+    const slot = index.facts.slot(id);
+    if (slot === undefined) continue;
+    for (const m of index.factSources.get(slot) ?? []) source('fact', id, 'message', m, 1);
+  }
+  return rows;
+}
+
+/** A time in microseconds as the Date node-postgres would give (milliseconds, truncated). */
+function dateOf(us: number): Date {
+  return new Date(Math.floor(us / 1000));
+}

@@ -1,0 +1,245 @@
+import { getFloat16 } from '@petamoriken/float16';
+import type { ItemKind } from '../ranking/candidate';
+import type { StatementRunner } from '../plan/search-source';
+import type {
+  AccessDoc,
+  ConversationDoc,
+  FactDoc,
+  MessageDoc,
+  SummaryDoc,
+  TenantSnapshot,
+  VectorDoc,
+} from './index-docs';
+
+/**
+ * What the index reads from the store: a whole tenant, or the items an event names. Each
+ * statement runs in the tenant's transaction (row-level security applies) and reads only
+ * columns search ranks by — never content, which is read per search for the returned items.
+ * Times are microseconds since the epoch, lexemes the stored tsvector's.
+ */
+
+/** Which items to read: all of the tenant's, or these ids per kind. */
+export type ItemSelection =
+  | { readonly all: true }
+  | {
+      readonly all?: false;
+      readonly message?: readonly string[];
+      readonly summary?: readonly string[];
+      readonly fact?: readonly string[];
+      readonly conversation?: readonly string[];
+    };
+
+const us = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::float8`;
+
+/** Reads the selected items with their vectors, access counts and conversations. */
+export async function readTenantRows(
+  run: StatementRunner,
+  tenantId: string,
+  selection: ItemSelection,
+): Promise<TenantSnapshot> {
+  const ids = (kind: ItemKind) => (selection.all ? null : (selection[kind] ?? []));
+  const wants = (kind: ItemKind) => selection.all || (selection[kind]?.length ?? 0) > 0;
+  const where = (alias: string) =>
+    selection.all ? `${alias}.tenant_id = $1` : `${alias}.tenant_id = $1 AND ${alias}.id = ANY($2::bigint[])`;
+  const values = (kind: ItemKind) => (selection.all ? [tenantId] : [tenantId, ids(kind)]);
+
+  const messages = wants('message')
+    ? (
+        await run<MessageRow>({
+          text: `SELECT m.id::text, m.conversation_id::text, m.agent, m.role, m.author, ${us('m.created_at')} AS created_us,
+                        m.stream_seq::float8 AS stream_seq, m.position, m.token_estimate,
+                        right(rtrim(m.content), 1) = '?' AS asks, tsvector_to_array(m.tsv) AS lexemes
+                   FROM messages m WHERE ${where('m')}`,
+          values: values('message'),
+        })
+      ).map(toMessageDoc)
+    : [];
+  const summaries = wants('summary')
+    ? (
+        await run<SummaryRow>({
+          text: `SELECT s.id::text, s.conversation_id::text, s.agent, ${us('s.earliest_at')} AS earliest_us,
+                        ${us('s.latest_at')} AS latest_us, s.token_estimate, tsvector_to_array(s.tsv) AS lexemes,
+                        coalesce((SELECT json_agg(json_build_object('kind', ss.source_kind, 'id', ss.source_id::text, 'ordinal', ss.ordinal))
+                                    FROM summary_sources ss WHERE ss.summary_id = s.id AND ss.tenant_id = $1), '[]') AS sources
+                   FROM summaries s WHERE ${where('s')}`,
+          values: values('summary'),
+        })
+      ).map(toSummaryDoc)
+    : [];
+  const facts = wants('fact')
+    ? (
+        await run<FactRow>({
+          text: `SELECT f.id::text, f.conversation_id::text, f.agent, ${us('f.valid_from')} AS valid_from_us,
+                        ${us('f.valid_to')} AS valid_to_us, ${us('f.expires_at')} AS expires_us, f.importance,
+                        greatest(1, length(f.content) / 4) AS length, tsvector_to_array(f.tsv) AS lexemes,
+                        f.source_message_ids::text[] AS sources
+                   FROM facts f WHERE ${where('f')}`,
+          values: values('fact'),
+        })
+      ).map(toFactDoc)
+    : [];
+  const conversationIds = selection.all
+    ? null
+    : [
+        ...new Set([
+          ...(selection.conversation ?? []),
+          ...messages.map((m) => m.conversationId),
+          ...summaries.map((s) => s.conversationId),
+          ...facts.flatMap((f) => (f.conversationId ? [f.conversationId] : [])),
+        ]),
+      ];
+  const conversations =
+    conversationIds === null || conversationIds.length > 0
+      ? await run<ConversationDoc>({
+          text: `SELECT c.id::text AS id, c.channel FROM conversations c WHERE c.tenant_id = $1${conversationIds ? ' AND c.id = ANY($2::bigint[])' : ''}`,
+          values: conversationIds ? [tenantId, conversationIds] : [tenantId],
+        })
+      : [];
+  const refs = selection.all
+    ? null
+    : (['message', 'summary', 'fact'] as const).flatMap((kind) =>
+        (ids(kind) ?? []).map((id) => ({ kind, id })),
+      );
+  const [vectors, access] =
+    refs === null || refs.length > 0
+      ? await Promise.all([readVectors(run, tenantId, refs), readAccess(run, tenantId, refs)])
+      : [[], []];
+  return { conversations, messages, summaries, facts, vectors, access };
+}
+
+/** Vectors of the tenant's items (all, or these), every model's. */
+export async function readVectors(
+  run: StatementRunner,
+  tenantId: string,
+  refs: ReadonlyArray<{ kind: ItemKind; id: string }> | null,
+): Promise<VectorDoc[]> {
+  const rows = await run<{ kind: ItemKind; id: string; model: string; vector: Buffer }>({
+    text: `SELECT e.item_kind AS kind, e.item_id::text AS id, e.model, halfvec_send(e.embedding) AS vector
+             FROM embeddings e WHERE e.tenant_id = $1${refs ? ' AND (e.item_kind, e.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))' : ''}`,
+    values: refs ? [tenantId, refs.map((r) => r.kind), refs.map((r) => r.id)] : [tenantId],
+  });
+  return rows.map((r) => ({ kind: r.kind, id: r.id, model: r.model, vector: decodeHalfvec(r.vector) }));
+}
+
+/** Access counts of the tenant's items (all, or these). */
+export async function readAccess(
+  run: StatementRunner,
+  tenantId: string,
+  refs: ReadonlyArray<{ kind: ItemKind; id: string }> | null,
+): Promise<AccessDoc[]> {
+  const rows = await run<{ kind: ItemKind; id: string; count: number; last_us: number }>({
+    text: `SELECT a.item_kind AS kind, a.item_id::text AS id, a.access_count AS count, ${us('a.last_accessed_at')} AS last_us
+             FROM item_access a WHERE a.tenant_id = $1${refs ? ' AND (a.item_kind, a.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))' : ''}`,
+    values: refs ? [tenantId, refs.map((r) => r.kind), refs.map((r) => r.id)] : [tenantId],
+  });
+  return rows.map((r) => ({ kind: r.kind, id: r.id, count: r.count, lastAccessedAtUs: Number(r.last_us) }));
+}
+
+/** Each conversation's message count in the store: what the index must hold to be current. */
+export async function readConversationSizes(
+  run: StatementRunner,
+  tenantId: string,
+): Promise<Array<{ id: string; messages: number }>> {
+  return run<{ id: string; messages: number }>({
+    text: `SELECT c.id::text AS id, c.message_count AS messages FROM conversations c WHERE c.tenant_id = $1`,
+    values: [tenantId],
+  });
+}
+
+/** The messages of these conversations (to catch up with the store). */
+export async function readConversationMessages(
+  run: StatementRunner,
+  tenantId: string,
+  conversationIds: readonly string[],
+): Promise<string[]> {
+  const rows = await run<{ id: string }>({
+    text: `SELECT m.id::text AS id FROM messages m WHERE m.tenant_id = $1 AND m.conversation_id = ANY($2::bigint[])`,
+    values: [tenantId, conversationIds],
+  });
+  return rows.map((r) => r.id);
+}
+
+/** pgvector's binary halfvec (`halfvec_send`): dimensions (int16), unused (int16), then big-endian halves. */
+export function decodeHalfvec(bytes: Uint8Array): Float32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const dimensions = view.getInt16(0);
+  const vector = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) vector[i] = getFloat16(view, 4 + 2 * i);
+  return vector;
+}
+
+interface MessageRow {
+  id: string;
+  conversation_id: string;
+  agent: string;
+  role: string;
+  author: string | null;
+  created_us: number;
+  stream_seq: number;
+  position: number;
+  token_estimate: number;
+  asks: boolean;
+  lexemes: string[];
+}
+
+interface SummaryRow {
+  id: string;
+  conversation_id: string;
+  agent: string;
+  earliest_us: number;
+  latest_us: number;
+  token_estimate: number;
+  lexemes: string[];
+  sources: Array<{ kind: 'message' | 'summary'; id: string; ordinal: number }>;
+}
+
+interface FactRow {
+  id: string;
+  conversation_id: string | null;
+  agent: string;
+  valid_from_us: number;
+  valid_to_us: number | null;
+  expires_us: number | null;
+  importance: number;
+  length: number;
+  lexemes: string[];
+  sources: string[];
+}
+
+const toMessageDoc = (r: MessageRow): MessageDoc => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  agent: r.agent,
+  role: r.role,
+  author: r.author,
+  createdAtUs: Number(r.created_us),
+  streamSeq: Number(r.stream_seq),
+  position: r.position,
+  tokenEstimate: r.token_estimate,
+  asks: r.asks,
+  lexemes: r.lexemes,
+});
+
+const toSummaryDoc = (r: SummaryRow): SummaryDoc => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  agent: r.agent,
+  earliestAtUs: Number(r.earliest_us),
+  latestAtUs: Number(r.latest_us),
+  tokenEstimate: r.token_estimate,
+  lexemes: r.lexemes,
+  sources: r.sources,
+});
+
+const toFactDoc = (r: FactRow): FactDoc => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  agent: r.agent,
+  validFromUs: Number(r.valid_from_us),
+  validToUs: r.valid_to_us === null ? null : Number(r.valid_to_us),
+  expiresAtUs: r.expires_us === null ? null : Number(r.expires_us),
+  importance: r.importance,
+  length: r.length,
+  lexemes: r.lexemes,
+  sourceMessageIds: r.sources,
+});

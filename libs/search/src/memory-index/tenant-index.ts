@@ -1,0 +1,261 @@
+import type { ItemKind } from '../ranking/candidate';
+import { Dictionary, Float64Column, Int32Column, SlotList, Uint8Column } from './columns';
+import type {
+  AccessDoc,
+  ConversationDoc,
+  FactDoc,
+  MessageDoc,
+  SummaryDoc,
+  SummarySource,
+  TenantSnapshot,
+  VectorDoc,
+} from './index-docs';
+import { VectorSet } from './vector-set';
+
+/**
+ * One kind of item (messages, summaries or facts) as columns by slot: a slot is given once
+ * per id and kept, so posting lists and conversation orders hold slots.
+ */
+export class ItemTable {
+  private readonly slots = new Map<string, number>();
+  readonly ids = new Float64Column();
+  readonly conversation = new Int32Column(-1);
+  readonly agent = new Int32Column(-1);
+  /** When it was said (message), the latest turn it covers (summary), since when it holds (fact). */
+  readonly time = new Float64Column();
+  readonly length = new Int32Column();
+  readonly accessCount = new Int32Column();
+  readonly lastAccess = new Float64Column();
+  readonly postings = new Map<string, SlotList>();
+  private readonly lexemeCount = new Int32Column();
+  readonly vectors = new Map<string, VectorSet>();
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  slot(id: string): number | undefined {
+    return this.slots.get(id);
+  }
+
+  id(slot: number): string {
+    return String(this.ids.get(slot));
+  }
+
+  /** The slot of `id`, made when new (`added` says so). */
+  claim(id: string): { slot: number; added: boolean } {
+    const known = this.slots.get(id);
+    if (known !== undefined) return { slot: known, added: false };
+    const slot = this.slots.size;
+    this.slots.set(id, slot);
+    this.ids.set(slot, Number(id));
+    return { slot, added: true };
+  }
+
+  /**
+   * Posts the item's lexemes. An item's words never change once it has some (the transcript is
+   * immutable; only an empty tool call may get synthesised content once), so lexemes are posted once.
+   */
+  post(slot: number, lexemes: readonly string[]): void {
+    if (this.lexemeCount.get(slot) > 0 || lexemes.length === 0) return;
+    this.lexemeCount.set(slot, lexemes.length);
+    for (const lexeme of lexemes) {
+      let list = this.postings.get(lexeme);
+      if (!list) this.postings.set(lexeme, (list = new SlotList()));
+      list.insert(slot);
+    }
+  }
+
+  putVector(slot: number, model: string, vector: Float32Array): void {
+    let set = this.vectors.get(model);
+    if (!set) this.vectors.set(model, (set = new VectorSet(vector.length)));
+    set.put(slot, vector);
+  }
+
+  get bytes(): number {
+    let bytes =
+      this.ids.bytes +
+      this.conversation.bytes +
+      this.agent.bytes +
+      this.time.bytes +
+      this.length.bytes +
+      this.accessCount.bytes +
+      this.lastAccess.bytes +
+      this.lexemeCount.bytes +
+      // The id map: ~80 bytes an entry in V8.
+      this.slots.size * 80;
+    for (const [lexeme, list] of this.postings) bytes += list.bytes + lexeme.length * 2 + 80;
+    for (const set of this.vectors.values()) bytes += set.bytes;
+    return bytes;
+  }
+}
+
+/**
+ * A tenant's memory in the retrieval process: what a search reads before it reads the items
+ * themselves (see index-source.ts), derived from Postgres and rebuildable at any time. Upserts
+ * are idempotent — applying a row again, or an older event after a newer load, changes nothing
+ * that the row does not say — so events and loads may overlap.
+ */
+export class TenantIndex {
+  readonly messages = new ItemTable();
+  readonly summaries = new ItemTable();
+  readonly facts = new ItemTable();
+  readonly conversations = new Dictionary();
+  readonly agents = new Dictionary();
+  readonly authors = new Dictionary();
+  readonly roles = new Dictionary();
+  /** Channel of each conversation (by its dictionary number), -1 for none. */
+  readonly channels = new Int32Column(-1);
+  readonly channelNames = new Dictionary();
+  // Messages
+  readonly role = new Int32Column(-1);
+  readonly author = new Int32Column(-1);
+  readonly streamSeq = new Float64Column();
+  readonly position = new Int32Column();
+  readonly asks = new Uint8Column();
+  /** Each conversation's messages in transcript order (created_at, stream_seq, position, id). */
+  readonly turns = new Map<number, SlotList>();
+  private tokens = 0;
+  // Summaries
+  readonly earliest = new Float64Column();
+  readonly summarySources = new Map<number, readonly SummarySource[]>();
+  // Facts
+  readonly validTo = new Float64Column();
+  readonly expiresAt = new Float64Column();
+  readonly importance = new Int32Column();
+  readonly factSources = new Map<number, readonly string[]>();
+
+  constructor(readonly tenantId: string) {}
+
+  static from(tenantId: string, snapshot: TenantSnapshot): TenantIndex {
+    const index = new TenantIndex(tenantId);
+    index.apply(snapshot);
+    return index;
+  }
+
+  /** Applies rows read from the store (a load, or the rows an event named). */
+  apply(rows: Partial<TenantSnapshot>): void {
+    rows.conversations?.forEach((c) => this.putConversation(c));
+    rows.messages?.forEach((m) => this.putMessage(m));
+    rows.summaries?.forEach((s) => this.putSummary(s));
+    rows.facts?.forEach((f) => this.putFact(f));
+    rows.vectors?.forEach((v) => this.putVector(v));
+    rows.access?.forEach((a) => this.putAccess(a));
+  }
+
+  table(kind: ItemKind): ItemTable {
+    return kind === 'message' ? this.messages : kind === 'summary' ? this.summaries : this.facts;
+  }
+
+  /** Messages held: the "documents" of idf. */
+  get documents(): number {
+    return this.messages.size;
+  }
+
+  /** Average message length in tokens (20 with none, as the store's plan says). */
+  get averageLength(): number {
+    return this.messages.size > 0 ? this.tokens / this.messages.size : 20;
+  }
+
+  /** How many messages of conversation `conversationId` are held. */
+  conversationSize(conversationId: string): number {
+    return this.turns.get(this.conversations.find(conversationId))?.length ?? 0;
+  }
+
+  /** Estimated bytes held, for the memory ceiling. */
+  get bytes(): number {
+    let bytes = this.messages.bytes + this.summaries.bytes + this.facts.bytes;
+    bytes +=
+      this.role.bytes + this.author.bytes + this.streamSeq.bytes + this.position.bytes + this.asks.bytes;
+    for (const list of this.turns.values()) bytes += list.bytes;
+    bytes += this.earliest.bytes + this.validTo.bytes + this.expiresAt.bytes + this.importance.bytes;
+    bytes += (this.summarySources.size + this.factSources.size) * 120;
+    return bytes;
+  }
+
+  private conversationNumber(id: string): number {
+    return this.conversations.intern(id);
+  }
+
+  private putConversation(c: ConversationDoc): void {
+    this.channels.set(this.conversationNumber(c.id), this.channelNames.intern(c.channel));
+  }
+
+  private putMessage(m: MessageDoc): void {
+    const t = this.messages;
+    const { slot, added } = t.claim(m.id);
+    const conversation = this.conversationNumber(m.conversationId);
+    t.conversation.set(slot, conversation);
+    t.agent.set(slot, this.agents.intern(m.agent));
+    t.time.set(slot, m.createdAtUs);
+    if (!added) this.tokens -= t.length.get(slot);
+    t.length.set(slot, m.tokenEstimate);
+    this.tokens += m.tokenEstimate;
+    this.role.set(slot, this.roles.intern(m.role));
+    this.author.set(slot, this.authors.intern(m.author));
+    this.streamSeq.set(slot, m.streamSeq);
+    this.position.set(slot, m.position);
+    this.asks.set(slot, m.asks ? 1 : 0);
+    t.post(slot, m.lexemes);
+    if (added) {
+      let turns = this.turns.get(conversation);
+      if (!turns) this.turns.set(conversation, (turns = new SlotList()));
+      turns.insertOrdered(slot, (a, b) => this.compareTurns(a, b));
+    }
+  }
+
+  /** Transcript order: created_at, stream_seq, position, id. */
+  compareTurns(a: number, b: number): number {
+    const t = this.messages;
+    return (
+      t.time.get(a) - t.time.get(b) ||
+      this.streamSeq.get(a) - this.streamSeq.get(b) ||
+      this.position.get(a) - this.position.get(b) ||
+      t.ids.get(a) - t.ids.get(b)
+    );
+  }
+
+  private putSummary(s: SummaryDoc): void {
+    const t = this.summaries;
+    const { slot } = t.claim(s.id);
+    t.conversation.set(slot, this.conversationNumber(s.conversationId));
+    t.agent.set(slot, this.agents.intern(s.agent));
+    t.time.set(slot, s.latestAtUs);
+    this.earliest.set(slot, s.earliestAtUs);
+    t.length.set(slot, s.tokenEstimate);
+    t.post(slot, s.lexemes);
+    this.summarySources.set(
+      slot,
+      [...s.sources].sort((a, b) => a.ordinal - b.ordinal),
+    );
+  }
+
+  private putFact(f: FactDoc): void {
+    const t = this.facts;
+    const { slot } = t.claim(f.id);
+    t.conversation.set(slot, f.conversationId === null ? -1 : this.conversationNumber(f.conversationId));
+    t.agent.set(slot, this.agents.intern(f.agent));
+    t.time.set(slot, f.validFromUs);
+    this.validTo.set(slot, f.validToUs ?? Number.NaN);
+    this.expiresAt.set(slot, f.expiresAtUs ?? Number.NaN);
+    this.importance.set(slot, f.importance);
+    t.length.set(slot, f.length);
+    t.post(slot, f.lexemes);
+    this.factSources.set(slot, f.sourceMessageIds);
+  }
+
+  private putVector(v: VectorDoc): void {
+    const t = this.table(v.kind);
+    // A vector of an item not held yet comes again with the item (items are read with their vectors).
+    const slot = t.slot(v.id);
+    if (slot !== undefined) t.putVector(slot, v.model, v.vector);
+  }
+
+  private putAccess(a: AccessDoc): void {
+    const t = this.table(a.kind);
+    const slot = t.slot(a.id);
+    if (slot === undefined) return;
+    t.accessCount.set(slot, a.count);
+    t.lastAccess.set(slot, a.lastAccessedAtUs);
+  }
+}

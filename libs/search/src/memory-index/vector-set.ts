@@ -1,0 +1,92 @@
+import { Int32Column } from './columns';
+
+/**
+ * One model's vectors of one kind of item, row by row in a growable Float32Array, each with
+ * its squared norm; found nearest by an exact scan (cosine, as pgvector's `<=>`).
+ */
+export class VectorSet {
+  private data: Float32Array;
+  private norms: Float32Array;
+  private readonly slotOfRow = new Int32Column(-1);
+  private readonly rowOfSlot = new Int32Column(-1);
+  rows = 0;
+
+  constructor(readonly dimensions: number) {
+    this.data = new Float32Array(dimensions * 16);
+    this.norms = new Float32Array(16);
+  }
+
+  /** Sets the vector of `slot`, replacing the one it had. */
+  put(slot: number, vector: Float32Array): void {
+    if (vector.length !== this.dimensions) return;
+    let row = this.rowOfSlot.get(slot);
+    if (row < 0) {
+      row = this.rows++;
+      if (row >= this.norms.length) this.grow();
+      this.rowOfSlot.set(slot, row);
+      this.slotOfRow.set(row, slot);
+    }
+    this.data.set(vector, row * this.dimensions);
+    let norm = 0;
+    for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+    this.norms[row] = norm;
+  }
+
+  has(slot: number): boolean {
+    return this.rowOfSlot.get(slot) >= 0;
+  }
+
+  /** Cosine similarity of `slot`'s vector with `query` (squared norm `queryNorm`), null when it has none or either is zero. */
+  cosine(slot: number, query: Float32Array, queryNorm: number): number | null {
+    const row = this.rowOfSlot.get(slot);
+    if (row < 0) return null;
+    return this.cosineOfRow(row, query, queryNorm);
+  }
+
+  /** The `k` slots most similar to `query`, most similar first (an exact scan). */
+  nearest(query: Float32Array, k: number): number[] {
+    const queryNorm = squaredNorm(query);
+    const best: Array<{ slot: number; similarity: number }> = [];
+    for (let row = 0; row < this.rows; row++) {
+      const similarity = this.cosineOfRow(row, query, queryNorm);
+      if (similarity === null) continue;
+      if (best.length === k && similarity <= best[k - 1]!.similarity) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.similarity < similarity) at--;
+      best.splice(at, 0, { slot: this.slotOfRow.get(row), similarity });
+      if (best.length > k) best.pop();
+    }
+    return best.map((b) => b.slot);
+  }
+
+  get bytes(): number {
+    return this.data.byteLength + this.norms.byteLength + this.slotOfRow.bytes + this.rowOfSlot.bytes;
+  }
+
+  private cosineOfRow(row: number, query: Float32Array, queryNorm: number): number | null {
+    const d = this.dimensions;
+    const offset = row * d;
+    let dot = 0;
+    for (let i = 0; i < d; i++) dot += this.data[offset + i]! * query[i]!;
+    const norms = this.norms[row]! * queryNorm;
+    if (norms === 0) return null;
+    // As pgvector: clamped to [-1, 1].
+    return Math.max(-1, Math.min(1, dot / Math.sqrt(norms)));
+  }
+
+  private grow(): void {
+    const rows = this.norms.length * 2;
+    const data = new Float32Array(rows * this.dimensions);
+    data.set(this.data);
+    this.data = data;
+    const norms = new Float32Array(rows);
+    norms.set(this.norms);
+    this.norms = norms;
+  }
+}
+
+export function squaredNorm(vector: Float32Array): number {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i]! * vector[i]!;
+  return norm;
+}
