@@ -282,6 +282,18 @@ export const Variables = {
     'compactor',
     'Session compaction never compacts the newest this many messages of a conversation.',
   ),
+  RETRIEVAL_INDEX_MEMORY_MB: variable(
+    int(0, 1_048_576).default(2048),
+    '2048',
+    'retrieval',
+    "Memory for the tenants' in-memory search indexes; the least recently searched are evicted beyond it, a tenant bigger than it stays on Postgres. 0 turns the index off (every search runs in Postgres).",
+  ),
+  RETRIEVAL_INDEX_RECONCILE_MS: variable(
+    int(1000, 86_400_000).default(60_000),
+    '60000',
+    'retrieval',
+    'How often each loaded index is compared with the store (counts of messages, summaries, facts and vectors); one that differs is loaded again.',
+  ),
   SEARCH_EMBED_TIMEOUT_MS: variable(
     int(50, 60_000).default(1500),
     '1500',

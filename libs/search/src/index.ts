@@ -95,5 +95,7 @@ export {
   readConversationSizes,
   readTenantRows,
   readVectors,
+  tenantExists,
   type ItemSelection,
 } from './memory-index/index-statements';
+export { TenantIndexes, type TenantIndexesOptions, type TenantReader } from './memory-index/tenant-indexes';

@@ -14,6 +14,9 @@ const RETRIEVAL_VARIABLES = [
   // memory_search's optional answer written by Gerty over the hits.
   'SEARCH_SYNTHESIS_TIMEOUT_MS',
   'EMBEDDING_DIMENSIONS',
+  // The tenants' in-memory search indexes.
+  'RETRIEVAL_INDEX_MEMORY_MB',
+  'RETRIEVAL_INDEX_RECONCILE_MS',
   // Access statistics are applied by a consumer.
   ...WORKER_VARIABLES,
   // Saves, forgets and access statistics are announced through the outbox.

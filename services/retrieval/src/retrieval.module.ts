@@ -15,6 +15,7 @@ import { AnswerSynthesizerGateway } from './search/answer-synthesizer.gateway';
 import { QueryVectorGateway } from './search/query-vector.gateway';
 import { SearchHandler } from './search/search.handler';
 import { SearchMemoryUseCase } from './search/search-memory.use-case';
+import { MemoryIndex } from './search/index/memory-index.service';
 import { BrowseHandler } from './transcript/browse.handler';
 import { BrowseTranscriptUseCase } from './transcript/browse-transcript.use-case';
 import { TranscriptReaderRepository } from './transcript/transcript-reader.repository';
@@ -73,6 +74,7 @@ export class RetrievalModule {
         QueryVectorGateway,
         AnswerSynthesizerGateway,
         SearchMemoryUseCase,
+        MemoryIndex,
         AccessRecorder,
         AccessRepository,
         RecordAccessUseCase,

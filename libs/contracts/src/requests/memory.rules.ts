@@ -20,6 +20,7 @@ import { given, rule, type RequestRules } from './request-rules';
 
 export const SEARCH_MODES = ['fulltext', 'trigram', 'regex'] as const;
 export const FUSIONS = ['weighted', 'rrf'] as const;
+export const CONSISTENCIES = ['eventual', 'strong'] as const;
 export const MAX_TOP_K = 100;
 /** Longer than any question; a document pasted as a query is a mistake worth telling about. */
 export const MAX_QUERY_CHARS = 2000;
@@ -76,6 +77,7 @@ export const searchRules = z
     }),
     mode: oneOf(SEARCH_MODES),
     fusion: oneOf(FUSIONS),
+    consistency: oneOf(CONSISTENCIES),
     topK: between(1, MAX_TOP_K, ''),
     filters: searchFilters.optional(),
   })

@@ -31,6 +31,15 @@ export type ItemSelection =
 
 const us = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::float8`;
 
+/** Whether the tenant exists: an index is made only for a known tenant. */
+export async function tenantExists(run: StatementRunner, tenantId: string): Promise<boolean> {
+  const rows = await run<{ known: boolean }>({
+    text: `SELECT EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known`,
+    values: [tenantId],
+  });
+  return rows[0]?.known === true;
+}
+
 /** Reads the selected items with their vectors, access counts and conversations. */
 export async function readTenantRows(
   run: StatementRunner,

@@ -143,6 +143,21 @@ export class TenantIndex {
     rows.access?.forEach((a) => this.putAccess(a));
   }
 
+  /** A search returned these refs ("message:12") at `atUs`: as the store's access counts will, each counts once more. */
+  accessed(refs: readonly string[], atUs: number): void {
+    for (const ref of refs) {
+      const colon = ref.indexOf(':');
+      const kind = ref.slice(0, colon) as ItemKind;
+      if (kind !== 'message' && kind !== 'summary' && kind !== 'fact') continue;
+      const t = this.table(kind);
+      const slot = t.slot(ref.slice(colon + 1));
+      if (slot === undefined) continue;
+      t.accessCount.set(slot, t.accessCount.get(slot) + 1);
+      const last = t.lastAccess.get(slot);
+      t.lastAccess.set(slot, Number.isNaN(last) ? atUs : Math.max(last, atUs));
+    }
+  }
+
   table(kind: ItemKind): ItemTable {
     return kind === 'message' ? this.messages : kind === 'summary' ? this.summaries : this.facts;
   }
@@ -160,6 +175,14 @@ export class TenantIndex {
   /** How many messages of conversation `conversationId` are held. */
   conversationSize(conversationId: string): number {
     return this.turns.get(this.conversations.find(conversationId))?.length ?? 0;
+  }
+
+  /** Items and vectors held, to compare with the store's counts. */
+  get counts(): { messages: number; summaries: number; facts: number; vectors: number } {
+    let vectors = 0;
+    for (const t of [this.messages, this.summaries, this.facts])
+      for (const set of t.vectors.values()) vectors += set.rows;
+    return { messages: this.messages.size, summaries: this.summaries.size, facts: this.facts.size, vectors };
   }
 
   /** Estimated bytes held, for the memory ceiling. */

@@ -22,6 +22,7 @@ const row = (seed: string, offset: number, id: string): NeighbourRow => ({
   offset,
   kind: 'message',
   id,
+  conversation_id: '1',
   author: 'Engram',
   created_at: at,
   length: 10,

@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageInitShape, SearchRequest, SearchResponseSchema } from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
-import { runSearch, SCAN_TIMEOUT, sqlSearchSource, type StatementRunner } from '@engram/search';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import {
+  indexSearchSource,
+  runSearch,
+  SCAN_TIMEOUT,
+  sqlSearchSource,
+  type SearchOutcome,
+} from '@engram/search';
+import { TenantTransactions } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
+import { MemoryIndex, statementRunner } from './index/memory-index.service';
 import { QueryVectorGateway } from './query-vector.gateway';
 import { toSearchHit } from './search-hit';
 import { searchOptions } from './search-request';
@@ -25,6 +32,7 @@ export class SearchMemoryUseCase {
     private readonly queryVectors: QueryVectorGateway,
     private readonly access: AccessRecorder,
     private readonly synthesizer: AnswerSynthesizerGateway,
+    private readonly memoryIndex: MemoryIndex,
   ) {}
 
   async search(tenantId: string, request: SearchRequest, now = new Date()): Promise<SearchResponseInit> {
@@ -32,10 +40,16 @@ export class SearchMemoryUseCase {
     const search = searchOptions(tenantId, request);
     // Made by Gerty while the terms are counted.
     const vector = this.queryVectors.embed(search.query, tenantId);
-    const outcome = await this.transactions
-      .run(tenantId, (manager) =>
-        runSearch(sqlSearchSource(statementRunner(manager), search.mode), search, vector, now),
-      )
+    // Full text is ranked from the tenant's index once it is loaded; Postgres answers meanwhile,
+    // for trigram and regex, and for a strong search the index cannot bring up to the store.
+    const index = search.mode === 'fulltext' ? this.memoryIndex.indexFor(tenantId) : null;
+    const outcome: SearchOutcome = await this.transactions
+      .run(tenantId, async (manager) => {
+        const run = statementRunner(manager);
+        if (index && (request.consistency !== 'strong' || (await this.memoryIndex.catchUp(index, run))))
+          return runSearch(indexSearchSource(index, run, this.memoryIndex.lexemes, now), search, vector, now);
+        return runSearch(sqlSearchSource(run, search.mode), search, vector, now);
+      })
       .catch(translateStoreError);
     if (!outcome.known) throw RpcError.notFound(`tenant ${tenantId} has no memory`, { tenantId });
     const hits = outcome.placed.map(toSearchHit);
@@ -58,12 +72,9 @@ export class SearchMemoryUseCase {
       degradedReason,
       ...(answered?.synthesis && { synthesis: answered.synthesis }),
       tookMs: performance.now() - started,
+      answeredBy: outcome.path,
     };
   }
-}
-
-function statementRunner(manager: EntityManager): StatementRunner {
-  return (statement) => manager.query(statement.text, statement.values);
 }
 
 /** Postgres' verdicts on a pattern are the caller's to fix, and a scan that ran out of time says so. */

@@ -1,0 +1,123 @@
+import type { MessageDoc, TenantSnapshot } from './index-docs';
+import type { ItemSelection } from './index-statements';
+import { TenantIndexes } from './tenant-indexes';
+
+const message = (id: string, words: string[]): MessageDoc => ({
+  id,
+  conversationId: '1',
+  agent: 'helper',
+  role: 'user',
+  author: null,
+  createdAtUs: Number(id) * 1000,
+  streamSeq: Number(id),
+  position: 0,
+  tokenEstimate: words.length,
+  asks: false,
+  lexemes: words,
+});
+
+/** A store of tenants with n messages each, whose reads can be held back to interleave with events. */
+function store(sizes: Record<string, number>) {
+  const added: Record<string, MessageDoc[]> = {};
+  const reads: Array<{ tenantId: string; selection: ItemSelection }> = [];
+  let hold: Promise<void> | null = null;
+  const rows = (tenantId: string) => [
+    ...Array.from({ length: sizes[tenantId] ?? 0 }, (_, i) =>
+      message(String(i + 1), [`w${i}`, `${tenantId}`]),
+    ),
+    ...(added[tenantId] ?? []),
+  ];
+  return {
+    reads,
+    add: (tenantId: string, m: MessageDoc) => (added[tenantId] ??= []).push(m),
+    holdReads: () => {
+      let release!: () => void;
+      hold = new Promise((r) => (release = r));
+      return () => {
+        hold = null;
+        release();
+      };
+    },
+    read: async (tenantId: string, selection: ItemSelection): Promise<Partial<TenantSnapshot> | null> => {
+      reads.push({ tenantId, selection });
+      const snapshot = rows(tenantId);
+      if (hold) await hold;
+      if (!(tenantId in sizes)) return null;
+      if (selection.all) return { messages: snapshot };
+      return { messages: rows(tenantId).filter((m) => selection.message?.includes(m.id)) };
+    },
+  };
+}
+
+describe('TenantIndexes', () => {
+  it('loads a tenant on its first search (answering null meanwhile) and serves it after', async () => {
+    const s = store({ acme: 10 });
+    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    expect(indexes.ready('acme')).toBeNull();
+    expect((await indexes.whenLoaded('acme'))?.documents).toBe(10);
+    expect(indexes.ready('acme')?.documents).toBe(10);
+    expect(s.reads).toHaveLength(1);
+    indexes.close();
+  });
+
+  it('applies a change heard while the tenant loaded once the load is done', async () => {
+    const s = store({ acme: 3 });
+    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const release = s.holdReads();
+    indexes.ready('acme');
+    // Committed after the load read its snapshot, announced while it was still loading.
+    s.add('acme', message('99', ['late']));
+    indexes.changed('acme', { message: ['99'] });
+    release();
+    await indexes.whenLoaded('acme');
+    await indexes.flush();
+    expect(indexes.ready('acme')?.messages.slot('99')).toBeDefined();
+    indexes.close();
+  });
+
+  it('ignores changes of tenants it does not hold', async () => {
+    const s = store({ acme: 3 });
+    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    indexes.changed('acme', { message: ['1'] });
+    await indexes.flush();
+    expect(s.reads).toHaveLength(0);
+    indexes.close();
+  });
+
+  it('evicts the least recently searched tenant to stay under the memory allowed', async () => {
+    const s = store({ a: 200, b: 200, c: 200 });
+    const probe = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const oneTenant = (await probe.whenLoaded('a'))!.bytes;
+    const indexes = new TenantIndexes({ read: s.read, memoryBytes: Math.floor(oneTenant * 2.5) });
+    await indexes.whenLoaded('a');
+    await indexes.whenLoaded('b');
+    indexes.ready('a'); // a is now more recent than b
+    await indexes.whenLoaded('c');
+    expect(indexes.loadedTenants.sort()).toEqual(['a', 'c']);
+    expect(indexes.stats.bytes).toBeLessThanOrEqual(Math.floor(oneTenant * 2.5));
+    probe.close();
+    indexes.close();
+  });
+
+  it('leaves a tenant bigger than the memory allowed, or unknown, to Postgres for a while', async () => {
+    let now = 0;
+    const s = store({ big: 500 });
+    const indexes = new TenantIndexes({
+      read: s.read,
+      memoryBytes: 1000,
+      retryAfterMs: 60_000,
+      clock: () => now,
+    });
+    expect(await indexes.whenLoaded('big')).toBeNull();
+    expect(await indexes.whenLoaded('nobody')).toBeNull();
+    const reads = s.reads.length;
+    indexes.ready('big');
+    indexes.ready('nobody');
+    expect(s.reads).toHaveLength(reads);
+    now = 2000; // an unknown tenant is asked for again after a second, a big one after a minute
+    indexes.ready('big');
+    indexes.ready('nobody');
+    expect(s.reads.map((r) => r.tenantId).slice(reads)).toEqual(['nobody']);
+    indexes.close();
+  });
+});

@@ -1,0 +1,68 @@
+import {
+  AccessRecordedSchema,
+  create,
+  EmbeddingWrittenSchema,
+  encodeMessage,
+  FactUpsertedSchema,
+  MessageStoredSchema,
+  PatrolCompletedSchema,
+  timestampFromDate,
+} from '@engram/contracts';
+import { indexChangeOf } from './index-change';
+
+describe('indexChangeOf', () => {
+  it('names the items an event changed, by kind, for the tenant of its subject', () => {
+    const stored = encodeMessage(
+      MessageStoredSchema,
+      create(MessageStoredSchema, { tenantId: 'acme', messages: [{ id: '12' }, { id: '13' }] }),
+    );
+    expect(indexChangeOf('mem.message.stored.acme', stored)).toEqual({
+      tenantId: 'acme',
+      kind: 'items',
+      message: ['12', '13'],
+    });
+    const superseded = encodeMessage(
+      FactUpsertedSchema,
+      create(FactUpsertedSchema, {
+        tenantId: 'acme',
+        factId: '4',
+        operation: 'superseded',
+        supersededBy: '9',
+      }),
+    );
+    expect(indexChangeOf('mem.fact.upserted.acme', superseded)).toEqual({
+      tenantId: 'acme',
+      kind: 'items',
+      fact: ['4', '9'],
+    });
+    const vectors = encodeMessage(
+      EmbeddingWrittenSchema,
+      create(EmbeddingWrittenSchema, { tenantId: 'acme', kind: 'summary', ids: ['5'] }),
+    );
+    expect(indexChangeOf('mem.embedding.written.acme', vectors)).toEqual({
+      tenantId: 'acme',
+      kind: 'items',
+      summary: ['5'],
+    });
+  });
+
+  it('counts what a search returned as accessed at its time, and ignores what the index does not hold', () => {
+    const at = new Date('2026-11-24T10:00:00.123Z');
+    const accessed = encodeMessage(
+      AccessRecordedSchema,
+      create(AccessRecordedSchema, {
+        tenantId: 'acme',
+        refs: ['message:1'],
+        accessedAt: timestampFromDate(at),
+      }),
+    );
+    expect(indexChangeOf('mem.access.recorded.acme', accessed)).toEqual({
+      tenantId: 'acme',
+      kind: 'accessed',
+      refs: ['message:1'],
+      atUs: at.getTime() * 1000,
+    });
+    const patrol = encodeMessage(PatrolCompletedSchema, create(PatrolCompletedSchema, { tenantId: 'acme' }));
+    expect(indexChangeOf('mem.patrol.completed.acme', patrol)).toBeNull();
+  });
+});

@@ -1,0 +1,223 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
+import { Streams } from '@engram/contracts';
+import { NatsClient } from '@engram/messaging';
+import { gauge } from '@engram/platform';
+import {
+  LexemeCache,
+  readConversationMessages,
+  readConversationSizes,
+  readTenantRows,
+  tenantExists,
+  TenantIndexes,
+  type StatementRunner,
+  type TenantIndex,
+} from '@engram/search';
+import { TenantTransactions, type EntityManager } from '@engram/store';
+import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../../retrieval.config';
+import { indexChangeOf } from './index-change';
+
+type ItemCounts = { messages: number; summaries: number; facts: number; vectors: number };
+
+const heldBytes = gauge(
+  'engram_search_index_bytes',
+  "Bytes held by the tenants' in-memory search indexes",
+  [],
+);
+const heldTenants = gauge('engram_search_index_tenants', 'Tenants whose search index is loaded', []);
+/** A strong search brings the index up to the store by reading what it lacks; beyond this many messages Postgres answers instead. */
+export const STRONG_CATCH_UP_LIMIT = 5000;
+
+/**
+ * The retrieval process's in-memory search indexes (libs/search TenantIndexes), kept current
+ * from MEMORY_EVENTS through an ordered consumer of this process — made before any tenant
+ * loads, so no change committed after a load began is missed — and compared with the store
+ * every RETRIEVAL_INDEX_RECONCILE_MS (an index that differs is loaded again).
+ */
+@Injectable()
+export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('MemoryIndex');
+  private readonly indexes: TenantIndexes;
+  readonly lexemes = new LexemeCache();
+  private events?: ConsumerMessages;
+  private listening = false;
+  private reconciler?: NodeJS.Timeout;
+  /** The store's counts at each index's last reconciliation. */
+  private readonly storeCounts = new WeakMap<TenantIndex, ItemCounts>();
+
+  constructor(
+    @Inject(RETRIEVAL_CONFIG) private readonly config: RetrievalConfig,
+    private readonly transactions: TenantTransactions,
+    private readonly nats: NatsClient,
+  ) {
+    this.indexes = new TenantIndexes({
+      memoryBytes: config.RETRIEVAL_INDEX_MEMORY_MB * 1024 * 1024,
+      read: (tenantId, selection) =>
+        this.transactions.run(tenantId, async (manager) => {
+          const run = statementRunner(manager);
+          if (selection.all && !(await tenantExists(run, tenantId))) return null;
+          return readTenantRows(run, tenantId, selection);
+        }),
+      log: (message) => this.logger.log(message),
+    });
+  }
+
+  get enabled(): boolean {
+    return this.config.RETRIEVAL_INDEX_MEMORY_MB > 0;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) {
+      this.logger.log(
+        'the in-memory search index is off (RETRIEVAL_INDEX_MEMORY_MB=0): Postgres answers every search',
+      );
+      return;
+    }
+    void this.listen();
+    this.reconciler = setInterval(() => void this.reconcile(), this.config.RETRIEVAL_INDEX_RECONCILE_MS);
+    this.reconciler.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.reconciler);
+    this.indexes.close();
+    await this.events?.close();
+  }
+
+  /** The tenant's index if loaded and current as far as this process heard; null (and a load begun) otherwise. */
+  indexFor(tenantId: string): TenantIndex | null {
+    if (!this.listening) return null;
+    const index = this.indexes.ready(tenantId);
+    this.publishStats();
+    return index;
+  }
+
+  /** Loads the tenant's index now (a warm-up; tests and benchmarks). */
+  async load(tenantId: string): Promise<TenantIndex | null> {
+    await this.waitListening();
+    return this.indexes.whenLoaded(tenantId);
+  }
+
+  /**
+   * Brings the index up to every message the store holds for the tenant (consistency "strong"),
+   * in the search's transaction: conversations whose message count differs from the index's are
+   * read again. False when more than STRONG_CATCH_UP_LIMIT messages would be read.
+   */
+  async catchUp(index: TenantIndex, run: StatementRunner): Promise<boolean> {
+    const sizes = await readConversationSizes(run, index.tenantId);
+    const behind = sizes.filter((c) => c.messages > index.conversationSize(c.id));
+    if (behind.length === 0) return true;
+    const missing = (
+      await readConversationMessages(
+        run,
+        index.tenantId,
+        behind.map((c) => c.id),
+      )
+    ).filter((id) => index.messages.slot(id) === undefined);
+    if (missing.length > STRONG_CATCH_UP_LIMIT) return false;
+    index.apply(await readTenantRows(run, index.tenantId, { message: missing }));
+    return true;
+  }
+
+  /** Applies every change heard so far (tests). */
+  flush(): Promise<void> {
+    return this.indexes.flush();
+  }
+
+  get stats() {
+    return this.indexes.stats;
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      const { js } = await this.nats.connected();
+      // An ordered consumer of this process: every replica hears every change, from now on.
+      const consumer = await js.consumers.get(Streams.events.name, { deliver_policy: DeliverPolicy.New });
+      this.events = await consumer.consume();
+      this.listening = true;
+      this.logger.log(`listening to ${Streams.events.name} for changes to the loaded indexes`);
+      for await (const m of this.events) {
+        try {
+          const change = indexChangeOf(m.subject, m.data);
+          if (change?.kind === 'items') this.indexes.changed(change.tenantId, change);
+          else if (change?.kind === 'accessed')
+            this.indexes.accessed(change.tenantId, change.refs, change.atUs);
+        } catch (error) {
+          this.logger.warn(`an event on ${m.subject} could not be read: ${(error as Error).message}`);
+        }
+      }
+    } catch (error) {
+      this.logger.error(`listening to ${Streams.events.name} failed: ${(error as Error).message}`);
+    } finally {
+      // Without the events the indexes cannot be trusted: drop them, and listen again.
+      this.listening = false;
+      for (const tenantId of this.indexes.loadedTenants) this.indexes.drop(tenantId);
+      if (this.events !== undefined && !this.events.closed)
+        setTimeout(() => void this.listen(), 1000).unref();
+    }
+  }
+
+  private async waitListening(): Promise<void> {
+    for (let waited = 0; !this.listening; waited += 50) {
+      if (waited > 30_000) throw new Error(`not listening to ${Streams.events.name}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /**
+   * Compares each loaded index with the store's counts: one that holds less than the store held
+   * a round ago (an event it never heard), or more than the store holds now, is loaded again.
+   * (Counts taken under ingest always run a little ahead of the events: that alone is no drift.)
+   */
+  private async reconcile(): Promise<void> {
+    for (const tenantId of this.indexes.loadedTenants) {
+      const index = this.indexes.ready(tenantId);
+      if (!index) continue;
+      try {
+        await this.indexes.flush();
+        const rows = await this.transactions.run(tenantId, (manager) =>
+          manager.query(
+            `SELECT (SELECT count(*) FROM messages WHERE tenant_id = $1)::int AS messages,
+                    (SELECT count(*) FROM summaries WHERE tenant_id = $1)::int AS summaries,
+                    (SELECT count(*) FROM facts WHERE tenant_id = $1)::int AS facts,
+                    (SELECT count(*) FROM embeddings WHERE tenant_id = $1)::int AS vectors`,
+            [tenantId],
+          ),
+        );
+        const store = rows[0] as ItemCounts;
+        const held = index.counts;
+        const before = this.storeCounts.get(index) ?? { messages: 0, summaries: 0, facts: 0, vectors: 0 };
+        this.storeCounts.set(index, store);
+        const drifted = (Object.keys(store) as Array<keyof ItemCounts>).some(
+          (k) => held[k] < before[k] || held[k] > store[k],
+        );
+        if (drifted) {
+          this.logger.warn(
+            `tenant ${tenantId}'s index differs from the store (${JSON.stringify(held)} against ${JSON.stringify(store)}): loading it again`,
+          );
+          this.indexes.drop(tenantId);
+          this.indexes.ready(tenantId);
+        }
+      } catch (error) {
+        this.logger.warn(`reconciling tenant ${tenantId} failed: ${(error as Error).message}`);
+      }
+    }
+    this.publishStats();
+  }
+
+  private publishStats(): void {
+    const stats = this.indexes.stats;
+    heldBytes.set(stats.bytes);
+    heldTenants.set(stats.tenants);
+  }
+}
+
+export function statementRunner(manager: EntityManager): StatementRunner {
+  return (statement) => manager.query(statement.text, statement.values);
+}
