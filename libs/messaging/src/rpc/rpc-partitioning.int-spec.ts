@@ -118,4 +118,30 @@ describe('partitioned RPC endpoints (real nats-server)', () => {
     // Each replica took a share: NATS spreads a queue group's messages over its members.
     expect(replicas.every((answered) => answered.length > 0)).toBe(true);
   });
+
+  it('with three replicas, answers every tenant after any one of them stopped', async () => {
+    const nc = await server(true);
+    const tenants = Array.from({ length: 60 }, (_, i) => `tenant-${i}`);
+    expect(new Set(tenants.map((t) => tenantPartition(t, RPC_PARTITIONS))).size).toBe(RPC_PARTITIONS);
+    for (let stopped = 0; stopped < 3; stopped++) {
+      const answered: string[][] = [];
+      for (let replica = 0; replica < 3; replica++)
+        answered.push(
+          await endpoint(nc, {
+            partitions: RPC_PARTITIONS,
+            replica,
+            replicas: 3,
+            served: servedPartitions(replica, 3, RPC_PARTITIONS),
+          }),
+        );
+      await endpoints[stopped]!.stop(1000);
+      await Promise.all(tenants.map((t) => search(nc, t)));
+      expect({ stopped, answered: answered.flat().sort() }).toEqual({
+        stopped,
+        answered: [...tenants].sort(),
+      });
+      expect(answered[stopped]).toEqual([]);
+      await Promise.all(endpoints.splice(0).map((e) => e.stop(1000)));
+    }
+  });
 });
