@@ -32,6 +32,7 @@ PROBE_TIMEOUT="${ENGRAM_PROBE_TIMEOUT:-2}"
 SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 REPO_ROOT="$(cd -- "$SCRIPT_DIR/.." && pwd -P)"
 STAMP_FILE="$REPO_ROOT/node_modules/.engram-install-stamp"
+NATS_CONFIG_FILE="$REPO_ROOT/deploy/nats/engram.conf"
 LOG_FILE=/var/log/engram-provision.log
 
 CHECK_ONLY=0
@@ -488,11 +489,14 @@ provision_nats() {
   fi
   [ "$listen" = localhost ] && listen=127.0.0.1
   mkdir -p "$NATS_STORE_DIR"
-  log "starting nats-server with JetStream on $(hostport "$NATS_HOST" "$NATS_PORT") (store $NATS_STORE_DIR)"
+  # Engram's generated configuration: the subject mappings of the partitioned RPCs (deploy/nats).
+  local config=()
+  [ -f "$NATS_CONFIG_FILE" ] && config=(-c "$NATS_CONFIG_FILE")
+  log "starting nats-server with JetStream on $(hostport "$NATS_HOST" "$NATS_PORT") (store $NATS_STORE_DIR${config[*]:+, config $NATS_CONFIG_FILE})"
   # The pid file ties the daemon to this port, so a nats-server on another port does not count.
   local pidfile="/run/engram-nats-$NATS_PORT.pid"
   start-stop-daemon --start --oknodo --background --make-pidfile --pidfile "$pidfile" \
-    --exec "$bin" -- -a "$listen" -p "$NATS_PORT" -js -sd "$NATS_STORE_DIR" -l /var/log/engram-nats.log >>"$LOG_FILE" 2>&1 ||
+    --exec "$bin" -- ${config[@]+"${config[@]}"} -a "$listen" -p "$NATS_PORT" -js -sd "$NATS_STORE_DIR" -l /var/log/engram-nats.log >>"$LOG_FILE" 2>&1 ||
     apt_fail "start-stop-daemon nats-server"
   for _ in $(seq 1 20); do
     nats_check

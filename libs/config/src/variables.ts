@@ -162,6 +162,30 @@ export const Variables = {
     'RPC services',
     'Requests waiting beyond RPC_CONCURRENCY before the service answers RESOURCE_EXHAUSTED (busy).',
   ),
+  RPC_PARTITIONS: variable(
+    int(0, 1024).default(0),
+    '0',
+    'retrieval',
+    'The n of `partition(n)` in the nats-server mappings of partitioned RPCs (`mem.rpc.search`; deploy/nats/engram.conf maps 12): the replica answers only its partitions’ tenants. 0: no partitioning; the replica answers every tenant, whether nats-server maps or not.',
+  ),
+  RPC_REPLICAS: variable(
+    int(1, 1024).default(1),
+    '1',
+    'retrieval',
+    'With RPC_PARTITIONS: the replicas that share the partitions. Replica i serves partition p when p mod RPC_REPLICAS is i or i + 1, so two replicas serve each (one alone serves all).',
+  ),
+  RPC_REPLICA: variable(
+    int(0, 1023).optional(),
+    '(the `-N` ending of HOSTNAME)',
+    'retrieval',
+    'With RPC_PARTITIONS: this replica’s ordinal, 0 … RPC_REPLICAS − 1. Unset: the ordinal a StatefulSet gives its pod’s name.',
+  ),
+  HOSTNAME: variable(
+    z.string().optional(),
+    '(set by the container runtime)',
+    'retrieval',
+    'The pod’s name; with RPC_PARTITIONS and no RPC_REPLICA, its `-N` ending is the replica’s ordinal.',
+  ),
   SHUTDOWN_GRACE_MS: variable(
     int(0, 600_000).default(15_000),
     '15000',
@@ -474,4 +498,12 @@ export const WORKER_VARIABLES = [
   'CONSUMER_LINGER_MS',
   'RETRY_BASE_DELAY_MS',
   'RETRY_MAX_DELAY_MS',
+] as const satisfies readonly VariableName[];
+
+/** What a service that owns partitioned RPCs reads: which partitions its replica serves. */
+export const RPC_PARTITION_VARIABLES = [
+  'RPC_PARTITIONS',
+  'RPC_REPLICAS',
+  'RPC_REPLICA',
+  'HOSTNAME',
 ] as const satisfies readonly VariableName[];

@@ -12,6 +12,7 @@ export * from './gen/memory/v1/facts_pb';
 export * from './subjects';
 export * from './topology';
 export * from './rpcs';
+export * from './rpc-partitions';
 export * from './codec';
 export * from './values/vocabulary';
 export * from './values/row-id';

@@ -132,6 +132,11 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
   readonly owner: ServiceName;
   /** What its handler announces, in the transaction of its effect. */
   readonly publishes: readonly Announcement[];
+  /**
+   * Served from per-tenant state held in the owner's memory: nats-server maps its requests
+   * onto partitions of the tenants, so each replica answers only some (rpc-partitions.ts).
+   */
+  readonly partitioned: boolean;
 }
 
 interface RpcPlacement {
@@ -139,6 +144,8 @@ interface RpcPlacement {
   readonly publishes?: readonly Announcement[];
   /** False for the infrastructure RPCs that serve every tenant (Gerty's embed, complete, models). */
   readonly tenantScoped?: boolean;
+  /** True for RPCs answered from per-tenant state in the owner's memory (tenant-scoped only). */
+  readonly partitioned?: boolean;
 }
 
 /** An RPC; its rules are required, so an RPC without them does not compile. */
@@ -147,15 +154,19 @@ function rpc<Req extends DescMessage, Res extends DescMessage>(
   request: Req,
   response: Res,
   rules: NoInfer<RequestRules<Req>>,
-  { owner, publishes = [], tenantScoped = true }: RpcPlacement,
+  { owner, publishes = [], tenantScoped = true, partitioned = false }: RpcPlacement,
 ): RpcSpec<Req, Res> {
-  return { subject, request, response, rules, owner, publishes, tenantScoped };
+  if (partitioned && !tenantScoped)
+    throw new Error(`${subject}: only a tenant-scoped RPC can be partitioned`);
+  return { subject, request, response, rules, owner, publishes, tenantScoped, partitioned };
 }
 
 export const Rpcs = {
   search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema, searchRules, {
     owner: 'retrieval',
     publishes: ['accessRecorded'],
+    // Answered from the tenant's in-memory index.
+    partitioned: true,
   }),
   browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema, browseRules, {
     owner: 'retrieval',

@@ -9,6 +9,7 @@ export * from './publishing/dead-letter.publisher';
 export * from './rpc/rpc-error';
 export * from './rpc/rpc.client';
 export { DEADLINE_HEADER, type RpcCallContext } from './rpc/rpc.endpoint';
+export * from './rpc/rpc-partitioning';
 export { Semaphore } from './consumers/semaphore';
 export * from './tracing/trace-headers';
 export * from './messaging-options.factory';

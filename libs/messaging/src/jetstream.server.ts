@@ -65,6 +65,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
           this.options.service,
           (request, ctx) => this.call(handler, request, ctx),
           this.options.rpc,
+          this.options.rpcPartitioning,
         );
         endpoint.start(handles.connection);
         this.endpoints.push(endpoint);

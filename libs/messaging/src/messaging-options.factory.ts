@@ -1,6 +1,7 @@
 import type { ConfigOf } from '@engram/config';
 import { Consumers } from '@engram/contracts';
 import type { ConsumerRuntimeOptions, MessagingOptions } from './messaging.options';
+import { rpcPartitioningFrom, type RpcPartitioningConfig } from './rpc/rpc-partitioning';
 
 type ServiceMessagingConfig = ConfigOf<
   'NATS_URL' | 'NATS_STREAM_REPLICAS' | 'RPC_CONCURRENCY' | 'RPC_MAX_QUEUED' | 'SHUTDOWN_GRACE_MS'
@@ -13,12 +14,14 @@ type ServiceMessagingConfig = ConfigOf<
       | 'CONSUMER_BATCH_SIZE'
       | 'CONSUMER_LINGER_MS'
     >
-  >;
+  > &
+  RpcPartitioningConfig;
 
 /**
  * Messaging options from a service's validated config. Each consumer runs as the
  * topology says, overridden by the service's own variables in `consumers` (by
- * durable name), and those by the CONSUMER_* variables.
+ * durable name), and those by the CONSUMER_* variables. A service that reads the
+ * RPC_PARTITION_VARIABLES gets the partitions its replica serves.
  */
 export function messagingOptionsFrom(
   service: string,
@@ -42,6 +45,7 @@ export function messagingOptionsFrom(
       maxDelayMs: config.RETRY_MAX_DELAY_MS ?? 60_000,
     },
     rpc: { concurrency: config.RPC_CONCURRENCY, maxQueued: config.RPC_MAX_QUEUED },
+    rpcPartitioning: rpcPartitioningFrom(config),
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   };
 }

@@ -1,4 +1,5 @@
 import type { ConsumerSpec } from '@engram/contracts';
+import type { RpcPartitioning } from './rpc/rpc-partitioning';
 
 export interface ConsumerRuntimeOptions {
   /** Batches (batch handlers) or messages (single handlers) processed at once. */
@@ -24,6 +25,11 @@ export interface MessagingOptions {
   readonly consumers?: Readonly<Record<string, Partial<ConsumerRuntimeOptions>>>;
   readonly retry: { readonly baseDelayMs: number; readonly maxDelayMs: number };
   readonly rpc: { readonly concurrency: number; readonly maxQueued: number };
+  /**
+   * The partitions of the partitioned RPCs this replica serves; absent: partitioning is off and
+   * it answers every tenant. Services read it here (MESSAGING_OPTIONS) to know their tenants.
+   */
+  readonly rpcPartitioning?: RpcPartitioning;
   /** On shutdown, how long in-flight handlers may take before the connection drains anyway. */
   readonly shutdownGraceMs: number;
 }

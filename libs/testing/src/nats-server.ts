@@ -25,16 +25,22 @@ export function natsServerBinary(): string {
   throw new Error('nats-server is not installed: run `npm run provision` (or set NATS_SERVER_BIN)');
 }
 
+export interface NatsServerOptions {
+  /** A nats-server configuration file to read first (e.g. deploy/nats/engram.conf, its subject mappings). */
+  readonly configFile?: string;
+}
+
 /**
  * A private nats-server with JetStream for one test suite or benchmark: a real
  * server, isolated from every other run and from a running Engram.
  */
-export async function startNatsServer(): Promise<NatsServerHandle> {
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServerHandle> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
+  const config = options.configFile ? ['-c', options.configFile] : [];
   const child: ChildProcess = spawn(
     natsServerBinary(),
-    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+    [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
     {
       stdio: 'ignore',
     },

@@ -19,6 +19,8 @@ export interface TestEnvironmentOptions {
   readonly seed?: (admin: Client) => Promise<void>;
   /** Services as processes on the suite's NATS and database, ready before the call returns. */
   readonly processes?: readonly ProcessSpec[];
+  /** A configuration file for the suite's nats-server (deploy/nats/engram.conf: the partition mappings). */
+  readonly natsConfigFile?: string;
 }
 
 /** A private nats-server and scratch database, the test's own connections to them, and services as processes. */
@@ -74,7 +76,10 @@ export function startTestEnvironment(options: TestEnvironmentOptions): Promise<T
 
 function startEnvironment(teardown: Teardown, options: TestEnvironmentOptions): Promise<TestEnvironment> {
   return teardown.guard(async () => {
-    const [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase(options.label)]);
+    const [nats, db] = await Promise.all([
+      startNatsServer({ configFile: options.natsConfigFile }),
+      createScratchDatabase(options.label),
+    ]);
     teardown.add(() => db.drop());
     teardown.add(() => nats.stop());
     const admin = new Client({ connectionString: db.adminUrl });

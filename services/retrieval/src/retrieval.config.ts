@@ -1,6 +1,7 @@
 import {
   loadConfig,
   OUTBOX_VARIABLES,
+  RPC_PARTITION_VARIABLES,
   SERVICE_VARIABLES,
   WORKER_VARIABLES,
   type ConfigOf,
@@ -21,6 +22,8 @@ const RETRIEVAL_VARIABLES = [
   ...WORKER_VARIABLES,
   // Saves, forgets and access statistics are announced through the outbox.
   ...OUTBOX_VARIABLES,
+  // memory_search is partitioned over the replicas by nats-server.
+  ...RPC_PARTITION_VARIABLES,
 ] as const;
 
 export type RetrievalConfig = ConfigOf<(typeof RETRIEVAL_VARIABLES)[number]>;

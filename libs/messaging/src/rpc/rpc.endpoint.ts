@@ -13,6 +13,7 @@ import {
   decodeMessage,
   encodeMessage,
   isValidToken,
+  rpcPartitionSubject,
   rpcSubscription,
   tenantOfSubject,
   type FieldViolation,
@@ -24,6 +25,7 @@ import { errorMessage } from '../consumers/error-message';
 import { Semaphore } from '../consumers/semaphore';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { RpcError } from './rpc-error';
+import { endpointSubjects, type RpcPartitioning } from './rpc-partitioning';
 
 export interface RpcCallContext {
   /** The tenant token of the subject (tenant-scoped RPCs only). */
@@ -50,7 +52,8 @@ const MAX_VIOLATIONS = 100;
 
 /**
  * Answers one RPC on core NATS in a queue group (every replica of the service
- * shares the load). Requests beyond the concurrency limit wait in a bounded
+ * shares the load; of a partitioned RPC, the replicas that serve the request's
+ * partition, see endpointSubjects). Requests beyond the concurrency limit wait in a bounded
  * queue; past it the caller gets RESOURCE_EXHAUSTED at once, never an unbounded
  * backlog. A request reaches the handler only once it decoded and passed its
  * rules (libs/contracts); every failure is answered as {code, message, details}.
@@ -58,43 +61,64 @@ const MAX_VIOLATIONS = 100;
 export class RpcEndpoint {
   private readonly logger: Logger;
   private readonly slots: Semaphore;
-  private subscription?: Subscription;
+  private readonly subscriptions: Subscription[] = [];
+  private warnedUnmapped = false;
 
   constructor(
     private readonly spec: RpcSpec,
     private readonly service: string,
     private readonly invoke: RpcInvoker,
     private readonly limits: { concurrency: number; maxQueued: number },
+    private readonly partitioning?: RpcPartitioning,
   ) {
     this.logger = new Logger(`Rpc ${spec.subject}`);
     this.slots = new Semaphore(limits.concurrency);
   }
 
   start(connection: NatsConnection): void {
-    this.subscription = connection.subscribe(rpcSubscription(this.spec), {
-      queue: `engram.${this.spec.subject}`,
-      callback: (error, msg) => {
-        if (error) {
-          this.logger.error(`subscription error: ${error.message}`);
-          return;
-        }
-        void this.accept(msg);
-      },
-    });
-    this.logger.log(
-      `answering ${rpcSubscription(this.spec)} (queue engram.${this.spec.subject}, ${this.service})`,
-    );
+    const queue = `engram.${this.spec.subject}`;
+    const subjects = endpointSubjects(this.spec, this.partitioning);
+    for (const subject of subjects) {
+      this.subscriptions.push(
+        connection.subscribe(subject, {
+          queue,
+          callback: (error, msg) => {
+            if (error) {
+              this.logger.error(`subscription error: ${error.message}`);
+              return;
+            }
+            void this.accept(msg);
+          },
+        }),
+      );
+    }
+    this.logger.log(`answering ${this.served(subjects)} (queue ${queue}, ${this.service})`);
+  }
+
+  /** What the log says this endpoint answers: its subjects, and its partitions when it has some. */
+  private served(subjects: readonly string[]): string {
+    if (!this.spec.partitioned) return subjects.join(', ');
+    if (!this.partitioning) return `${subjects.join(' and ')}: every partition (partitioning is off)`;
+    const { served, partitions, replica, replicas } = this.partitioning;
+    return `${subjects[0]} and partitions ${served.join(', ')} of ${partitions} (${rpcPartitionSubject(this.spec, '{p}')}) as replica ${replica} of ${replicas}`;
   }
 
   /** Stops taking requests and waits for the ones in progress. */
   async stop(graceMs: number): Promise<void> {
-    await this.subscription?.drain().catch(() => undefined);
+    await Promise.all(this.subscriptions.map((s) => s.drain().catch(() => undefined)));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.slots.idle(), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
   }
 
   private async accept(msg: Msg): Promise<void> {
+    if (this.partitioning && !this.warnedUnmapped && msg.subject.startsWith(`${this.spec.subject}.`)) {
+      // A partitioned replica only hears the plain subject when nats-server does not map it.
+      this.warnedUnmapped = true;
+      this.logger.warn(
+        `${msg.subject} arrived unmapped: nats-server has no partition mapping for ${rpcSubscription(this.spec)} (RPC_PARTITIONS is ${this.partitioning.partitions}), so every replica answers every tenant`,
+      );
+    }
     if (!this.slots.tryAcquire()) {
       if (this.slots.waiting >= this.limits.maxQueued) {
         this.fail(

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { RPC_PARTITIONS } from '@engram/contracts';
+import { NATS_CONFIG } from '../topology/nats-config';
 import { scalingConsumers } from '../topology/scaled-objects';
 import { topologyArtifacts, withBlock } from './topology.command';
 
@@ -42,6 +44,54 @@ describe('the Deployments in deploy/k8s/base/services', () => {
       });
     },
   );
+});
+
+/** The replicas of retrieval agree with the generated NATS configurations on the partitions. */
+describe('the partitioned retrieval replicas', () => {
+  it('in docker-compose.yml: numbered 0 … n − 1 of n, with the partitions nats-server maps', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<
+        string,
+        { command?: string[]; volumes?: string[]; environment?: Record<string, string> }
+      >;
+    };
+    const replicas = Object.entries(compose.services)
+      .filter(([name]) => /^retrieval(-\d+)?$/.test(name))
+      .map(([, service]) => service.environment ?? {});
+    expect(replicas.map((env) => env['RPC_REPLICA']).sort()).toEqual(replicas.map((_, i) => String(i)));
+    for (const env of replicas)
+      expect(env).toMatchObject({
+        RPC_PARTITIONS: String(RPC_PARTITIONS),
+        RPC_REPLICAS: String(replicas.length),
+      });
+    const nats = compose.services['nats']!;
+    expect(nats.volumes).toContain(`./${NATS_CONFIG}:/etc/nats/engram.conf:ro`);
+    expect(nats.command?.slice(0, 2)).toEqual(['-c', '/etc/nats/engram.conf']);
+  });
+
+  it('in deploy/k8s: a StatefulSet whose RPC_REPLICAS is its replicas, with the partitions of the NATS values', () => {
+    const [statefulSet] = parseAllDocuments(
+      readFileSync(join(ROOT, 'deploy/k8s/base/services/retrieval.yaml'), 'utf8'),
+    ).map(
+      (doc) =>
+        doc.toJS() as {
+          kind: string;
+          spec: {
+            replicas: number;
+            template: { spec: { containers: { env: { name: string; value: string }[] }[] } };
+          };
+        },
+    );
+    expect(statefulSet!.kind).toBe('StatefulSet');
+    const env = Object.fromEntries(
+      statefulSet!.spec.template.spec.containers[0]!.env.map(({ name, value }) => [name, value]),
+    );
+    expect(env).toMatchObject({
+      RPC_PARTITIONS: String(RPC_PARTITIONS),
+      RPC_REPLICAS: String(statefulSet!.spec.replicas),
+    });
+    expect(env['RPC_REPLICA']).toBeUndefined();
+  });
 });
 
 describe('withBlock', () => {

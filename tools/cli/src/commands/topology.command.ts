@@ -1,6 +1,13 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { RPC_PARTITIONS } from '@engram/contracts';
+import {
+  NATS_CONFIG,
+  NATS_HELM_VALUES,
+  renderNatsConfig,
+  renderNatsHelmValues,
+} from '../topology/nats-config';
 import { renderEndpointPatches, renderScaledObjects, withScalingResources } from '../topology/scaled-objects';
 import { renderTopologyTables } from '../topology/topology-table';
 import { renderTurnFlow } from '../topology/turn-flow';
@@ -62,6 +69,8 @@ export function topologyArtifacts(root: string): Map<string, string | null> {
     OVERLAY,
     withBlock(read(OVERLAY), 'topology-endpoints', renderEndpointPatches(OVERLAY_ENDPOINT), 'yaml'),
   );
+  artifacts.set(NATS_CONFIG, renderNatsConfig());
+  artifacts.set(NATS_HELM_VALUES, renderNatsHelmValues());
   return artifacts;
 }
 
@@ -86,7 +95,17 @@ export function topologyCommand(): Command {
       '--update <root>',
       'rewrite what the topology generates in this repository instead of printing it',
     )
-    .action((options: { update?: string }) => {
+    .option(
+      '--nats-config [partitions]',
+      `print the nats-server configuration with the mappings of the partitioned RPCs (default ${RPC_PARTITIONS} partitions)`,
+    )
+    .action((options: { update?: string; natsConfig?: string | true }) => {
+      if (options.natsConfig !== undefined) {
+        process.stdout.write(
+          renderNatsConfig(options.natsConfig === true ? RPC_PARTITIONS : Number(options.natsConfig)),
+        );
+        return;
+      }
       if (!options.update) {
         console.log(`${renderTurnFlow()}\n\n${renderTopologyTables()}`);
         return;

@@ -101,7 +101,7 @@ function rpcsTable(): string {
   return table(
     ['Subject', 'Owner', 'Request → response', 'Publishes'],
     Object.values<RpcSpec>(Rpcs).map((r) => [
-      code(r.tenantScoped ? `${r.subject}.{tenant}` : r.subject),
+      `${code(r.tenantScoped ? `${r.subject}.{tenant}` : r.subject)}${r.partitioned ? ' (partitioned)' : ''}`,
       r.owner,
       `${code(messageName(r.request.typeName))} → ${code(messageName(r.response.typeName))}`,
       published(r.publishes),
