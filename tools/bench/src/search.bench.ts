@@ -35,10 +35,12 @@ import {
 } from './search/corpus-shape';
 import {
   explainFloor,
+  indexMemory,
   measureFloor,
   measureRpc,
   measureShell,
   SHELL_TENANT,
+  warmIndexes,
   type VectorQuery,
 } from './search/measure-search';
 import { DEFAULT_QUERY_MIX, generateQueries } from './search/query-generator';
@@ -116,6 +118,7 @@ async function measureScale(
 
   let rpc: ScaleResult['rpc'] = null;
   let shell: ScaleResult['shell'] = null;
+  let index: ScaleResult['index'] = null;
   if (flags.rpc) {
     const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
     const services: ServiceProcess[] = [];
@@ -126,6 +129,16 @@ async function measureScale(
     );
     const nc = await connect({ servers: context.nats.url, name: 'engram-bench-search', noAsyncTraces: true });
     try {
+      const retrieval = services[1]!;
+      const warmed = await warmIndexes(
+        nc,
+        tenants.map((t) => ({ tenantId: t.id, messages: t.messages })),
+        measured[0]!,
+      );
+      index = { ...warmed, ...(await indexMemory(retrieval.pid, retrieval.httpPort)) };
+      progress(
+        `${label}: indexes loaded: ${warmed.oneTenant.messages} messages in ${warmed.oneTenant.ms} ms, then ${warmed.all.tenants} tenants in ${warmed.all.ms} ms; ${index.indexMB} MB held, retrieval resident ${index.rssMB} MB`,
+      );
       rpc = await measureRpc(nc, warmup, measured, flags.clients);
       progress(
         `${label}: RPC p95 ${rpc.latency.p95Ms} ms (${rpc.latency.count}/${rpc.calls} answered${Object.keys(rpc.errors).length ? `; errors ${JSON.stringify(rpc.errors)}` : ''})`,
@@ -177,6 +190,7 @@ async function measureScale(
         vectors: load.rows['embeddings'] ?? 0,
       },
       load,
+      index,
       rpc,
       shell,
       floor: floor.run,
@@ -258,7 +272,7 @@ const program = new Command('bench:search')
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
   .option(
     '--json',
-    'print {"messages","p50Ms","p95Ms","p99Ms","floorP95Ms","p95Ms100k"} as the last line of stdout',
+    'print {"messages","p50Ms","p95Ms","p99Ms","shellP95Ms","cpuMsPerSearch","indexMemoryMB","floorP95Ms","p95Ms100k","coldLoad10kMs","coldLoadAllMs"} as the last line of stdout',
     false,
   )
   .option(

@@ -1,6 +1,6 @@
 import { Dictionary, Float64Column, SlotList } from './columns';
 import { decodeHalfvec } from './index-statements';
-import { VectorSet } from './vector-set';
+import { SIMD_SCAN_FROM, VectorSet } from './vector-set';
 
 describe('SlotList', () => {
   it('keeps slots sorted and once, whatever order they come in', () => {
@@ -59,5 +59,36 @@ describe('decodeHalfvec', () => {
   it("reads pgvector's binary halfvec (as `halfvec_send('[1,2.5,-0.333]')` gives it)", () => {
     const bytes = Buffer.from('000300003c004100b554', 'hex');
     expect(Array.from(decodeHalfvec(bytes))).toEqual([1, 2.5, -0.3330078125]);
+  });
+});
+
+describe('VectorSet beyond SIMD_SCAN_FROM', () => {
+  it('finds the same nearest through the SIMD scan as the loop does', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+    const vectors = Array.from({ length: SIMD_SCAN_FROM + 100 }, () =>
+      Float32Array.from({ length: 8 }, random),
+    );
+    const small = new VectorSet(8);
+    const large = new VectorSet(8);
+    vectors.slice(0, SIMD_SCAN_FROM - 1).forEach((v, slot) => small.put(slot, v));
+    vectors.forEach((v, slot) => large.put(slot, v));
+    large.put(SIMD_SCAN_FROM + 5, new Float32Array(8)); // a zero vector is never among the nearest
+    const query = Float32Array.from({ length: 8 }, random);
+    const expected = vectors
+      .map((v, slot) => ({
+        slot,
+        cosine: large.cosine(
+          slot,
+          query,
+          query.reduce((n, x) => n + x * x, 0),
+        ),
+      }))
+      .filter((x) => x.cosine !== null)
+      .sort((a, b) => b.cosine! - a.cosine!)
+      .slice(0, 10)
+      .map((x) => x.slot);
+    expect(large.nearest(query, 10)).toEqual(expected);
+    expect(small.nearest(query, 3)).toHaveLength(3);
   });
 });

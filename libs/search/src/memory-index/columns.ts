@@ -26,6 +26,11 @@ class Column<T extends TypedArray> {
     return this.data.byteLength;
   }
 
+  /** Gives back the room beyond `length` slots (after a load: growth leaves up to a third unused). */
+  compact(length: number): void {
+    if (length < this.data.length) this.data = this.data.slice(0, length) as T;
+  }
+
   private grow(minimum: number): void {
     const next = new this.make(Math.max(minimum, 16, Math.ceil(this.data.length * 1.5)));
     if (this.fill !== 0) next.fill(this.fill);
@@ -103,9 +108,14 @@ export class SlotList {
     return this.data.byteLength;
   }
 
+  /** Gives back the room beyond its length. */
+  compact(): void {
+    if (this.length < this.data.length) this.data = this.data.slice(0, Math.max(1, this.length));
+  }
+
   private push(slot: number): void {
     if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
+      const next = new Int32Array(Math.max(4, Math.ceil(this.data.length * 1.5)));
       next.set(this.data);
       this.data = next;
     }

@@ -168,12 +168,27 @@ export async function readConversationMessages(
   return rows.map((r) => r.id);
 }
 
+/** Every 16-bit half as the float it stands for, made once: decoding is then one lookup per component. */
+let halves: Float32Array | null = null;
+function halfTable(): Float32Array {
+  if (!halves) {
+    halves = new Float32Array(65536);
+    const view = new DataView(new ArrayBuffer(2));
+    for (let bits = 0; bits < 65536; bits++) {
+      view.setUint16(0, bits);
+      halves[bits] = getFloat16(view, 0);
+    }
+  }
+  return halves;
+}
+
 /** pgvector's binary halfvec (`halfvec_send`): dimensions (int16), unused (int16), then big-endian halves. */
 export function decodeHalfvec(bytes: Uint8Array): Float32Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const dimensions = view.getInt16(0);
+  const table = halfTable();
+  const dimensions = (bytes[0]! << 8) | bytes[1]!;
   const vector = new Float32Array(dimensions);
-  for (let i = 0; i < dimensions; i++) vector[i] = getFloat16(view, 4 + 2 * i);
+  for (let i = 0, at = 4; i < dimensions; i++, at += 2)
+    vector[i] = table[(bytes[at]! << 8) | bytes[at + 1]!]!;
   return vector;
 }
 

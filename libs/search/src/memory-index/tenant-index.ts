@@ -66,6 +66,24 @@ export class ItemTable {
     }
   }
 
+  /** Gives back the room growth left in every column, list and vector set. */
+  compact(): void {
+    const n = this.slots.size;
+    for (const column of [
+      this.ids,
+      this.conversation,
+      this.agent,
+      this.time,
+      this.length,
+      this.accessCount,
+      this.lastAccess,
+      this.lexemeCount,
+    ])
+      column.compact(n);
+    for (const list of this.postings.values()) list.compact();
+    for (const set of this.vectors.values()) set.compact();
+  }
+
   putVector(slot: number, model: string, vector: Float32Array): void {
     let set = this.vectors.get(model);
     if (!set) this.vectors.set(model, (set = new VectorSet(vector.length)));
@@ -130,6 +148,7 @@ export class TenantIndex {
   static from(tenantId: string, snapshot: TenantSnapshot): TenantIndex {
     const index = new TenantIndex(tenantId);
     index.apply(snapshot);
+    index.compact();
     return index;
   }
 
@@ -183,6 +202,19 @@ export class TenantIndex {
     for (const t of [this.messages, this.summaries, this.facts])
       for (const set of t.vectors.values()) vectors += set.rows;
     return { messages: this.messages.size, summaries: this.summaries.size, facts: this.facts.size, vectors };
+  }
+
+  /** Gives back the room growth left (after a load). */
+  compact(): void {
+    this.messages.compact();
+    this.summaries.compact();
+    this.facts.compact();
+    const m = this.messages.size;
+    for (const column of [this.role, this.author, this.streamSeq, this.position, this.asks])
+      column.compact(m);
+    for (const list of this.turns.values()) list.compact();
+    for (const column of [this.validTo, this.expiresAt, this.importance]) column.compact(this.facts.size);
+    this.earliest.compact(this.summaries.size);
   }
 
   /** Estimated bytes held, for the memory ceiling. */

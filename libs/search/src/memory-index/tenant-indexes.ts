@@ -149,21 +149,14 @@ export class TenantIndexes {
     const started = this.clock();
     entry.loaded = this.options
       .read(tenantId, { all: true })
-      .then((rows) => {
+      .then(async (rows) => {
         if (this.entries.get(tenantId) !== entry) return;
         if (rows === null) {
           this.refuse(entry, UNKNOWN_TENANT_RETRY_MS);
           return;
         }
-        const index = TenantIndex.from(tenantId, {
-          conversations: [],
-          messages: [],
-          summaries: [],
-          facts: [],
-          vectors: [],
-          access: [],
-          ...rows,
-        });
+        const index = await buildInSlices(tenantId, rows);
+        if (this.entries.get(tenantId) !== entry) return;
         entry.bytes = index.bytes;
         if (entry.bytes > this.options.memoryBytes) {
           this.log(
@@ -252,6 +245,24 @@ export class TenantIndexes {
       }
     }
   }
+}
+
+/** Rows applied between two turns of the event loop while an index is built: searches keep being answered. */
+const SLICE = 2000;
+
+/** Builds a tenant's index from its rows a slice at a time, yielding to the event loop between slices. */
+async function buildInSlices(tenantId: string, rows: Partial<TenantSnapshot>): Promise<TenantIndex> {
+  const index = new TenantIndex(tenantId);
+  index.apply({ conversations: rows.conversations ?? [] });
+  for (const key of ['messages', 'summaries', 'facts', 'vectors', 'access'] as const) {
+    const list = rows[key] ?? [];
+    for (let at = 0; at < list.length; at += SLICE) {
+      index.apply({ [key]: list.slice(at, at + SLICE) });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  index.compact();
+  return index;
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1048576);

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies } from '../measure/latency-stats';
+import { scrapeMetricSums } from '../measure/prometheus-text';
 import { machineBusySeconds } from '../measure/process-cpu';
 import { runClosedLoop, type ClosedLoopRun } from './closed-loop';
 import { explainEach } from './explain';
@@ -24,7 +26,7 @@ const tally = (keys: Iterable<string>) => {
 /** The latencies of the calls that succeeded, the errors of the others, the degraded answers and the hits. */
 export function latencyRun<R>(
   run: ClosedLoopRun<R>,
-  answer: (value: R) => { degradedReason?: string; hits?: number },
+  answer: (value: R) => { degradedReason?: string; hits?: number; answeredBy?: string },
   machineBusySecondsDuring?: number,
 ): LatencyRun {
   const ok = run.outcomes.filter((o) => o.error === undefined);
@@ -39,6 +41,9 @@ export function latencyRun<R>(
     errors: tally(run.outcomes.filter((o) => o.error !== undefined).map((o) => o.error!)),
     degraded: degraded.length,
     degradedReasons: tally(degraded.map((a) => a.degradedReason || 'unspecified')),
+    ...(answers.some((a) => a.answeredBy !== undefined) && {
+      answeredBy: tally(answers.map((a) => a.answeredBy || 'unspecified')),
+    }),
     ...(hits.length
       ? {
           meanHits: hits.reduce((a, b) => a + b, 0) / hits.length,
@@ -64,11 +69,12 @@ async function closedLoopOnMachine<T, R>(
 }
 
 /** memory_search over NATS, as an agent runtime asks it. */
-function search(nc: NatsConnection, q: BenchQuery) {
+function search(nc: NatsConnection, q: BenchQuery, extra: { recordAccess?: boolean } = {}) {
   return callRpc(
     nc,
     Rpcs.search,
     {
+      ...extra,
       query: q.text,
       topK: q.topK,
       filters: {
@@ -92,9 +98,68 @@ export async function measureRpc(
   const { run, busySeconds } = await closedLoopOnMachine(measured, clients, (q) => search(nc, q));
   return latencyRun(
     run,
-    (r) => ({ ...(r.degraded ? { degradedReason: r.degradedReason } : {}), hits: r.hits.length }),
+    (r) => ({
+      ...(r.degraded ? { degradedReason: r.degradedReason } : {}),
+      hits: r.hits.length,
+      answeredBy: r.answeredBy,
+    }),
     busySeconds,
   );
+}
+
+/** How long the tenants' indexes took to load in a fresh retrieval process. */
+export interface IndexWarmUp {
+  /** The tenant nearest 10,000 messages, loaded alone: from its first search to the first answered by its index. */
+  readonly oneTenant: { readonly tenantId: string; readonly messages: number; readonly ms: number };
+  /** Then every other tenant at once: from their first searches to the last tenant answered by its index. */
+  readonly all: { readonly tenants: number; readonly messages: number; readonly ms: number };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Loads every tenant's index by searching it (the first search of a tenant starts its load and is
+ * answered by Postgres), timing one tenant of about 10,000 messages alone, then all the others.
+ */
+export async function warmIndexes(
+  nc: NatsConnection,
+  tenants: ReadonlyArray<{ readonly tenantId: string; readonly messages: number }>,
+  probe: BenchQuery,
+): Promise<IndexWarmUp> {
+  const fromIndex = async (tenantId: string) =>
+    (await search(nc, { ...probe, tenantId, filters: {} }, { recordAccess: false })).answeredBy === 'index';
+  const untilLoaded = async (pending: Set<string>, started: number) => {
+    while (pending.size > 0) {
+      if (performance.now() - started > 600_000)
+        throw new Error(`indexes not loaded after 10 min: ${[...pending]}`);
+      for (const tenantId of [...pending]) if (await fromIndex(tenantId)) pending.delete(tenantId);
+      if (pending.size > 0) await sleep(10);
+    }
+    return performance.now() - started;
+  };
+  const one = [...tenants].sort((a, b) => Math.abs(a.messages - 10_000) - Math.abs(b.messages - 10_000))[0]!;
+  const oneMs = await untilLoaded(new Set([one.tenantId]), performance.now());
+  const others = tenants.filter((t) => t.tenantId !== one.tenantId);
+  const allMs = await untilLoaded(new Set(others.map((t) => t.tenantId)), performance.now());
+  return {
+    oneTenant: { tenantId: one.tenantId, messages: one.messages, ms: Math.round(oneMs) },
+    all: {
+      tenants: others.length,
+      messages: others.reduce((n, t) => n + t.messages, 0),
+      ms: Math.round(allMs),
+    },
+  };
+}
+
+/** The retrieval process's memory after the warm-up: its resident set and what its indexes report holding. */
+export async function indexMemory(
+  pid: number,
+  httpPort: number,
+): Promise<{ rssMB: number; indexMB: number }> {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  const { bytes } = await scrapeMetricSums(httpPort, { bytes: { name: 'engram_search_index_bytes' } });
+  return { rssMB: Math.round(rssKb / 1024), indexMB: Math.round(bytes / 1048576) };
 }
 
 /** No corpus has this tenant. */

@@ -1,7 +1,7 @@
 import { summarizeLatencies } from '../measure/latency-stats';
 import { searchHeadline, searchTargets, type LatencyRun, type ScaleResult } from './search-report';
 
-const run = (latencies: number[], failed = 0): LatencyRun => ({
+const run = (latencies: number[], failed = 0, cpuMs?: number): LatencyRun => ({
   latency: summarizeLatencies(latencies),
   calls: latencies.length + failed,
   seconds: 1,
@@ -9,31 +9,59 @@ const run = (latencies: number[], failed = 0): LatencyRun => ({
   errors: failed ? { UNAVAILABLE: failed } : {},
   degraded: 0,
   degradedReasons: {},
+  ...(cpuMs !== undefined && { machineCpuMsPerCall: cpuMs }),
 });
-const scale = (messages: number, rpc: LatencyRun | null, floor: LatencyRun | null) =>
-  ({ corpus: { messages }, rpc, floor }) as unknown as ScaleResult;
+const warmUp = {
+  oneTenant: { tenantId: 't', messages: 10_000, ms: 400 },
+  all: { tenants: 99, messages: 990_000, ms: 30_000 },
+  rssMB: 900,
+  indexMB: 700,
+};
+const scale = (
+  messages: number,
+  rpc: LatencyRun | null,
+  floor: LatencyRun | null,
+  shell: LatencyRun | null = null,
+  index: typeof warmUp | null = null,
+) => ({ corpus: { messages }, rpc, floor, shell, index }) as unknown as ScaleResult;
 /** 100 latencies: p50 = p95 ÷ 2, p99 = 1.5 × p95. */
 const ms = (p95: number) =>
   Array.from({ length: 100 }, (_, i) => (i < 50 ? p95 / 2 : i < 95 ? p95 : p95 * 1.5));
 
 describe('search headline and targets', () => {
-  it('reports p50/p95/p99 at 1 M, the floor and p95 at 100 k, and judges the targets', () => {
+  it('reports p50/p95/p99, the shell, CPU, index memory and load times at 1 M, p95 at 100 k, and judges the targets', () => {
     const h = searchHeadline({
-      scales: [scale(1_000_000, run(ms(20)), run(ms(15))), scale(100_000, run(ms(12)), run(ms(9)))],
+      scales: [
+        scale(1_000_000, run(ms(20), 0, 3.2), run(ms(15)), run(ms(14)), warmUp),
+        scale(100_000, run(ms(12)), run(ms(9))),
+      ],
     });
     expect(h).toEqual({
       messages: 1_000_000,
       p50Ms: 10,
       p95Ms: 20,
       p99Ms: 30,
+      shellP95Ms: 14,
+      cpuMsPerSearch: 3.2,
+      indexMemoryMB: 700,
       floorP95Ms: 15,
       p95Ms100k: 12,
+      coldLoad10kMs: 400,
+      coldLoadAllMs: 30_400,
     });
-    expect(searchTargets(h)).toMatchObject({ p95Met: true, scaleMet: true, floorMet: true });
-    expect(searchTargets({ ...h, p95Ms: 26 })).toMatchObject({
+    expect(searchTargets(h)).toMatchObject({
+      p95Met: true,
+      scaleMet: true,
+      shellMet: true,
+      cpuMet: true,
+      memoryMet: true,
+    });
+    expect(searchTargets({ ...h, p95Ms: 26, cpuMsPerSearch: 3.6, indexMemoryMB: 1001 })).toMatchObject({
       p95Met: false,
       scaleMet: false,
-      floorMet: false,
+      shellMet: false,
+      cpuMet: false,
+      memoryMet: false,
     });
   });
 
@@ -46,10 +74,21 @@ describe('search headline and targets', () => {
       p50Ms: null,
       p95Ms: null,
       p99Ms: null,
+      shellP95Ms: null,
+      cpuMsPerSearch: null,
+      indexMemoryMB: null,
       floorP95Ms: 15,
       p95Ms100k: null,
+      coldLoad10kMs: null,
+      coldLoadAllMs: null,
     });
-    expect(searchTargets(h)).toMatchObject({ p95Met: null, scaleMet: null, floorMet: null });
+    expect(searchTargets(h)).toMatchObject({
+      p95Met: null,
+      scaleMet: null,
+      shellMet: null,
+      cpuMet: null,
+      memoryMet: null,
+    });
     expect(searchHeadline({ scales: [scale(1_000_000, run(ms(20), 1), null)] }).p95Ms).toBeNull();
   });
 });
