@@ -76,7 +76,7 @@ describe('VectorSet beyond SIMD_SCAN_FROM', () => {
     large.put(SIMD_SCAN_FROM + 5, new Float32Array(8)); // a zero vector is never among the nearest
     const query = Float32Array.from({ length: 8 }, random);
     const expected = vectors
-      .map((v, slot) => ({
+      .map((_, slot) => ({
         slot,
         cosine: large.cosine(
           slot,

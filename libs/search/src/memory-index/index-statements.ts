@@ -116,30 +116,30 @@ export async function readTenantRows(
   return { conversations, messages, summaries, facts, vectors, access };
 }
 
+type Refs = ReadonlyArray<{ kind: ItemKind; id: string }> | null;
+
+/** Rows of a table keyed by (item_kind, item_id) that belong to the tenant ($1), all or these refs ($2, $3). */
+const ofRefs = (alias: string, refs: Refs) =>
+  `${alias}.tenant_id = $1${refs ? ` AND (${alias}.item_kind, ${alias}.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))` : ''}`;
+const refValues = (tenantId: string, refs: Refs) =>
+  refs ? [tenantId, refs.map((r) => r.kind), refs.map((r) => r.id)] : [tenantId];
+
 /** Vectors of the tenant's items (all, or these), every model's. */
-export async function readVectors(
-  run: StatementRunner,
-  tenantId: string,
-  refs: ReadonlyArray<{ kind: ItemKind; id: string }> | null,
-): Promise<VectorDoc[]> {
+export async function readVectors(run: StatementRunner, tenantId: string, refs: Refs): Promise<VectorDoc[]> {
   const rows = await run<{ kind: ItemKind; id: string; model: string; vector: Buffer }>({
     text: `SELECT e.item_kind AS kind, e.item_id::text AS id, e.model, halfvec_send(e.embedding) AS vector
-             FROM embeddings e WHERE e.tenant_id = $1${refs ? ' AND (e.item_kind, e.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))' : ''}`,
-    values: refs ? [tenantId, refs.map((r) => r.kind), refs.map((r) => r.id)] : [tenantId],
+             FROM embeddings e WHERE ${ofRefs('e', refs)}`,
+    values: refValues(tenantId, refs),
   });
   return rows.map((r) => ({ kind: r.kind, id: r.id, model: r.model, vector: decodeHalfvec(r.vector) }));
 }
 
 /** Access counts of the tenant's items (all, or these). */
-export async function readAccess(
-  run: StatementRunner,
-  tenantId: string,
-  refs: ReadonlyArray<{ kind: ItemKind; id: string }> | null,
-): Promise<AccessDoc[]> {
+export async function readAccess(run: StatementRunner, tenantId: string, refs: Refs): Promise<AccessDoc[]> {
   const rows = await run<{ kind: ItemKind; id: string; count: number; last_us: number }>({
     text: `SELECT a.item_kind AS kind, a.item_id::text AS id, a.access_count AS count, ${us('a.last_accessed_at')} AS last_us
-             FROM item_access a WHERE a.tenant_id = $1${refs ? ' AND (a.item_kind, a.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))' : ''}`,
-    values: refs ? [tenantId, refs.map((r) => r.kind), refs.map((r) => r.id)] : [tenantId],
+             FROM item_access a WHERE ${ofRefs('a', refs)}`,
+    values: refValues(tenantId, refs),
   });
   return rows.map((r) => ({ kind: r.kind, id: r.id, count: r.count, lastAccessedAtUs: Number(r.last_us) }));
 }
