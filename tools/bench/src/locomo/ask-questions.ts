@@ -16,6 +16,8 @@ export interface Answer {
   readonly latencyMs: number;
   /** took_ms as the service reported it. */
   readonly tookMs: number;
+  /** What ranked the hits: "index" or "sql". */
+  readonly answeredBy: string;
 }
 
 export interface AskOptions {
@@ -68,6 +70,7 @@ async function ask(nc: NatsConnection, question: Question, options: AskOptions):
         degradedReason: response.degradedReason,
         latencyMs: performance.now() - started,
         tookMs: response.tookMs,
+        answeredBy: response.answeredBy,
       };
     } catch (error) {
       if (error instanceof RpcError && error.code === 'RESOURCE_EXHAUSTED' && attempt <= RETRIES) {
@@ -77,6 +80,25 @@ async function ask(nc: NatsConnection, question: Question, options: AskOptions):
       throw error;
     }
   }
+}
+
+/**
+ * Asks `question` until retrieval answers it from the tenant's in-memory index (its first search
+ * starts the load; Postgres answers meanwhile): how long the load took, or null when no answer
+ * came from an index within `withinMs` (the index is off, or the tenant too big for it).
+ */
+export async function warmIndex(
+  nc: NatsConnection,
+  question: Question,
+  options: AskOptions,
+  withinMs = 60_000,
+): Promise<number | null> {
+  const started = performance.now();
+  while (performance.now() - started < withinMs) {
+    if ((await ask(nc, question, options)).answeredBy === 'index') return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return null;
 }
 
 /**

@@ -10,10 +10,11 @@ const report: RecallReport = {
 };
 
 describe('LoCoMo report', () => {
-  it('--json prints exactly questions, recall and byCategory', () => {
-    expect(JSON.stringify(locomoHeadline(report))).toBe(
+  it('--json prints exactly questions, recall, byCategory and the search latency', () => {
+    expect(JSON.stringify(locomoHeadline(report, { p50Ms: 8.04, p95Ms: 12.36 }))).toBe(
       '{"questions":3,"recall":{"5":44.4,"10":61.1,"25":61.1,"50":77.8},' +
-        '"byCategory":{"2":{"questions":1,"recall":{"5":0,"10":50,"25":50,"50":100}},"4":{"questions":2,"recall":{"5":66.7,"10":66.7,"25":66.7,"50":66.7}}}}',
+        '"byCategory":{"2":{"questions":1,"recall":{"5":0,"10":50,"25":50,"50":100}},"4":{"questions":2,"recall":{"5":66.7,"10":66.7,"25":66.7,"50":66.7}}},' +
+        '"searchP50Ms":8,"searchP95Ms":12.4}',
     );
   });
 

@@ -86,6 +86,10 @@ export interface LocomoBenchResult {
     /** Hits over all responses by kind (message, summary, fact). */
     readonly hitsByKind: Record<string, number>;
     readonly meanHits: number;
+    /** Answers by what ranked them ("index" or "sql"). */
+    readonly answeredBy: Record<string, number>;
+    /** From the first search to the first answered by the tenant's index (null: none was). */
+    readonly indexLoadMs: number | null;
   };
   readonly recall: RecallSummary;
   readonly byCategory: RecallReport['byCategory'];
@@ -106,16 +110,24 @@ export interface LocomoHeadline {
   readonly questions: number;
   readonly recall: RecallByK;
   readonly byCategory: Record<string, { readonly questions: number; readonly recall: RecallByK }>;
+  /** memory_search latency at the client, at the run's concurrency. */
+  readonly searchP50Ms: number;
+  readonly searchP95Ms: number;
 }
 
 /** The headline: what `--json` prints as the last line of stdout. */
-export function locomoHeadline(report: RecallReport): LocomoHeadline {
+export function locomoHeadline(
+  report: RecallReport,
+  latency: Pick<LatencySummary, 'p50Ms' | 'p95Ms'>,
+): LocomoHeadline {
   return {
     questions: report.overall.questions,
     recall: report.overall.recall,
     byCategory: Object.fromEntries(
       Object.entries(report.byCategory).map(([c, s]) => [c, { questions: s.questions, recall: s.recall }]),
     ),
+    searchP50Ms: Math.round(latency.p50Ms * 10) / 10,
+    searchP95Ms: Math.round(latency.p95Ms * 10) / 10,
   };
 }
 
@@ -172,6 +184,11 @@ export function renderLocomoReport(r: LocomoBenchResult): string {
     '',
     `search     ${n0(r.search.requests)} memory_search requests (topK ${r.settings.topK}, ${r.settings.concurrency} at once): ` +
       `p50 ${ms(r.search.latency.p50Ms)}, p95 ${ms(r.search.latency.p95Ms)} at the client (service took p50 ${ms(r.search.serviceTook.p50Ms)}, p95 ${ms(r.search.serviceTook.p95Ms)})`,
+    `           answered by ${Object.entries(r.search.answeredBy)
+      .map(([by, n]) => `${by} ${n0(n)}`)
+      .join(
+        ', ',
+      )}${r.search.indexLoadMs === null ? '' : `; the tenant's index answered ${n0(r.search.indexLoadMs)} ms after the first search`}`,
     `           degraded ${n0(r.search.degraded)}${
       Object.keys(r.search.degradedReasons).length
         ? ` (${Object.entries(r.search.degradedReasons)
