@@ -18,7 +18,11 @@ import type {
  * Times are microseconds since the epoch, lexemes the stored tsvector's.
  */
 
-/** Which items to read: all of the tenant's, or these ids per kind. */
+/**
+ * Which items to read: all of the tenant's (with every vector and access count), or these ids per
+ * kind and the vectors of these refs. A change reads no access counts: those change by their
+ * own events.
+ */
 export type ItemSelection =
   | { readonly all: true }
   | {
@@ -27,6 +31,7 @@ export type ItemSelection =
       readonly summary?: readonly string[];
       readonly fact?: readonly string[];
       readonly conversation?: readonly string[];
+      readonly vectors?: ReadonlyArray<{ readonly kind: ItemKind; readonly id: string }>;
     };
 
 const us = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::float8`;
@@ -40,7 +45,7 @@ export async function tenantExists(run: StatementRunner, tenantId: string): Prom
   return rows[0]?.known === true;
 }
 
-/** Reads the selected items with their vectors, access counts and conversations. */
+/** Reads the selected items with their conversations, and the vectors (and access counts) the selection asks for. */
 export async function readTenantRows(
   run: StatementRunner,
   tenantId: string,
@@ -104,15 +109,14 @@ export async function readTenantRows(
           values: conversationIds ? [tenantId, conversationIds] : [tenantId],
         })
       : [];
-  const refs = selection.all
-    ? null
-    : (['message', 'summary', 'fact'] as const).flatMap((kind) =>
-        (ids(kind) ?? []).map((id) => ({ kind, id })),
-      );
-  const [vectors, access] =
-    refs === null || refs.length > 0
-      ? await Promise.all([readVectors(run, tenantId, refs), readAccess(run, tenantId, refs)])
-      : [[], []];
+  if (!selection.all) {
+    const vectors = selection.vectors?.length ? await readVectors(run, tenantId, selection.vectors) : [];
+    return { conversations, messages, summaries, facts, vectors, access: [] };
+  }
+  const [vectors, access] = await Promise.all([
+    readVectors(run, tenantId, null),
+    readAccess(run, tenantId, null),
+  ]);
   return { conversations, messages, summaries, facts, vectors, access };
 }
 

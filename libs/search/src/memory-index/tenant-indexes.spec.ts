@@ -75,6 +75,20 @@ describe('TenantIndexes', () => {
     indexes.close();
   });
 
+  it('counts an access per ref a search returned, keeping the latest time', async () => {
+    const s = store({ acme: 3 });
+    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const index = (await indexes.whenLoaded('acme'))!;
+    indexes.accessed('acme', ['message:1', 'message:2', 'summary:9'], 5_000);
+    indexes.accessed('acme', ['message:1'], 3_000);
+    await indexes.flush();
+    const slot = index.messages.slot('1')!;
+    expect(index.messages.accessCount.get(slot)).toBe(2);
+    expect(index.messages.lastAccess.get(slot)).toBe(5_000);
+    expect(index.messages.accessCount.get(index.messages.slot('3')!)).toBe(0);
+    indexes.close();
+  });
+
   it('ignores changes of tenants it does not hold', async () => {
     const s = store({ acme: 3 });
     const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });

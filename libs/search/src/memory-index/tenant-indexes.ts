@@ -1,3 +1,4 @@
+import type { ItemKind } from '../ranking/candidate';
 import type { TenantSnapshot } from './index-docs';
 import type { ItemSelection } from './index-statements';
 import { TenantIndex } from './tenant-index';
@@ -21,8 +22,16 @@ export interface TenantIndexesOptions {
   readonly log?: (message: string) => void;
 }
 
-/** Selections of ids per kind, merged. */
-type Changes = { message: Set<string>; summary: Set<string>; fact: Set<string> };
+/** Selections of ids per kind, and refs ("message:12") whose vectors to read, merged. */
+type Changes = { message: Set<string>; summary: Set<string>; fact: Set<string>; vectors: Set<string> };
+
+/** What an event says changed: items to read again, and items whose vectors to read. */
+export interface ItemChanges {
+  readonly message?: readonly string[];
+  readonly summary?: readonly string[];
+  readonly fact?: readonly string[];
+  readonly vectors?: ReadonlyArray<{ readonly kind: ItemKind; readonly id: string }>;
+}
 
 interface Entry {
   state: 'loading' | 'ready' | 'refused';
@@ -40,7 +49,12 @@ interface Entry {
 /** A tenant not in the store yet is asked for again after this long. */
 const UNKNOWN_TENANT_RETRY_MS = 1000;
 
-const emptyChanges = (): Changes => ({ message: new Set(), summary: new Set(), fact: new Set() });
+const emptyChanges = (): Changes => ({
+  message: new Set(),
+  summary: new Set(),
+  fact: new Set(),
+  vectors: new Set(),
+});
 
 /**
  * The tenants' in-memory indexes in one process: loaded lazily (the first search of a tenant
@@ -82,14 +96,12 @@ export class TenantIndexes {
   }
 
   /** Items of a tenant changed in the store (an event said so): read them again if it is held. */
-  changed(
-    tenantId: string,
-    selection: { message?: readonly string[]; summary?: readonly string[]; fact?: readonly string[] },
-  ): void {
+  changed(tenantId: string, selection: ItemChanges): void {
     const entry = this.entries.get(tenantId);
     if (!entry || entry.state === 'refused') return;
     for (const kind of ['message', 'summary', 'fact'] as const)
       for (const id of selection[kind] ?? []) entry.changes[kind].add(id);
+    for (const ref of selection.vectors ?? []) entry.changes.vectors.add(`${ref.kind}:${ref.id}`);
     this.scheduleFlush();
   }
 
@@ -220,7 +232,8 @@ export class TenantIndexes {
     for (const [tenantId, entry] of this.entries) {
       if (entry.state !== 'ready') continue;
       const { changes, accesses } = entry;
-      if (changes.message.size + changes.summary.size + changes.fact.size + accesses.length === 0) continue;
+      const items = changes.message.size + changes.summary.size + changes.fact.size + changes.vectors.size;
+      if (items + accesses.length === 0) continue;
       entry.changes = emptyChanges();
       entry.accesses = [];
       try {
@@ -228,17 +241,18 @@ export class TenantIndexes {
           message: [...changes.message],
           summary: [...changes.summary],
           fact: [...changes.fact],
+          vectors: [...changes.vectors].map((ref) => {
+            const colon = ref.indexOf(':');
+            return { kind: ref.slice(0, colon) as ItemKind, id: ref.slice(colon + 1) };
+          }),
         };
-        const rows =
-          selection.message.length + selection.summary.length + selection.fact.length > 0
-            ? await this.options.read(tenantId, selection)
-            : {};
+        const rows = items > 0 ? await this.options.read(tenantId, selection) : {};
         if (this.entries.get(tenantId) !== entry || rows === null) continue;
         entry.index!.apply(rows);
         for (const a of accesses) entry.index!.accessed(a.refs, a.atUs);
       } catch (error) {
         // The store could not be read: hear them again at the next flush.
-        for (const kind of ['message', 'summary', 'fact'] as const)
+        for (const kind of ['message', 'summary', 'fact', 'vectors'] as const)
           for (const id of changes[kind]) entry.changes[kind].add(id);
         entry.accesses.unshift(...accesses);
         throw error;

@@ -42,7 +42,17 @@ describe('indexChangeOf', () => {
     expect(indexChangeOf('mem.embedding.written.acme', vectors)).toEqual({
       tenantId: 'acme',
       kind: 'items',
-      summary: ['5'],
+      vectors: [{ kind: 'summary', id: '5' }],
+    });
+    const messageVectors = encodeMessage(
+      EmbeddingWrittenSchema,
+      create(EmbeddingWrittenSchema, { tenantId: 'acme', kind: 'message', ids: ['7'] }),
+    );
+    expect(indexChangeOf('mem.embedding.written.acme', messageVectors)).toEqual({
+      tenantId: 'acme',
+      kind: 'items',
+      vectors: [{ kind: 'message', id: '7' }],
+      message: ['7'],
     });
   });
 

@@ -7,6 +7,7 @@ import {
   SummaryCreatedSchema,
   tenantOfSubject,
   timestampDate,
+  type ItemKind,
 } from '@engram/contracts';
 
 /** What an event on MEMORY_EVENTS changed in a tenant's index: items to read again, or accesses to count. */
@@ -17,13 +18,16 @@ export type IndexChange =
       readonly message?: string[];
       readonly summary?: string[];
       readonly fact?: string[];
+      /** Items whose vectors were written. */
+      readonly vectors?: Array<{ kind: ItemKind; id: string }>;
     }
   | { readonly tenantId: string; readonly kind: 'accessed'; readonly refs: string[]; readonly atUs: number };
 
 /**
  * The change an event announces (null: nothing the index holds, e.g. a compaction or a patrol).
  * A message, summary or fact event names items to read again; a vector written names its items
- * too (a tool call's synthesised content comes with its vector); an access names what a search returned.
+ * and their vectors (a message is read again too: a tool call's synthesised content comes with its
+ * vector); an access names what a search returned.
  */
 export function indexChangeOf(subject: string, data: Uint8Array): IndexChange | null {
   const tenantId = tenantOfSubject(subject);
@@ -43,8 +47,11 @@ export function indexChangeOf(subject: string, data: Uint8Array): IndexChange | 
     }
     case 'embedding.written': {
       const e = decodeMessage(EmbeddingWrittenSchema, data, { strict: false });
-      if (e.kind !== 'message' && e.kind !== 'summary' && e.kind !== 'fact') return null;
-      return { tenantId, kind: 'items', [e.kind]: [...e.ids] };
+      const kind = e.kind;
+      if (kind !== 'message' && kind !== 'summary' && kind !== 'fact') return null;
+      const vectors = e.ids.map((id) => ({ kind: kind as ItemKind, id }));
+      // A message's vector may come with the content synthesised for its tool call: read it again too.
+      return { tenantId, kind: 'items', vectors, ...(kind === 'message' && { message: [...e.ids] }) };
     }
     case 'access.recorded': {
       const e = decodeMessage(AccessRecordedSchema, data, { strict: false });

@@ -121,7 +121,8 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       )
     ).filter((id) => index.messages.slot(id) === undefined);
     if (missing.length > STRONG_CATCH_UP_LIMIT) return false;
-    index.apply(await readTenantRows(run, index.tenantId, { message: missing }));
+    const vectors = missing.map((id) => ({ kind: 'message' as const, id }));
+    index.apply(await readTenantRows(run, index.tenantId, { message: missing, vectors }));
     return true;
   }
 
