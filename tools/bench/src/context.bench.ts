@@ -20,6 +20,7 @@ import {
   type ContextBenchResult,
 } from './context/context-report';
 import { measureBuilds, measureRetrieval, seedWorkspaces } from './context/measure-context';
+import { warmIndexes } from './search/measure-search';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import {
@@ -139,6 +140,15 @@ async function main(flags: Flags): Promise<void> {
       'the agents asked for have no sticky facts in the corpus: the prompts would lack that layer',
     );
 
+  // Every tenant's search index loaded first: builds are timed against the indexes, not their loads.
+  const indexes = await warmIndexes(
+    nc,
+    tenants.map((t) => ({ tenantId: t.id, messages: t.messages })),
+    { tenantId: '', text: 'what did we decide', filters: {}, topK: memoryHits },
+  );
+  progress(
+    `${label}: search indexes loaded: ${indexes.oneTenant.messages} messages in ${indexes.oneTenant.ms} ms, then ${indexes.all.tenants} tenants in ${indexes.all.ms} ms`,
+  );
   progress(
     `${label}: ${flags.warmup} + ${flags.queries} context builds, ${flags.clients} clients, then the ${flags.queries} one at a time`,
   );
@@ -201,6 +211,7 @@ async function main(flags: Flags): Promise<void> {
       stickyFacts,
       seconds: seeded.seconds,
     },
+    indexes,
     builds,
     retrieval,
     targets: contextTargets(headline),

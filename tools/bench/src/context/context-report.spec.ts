@@ -139,6 +139,10 @@ describe('context benchmark report', () => {
         vectors: 1_067_821,
       },
       seeded: { agents: 300, documents: 1500, skills: 750, stickyFacts: 3000, seconds: 2 },
+      indexes: {
+        oneTenant: { tenantId: 'tenant-000', messages: 10_000, ms: 900 },
+        all: { tenants: 99, messages: 990_000, ms: 60_000 },
+      },
       builds: { concurrent: builds, serial: builds },
       retrieval: { concurrent: builds, serial: builds },
       targets: contextTargets({ p50Ms: 19, p95Ms: 50 }),

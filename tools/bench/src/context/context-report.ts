@@ -2,7 +2,7 @@ import { renderColumns, type ReportRow } from '../report/columns';
 import type { MachineDescription } from '../report/machine';
 import type { ClosedLoopRun } from '../search/closed-loop';
 import type { QueryMix } from '../search/query-generator';
-import { latencyRun } from '../search/measure-search';
+import { latencyRun, type IndexWarmUp } from '../search/measure-search';
 import { runCells, type LatencyRun } from '../search/search-report';
 
 export const CONTEXT_TARGETS = {
@@ -71,6 +71,8 @@ export interface ContextBenchResult {
     readonly stickyFacts: number;
     readonly seconds: number;
   };
+  /** Loading every tenant's search index in retrieval before the builds. */
+  readonly indexes: IndexWarmUp;
   /** `clients` at a time, and one at a time. */
   readonly builds: { readonly concurrent: BuildRun; readonly serial: BuildRun };
   /** mem.rpc.search as context building asks it, for the same messages: how much of a build is retrieval. */
