@@ -95,6 +95,28 @@ export class SlotList {
     return at < this.length && this.data[at] === slot;
   }
 
+  /**
+   * The first index at or after `from` whose slot is not below `slot` (the length when none):
+   * a galloping search, so walking a long list forward with rising slots costs little per step.
+   */
+  seek(slot: number, from: number): number {
+    let lo = from;
+    let step = 1;
+    let hi = from;
+    while (hi < this.length && this.data[hi]! < slot) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, this.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.data[mid]! < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   at(i: number): number {
     return this.data[i]!;
   }

@@ -1,7 +1,7 @@
 import type { FUSIONS } from '@engram/contracts';
 import type { TimeWindow } from '../query/query-time';
 import { NEIGHBOUR_WEIGHTS, windowScore, type WindowPart } from './bm25';
-import { candidateKey, type Candidate } from './candidate';
+import type { Candidate } from './candidate';
 import {
   importanceScore,
   RRF_K,
@@ -70,8 +70,12 @@ const wordsOf = (name: string | null): string[] =>
  * Semantic is the cosine with the query, averaged a little with the adjacent turns'.
  */
 export function rankCandidates(input: RankingInput): RankedItem[] {
-  const byKey = new Map(input.candidates.map((c) => [candidateKey(c.kind, c.id), c]));
-  const authorWords = new Set(input.candidates.flatMap((c) => wordsOf(c.author)));
+  const messages = messagesById(input.candidates);
+  // Authors are few (the speakers of a tenant): their words are found once per author, not per candidate.
+  const authorWordsOf = new Map<string | null, string[]>();
+  for (const c of input.candidates)
+    if (!authorWordsOf.has(c.author)) authorWordsOf.set(c.author, wordsOf(c.author));
+  const authorWords = new Set([...authorWordsOf.values()].flat());
   const idfs = input.terms.map((t) => t.idf);
   let nameTerms = 0;
   const nameWords = new Set<string>();
@@ -82,12 +86,14 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
       named.forEach((w) => nameWords.add(w));
     }
   });
+  const authoredBy = new Map<string | null, number>();
+  for (const [author, words] of authorWordsOf)
+    authoredBy.set(author, words.some((w) => nameWords.has(w)) ? AUTHOR_MATCH : 0);
   const neighbourOf = (c: Candidate, slot: number): Candidate | null | undefined => {
     const id = c.neighbours?.[slot];
     if (id === undefined) return undefined;
-    return id === null ? null : (byKey.get(candidateKey('message', id)) ?? undefined);
+    return id === null ? null : messages.get(id);
   };
-
   const eligible = input.candidates.filter((c) => c.eligible);
   const lexical = eligible.map((c) => {
     if (c.lexicalScore !== undefined) return c.lexicalScore;
@@ -110,11 +116,10 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
         );
       });
     }
-    const authored = wordsOf(c.author).some((w) => nameWords.has(w)) ? AUTHOR_MATCH : 0;
-    return windowScore(parts, idfs, nameTerms, input.averageLength) + authored;
+    return windowScore(parts, idfs, nameTerms, input.averageLength) + authoredBy.get(c.author)!;
   });
-  const maxLexical = Math.max(0, ...lexical);
-
+  let maxLexical = 0;
+  for (const score of lexical) maxLexical = Math.max(maxLexical, score);
   const scored = eligible.map((c, i) => {
     let semantic = semanticScore(c.cosine);
     if (c.neighbours && c.cosine !== null) {
@@ -133,19 +138,17 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
     const at = c.createdAt.getTime();
     const timeMatch =
       input.window && at >= input.window.from.getTime() && at <= input.window.to.getTime() ? 1 : 0;
-    return {
-      candidate: c,
-      signals: {
-        fulltext,
-        semantic,
-        temporal: temporalScore(c.createdAt, c.lastAccessedAt, c.accessCount, input.now),
-        importance: importanceScore(c.kind, c.importance),
-        timeMatch,
-        fused: 0,
-      },
+    // Mutable until fused is set below (one object per candidate, not a copy).
+    const signals: { -readonly [K in keyof Signals]: Signals[K] } = {
+      fulltext,
+      semantic,
+      temporal: temporalScore(c.createdAt, c.lastAccessedAt, c.accessCount, input.now),
+      importance: importanceScore(c.kind, c.importance),
+      timeMatch,
+      fused: 0,
     };
+    return { candidate: c, signals };
   });
-
   const fused =
     input.fusion === 'rrf'
       ? reciprocalRankFusion([
@@ -160,14 +163,20 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
             SIGNAL_WEIGHTS.importance * s.importance +
             TIME_MATCH_WEIGHT * s.timeMatch,
         );
-  return scored
-    .map((s, i) => ({ candidate: s.candidate, signals: { ...s.signals, fused: fused[i]! } }))
-    .sort(
-      (a, b) =>
-        b.signals.fused - a.signals.fused ||
-        b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() ||
-        a.candidate.id.localeCompare(b.candidate.id),
-    );
+  scored.forEach((s, i) => (s.signals.fused = fused[i]!));
+  return scored.sort(
+    (a, b) =>
+      b.signals.fused - a.signals.fused ||
+      b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() ||
+      a.candidate.id.localeCompare(b.candidate.id),
+  );
+}
+
+/** The message candidates by id (the neighbours a candidate names are messages), the last of equal ids kept. */
+function messagesById(candidates: readonly Candidate[]): Map<string, Candidate> {
+  const byId = new Map<string, Candidate>();
+  for (const c of candidates) if (c.kind === 'message') byId.set(c.id, c);
+  return byId;
 }
 
 /**
