@@ -13,27 +13,34 @@ const AROUND = [-2, -1, 1, 2] as const;
  * matching question still scores with that question beside it. `first` holds each item once.
  */
 export function withNeighbours(first: Candidate[], seeds: string[], around: NeighbourRow[]): Candidate[] {
-  const messages = new Set(first.flatMap((c) => (c.kind === 'message' ? [c.id] : [])));
+  // Only the few neighbours are looked up among the first candidates (a set of all of them cost more).
+  const neighbourIds = new Set(around.map((row) => String(row.id)));
+  const known = new Set<string>();
+  for (const c of first) if (c.kind === 'message' && neighbourIds.has(c.id)) known.add(c.id);
   const added: Candidate[] = [];
   const windows = new Map<string, Array<string | null>>(seeds.map((s) => [s, [null, null, s, null, null]]));
   for (const row of around) {
     const id = String(row.id);
     windows.get(String(row.seed))![row.offset + 2] = id;
-    if (messages.has(id)) continue;
-    messages.add(id);
+    if (known.has(id)) continue;
+    known.add(id);
     added.push(toCandidate(row));
   }
   const slots = new Map<string, Slots>();
   for (const window of windows.values()) {
     window.forEach((id, at) => {
       if (id === null) return;
-      let known = slots.get(id);
-      if (!known) slots.set(id, (known = [null, null, null, null]));
+      let sides = slots.get(id);
+      if (!sides) slots.set(id, (sides = [null, null, null, null]));
       // What an earlier window said stays (the first window naming a neighbour decides it).
-      AROUND.forEach((offset, i) => (known[i] ??= window[at + offset] ?? null));
+      AROUND.forEach((offset, i) => (sides[i] ??= window[at + offset] ?? null));
     });
   }
-  return [...first, ...added].map((c) =>
-    c.kind === 'message' && slots.has(c.id) ? { ...c, neighbours: slots.get(c.id)! } : c,
-  );
+  const withSides = (c: Candidate): Candidate => {
+    const sides = c.kind === 'message' ? slots.get(c.id) : undefined;
+    return sides ? { ...c, neighbours: sides } : c;
+  };
+  const all = first.map(withSides);
+  for (const c of added) all.push(withSides(c));
+  return all;
 }

@@ -149,23 +149,41 @@ async function place(
   const expansions =
     parents.length > 0 ? await source.expansions(search.scope.tenantId, summaryIds, factIds, lexemes) : [];
   const byParent = groupExpansions(expansions, terms);
-  const byKey = new Map(ranked.map((r) => [candidateKey(r.candidate.kind, r.candidate.id), r]));
+  const expansionRanks = rankedAmong(ranked, byParent);
   const placed: Slot[] = [];
   const seen = new Set<string>();
-  const put = (kind: ItemKind, id: string, expandedFrom: string) => {
+  const put = (kind: ItemKind, id: string, expandedFrom: string, r: RankedItem | null) => {
     const key = candidateKey(kind, id);
     if (seen.has(key) || placed.length >= search.topK) return;
     seen.add(key);
-    placed.push({ kind, id, ranked: byKey.get(key) ?? null, expandedFrom });
+    placed.push({ kind, id, ranked: r, expandedFrom });
   };
   for (const r of ranked) {
     if (placed.length >= search.topK) break;
-    put(r.candidate.kind, r.candidate.id, '');
+    put(r.candidate.kind, r.candidate.id, '', r);
     if (r.candidate.kind === 'message' || !search.expand) continue;
     const ref = candidateKey(r.candidate.kind, r.candidate.id);
-    for (const e of byParent.get(ref) ?? []) put(e.kind, e.id, ref);
+    for (const e of byParent.get(ref) ?? []) {
+      const key = candidateKey(e.kind, e.id);
+      put(e.kind, e.id, ref, expansionRanks.get(key) ?? null);
+    }
   }
   return placed;
+}
+
+/** The rankings of the expansions that ranked themselves, by "kind:id" (candidates are unique, so one each). */
+function rankedAmong(
+  ranked: readonly RankedItem[],
+  byParent: ReadonlyMap<string, ReadonlyArray<{ kind: ItemKind; id: string }>>,
+): Map<string, RankedItem> {
+  const wanted = new Set([...byParent.values()].flat().map((e) => candidateKey(e.kind, e.id)));
+  const found = new Map<string, RankedItem>();
+  if (wanted.size === 0) return found;
+  for (const r of ranked) {
+    const key = candidateKey(r.candidate.kind, r.candidate.id);
+    if (wanted.has(key)) found.set(key, r);
+  }
+  return found;
 }
 
 function groupExpansions(
