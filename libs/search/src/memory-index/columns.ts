@@ -8,7 +8,7 @@ class Column<T extends TypedArray> {
   protected data: T;
   constructor(
     private readonly make: TypedArrayOf<T>,
-    private readonly fill: number,
+    protected readonly fill: number,
   ) {
     this.data = new make(0);
   }
@@ -39,9 +39,16 @@ class Column<T extends TypedArray> {
   }
 }
 
+// Each column class reads with its own `get`: one shared by every kind of array sees three
+// element kinds and V8 cannot specialise the load, which showed in searches' profiles.
+
 export class Int32Column extends Column<Int32Array> {
   constructor(fill = 0) {
     super(Int32Array, fill);
+  }
+
+  override get(slot: number): number {
+    return slot < this.data.length ? this.data[slot]! : this.fill;
   }
 }
 
@@ -50,11 +57,19 @@ export class Float64Column extends Column<Float64Array> {
   constructor(fill = Number.NaN) {
     super(Float64Array, fill);
   }
+
+  override get(slot: number): number {
+    return slot < this.data.length ? this.data[slot]! : this.fill;
+  }
 }
 
 export class Uint8Column extends Column<Uint8Array> {
   constructor() {
     super(Uint8Array, 0);
+  }
+
+  override get(slot: number): number {
+    return slot < this.data.length ? this.data[slot]! : this.fill;
   }
 }
 
@@ -93,6 +108,28 @@ export class SlotList {
   has(slot: number): boolean {
     const at = this.lowerBound(slot);
     return at < this.length && this.data[at] === slot;
+  }
+
+  /**
+   * The first index at or after `from` whose slot is not below `slot` (the length when none):
+   * a galloping search, so walking a long list forward with rising slots costs little per step.
+   */
+  seek(slot: number, from: number): number {
+    let lo = from;
+    let step = 1;
+    let hi = from;
+    while (hi < this.length && this.data[hi]! < slot) {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    hi = Math.min(hi, this.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.data[mid]! < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   at(i: number): number {

@@ -12,7 +12,9 @@ import type { SearchScope } from '../plan/search-scope';
 import type { SearchSource, StatementRunner } from '../plan/search-source';
 import type { LexemeCache } from './lexeme-cache';
 import type { ItemTable, TenantIndex } from './tenant-index';
-import { squaredNorm } from './vector-set';
+import type { SlotList } from './columns';
+import { firstInSlotOrder, matchedBits, matchedBitsOf } from './slot-merge';
+import { squaredNorm, type VectorSet } from './vector-set';
 
 const EXPANSION_DEPTH = 3;
 
@@ -103,7 +105,11 @@ export function scopeTest(
     tests.push((s) => end.get(s) <= toUs);
   }
   if (tests.length === 0) return null;
-  return (slot) => tests.every((test) => test(slot));
+  if (tests.length === 1) return tests[0]!;
+  return (slot) => {
+    for (const test of tests) if (!test(slot)) return false;
+    return true;
+  };
 }
 
 /** A fact is in force while open and not expired; messages and summaries always are. */
@@ -113,18 +119,6 @@ function aliveTest(index: TenantIndex, kind: ItemKind, nowUs: number): ((slot: n
     if (!Number.isNaN(index.validTo.get(s))) return false;
     const expires = index.expiresAt.get(s);
     return Number.isNaN(expires) || expires > nowUs;
-  };
-}
-
-/** Which of `terms` each slot contains, as candidate rows' `matched` bits. */
-function matcher(table: ItemTable, terms: readonly string[]): (slot: number) => number {
-  const lists = terms.map((t) => table.postings.get(t));
-  return (slot) => {
-    let bits = 0;
-    lists.forEach((list, i) => {
-      if (list?.has(slot)) bits |= 1 << i;
-    });
-    return bits;
   };
 }
 
@@ -138,61 +132,78 @@ function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number
     const inScope = scopeTest(index, kind, input.scope);
     const alive = aliveTest(index, kind, nowUs);
     const eligible = (s: number) => (alive === null || alive(s)) && (inScope === null || inScope(s));
-    const slots = new Set<number>();
-    const lists = input.chosen.flatMap((l) => t.postings.get(l) ?? []);
-    if (lists.length > 0) {
-      // In slot order, like a scan of the lists merged, up to the budget.
-      const merged = new Set<number>();
-      for (const list of lists) for (let i = 0; i < list.length; i++) merged.add(list.at(i));
-      const ordered = [...merged].sort((a, b) => a - b);
-      for (const s of ordered) {
-        if (slots.size >= CANDIDATE_BUDGET) break;
-        if (eligible(s)) slots.add(s);
-      }
-    }
+    const chosen = input.chosen.flatMap((l) => t.postings.get(l) ?? []);
+    // In slot order, like a scan of the lists merged, up to the budget; every one taken is eligible.
+    const lexical = firstInSlotOrder(chosen, CANDIDATE_BUDGET, eligible);
+    const columns = new CandidateColumns(index, kind, input.terms, query, input.model);
+    const bits = matchedBits(columns.lists, lexical);
+    for (let i = 0; i < lexical.length; i++) rows.push(columns.row(lexical[i]!, bits[i]!, true));
     const vectors = query && input.model ? t.vectors.get(input.model) : undefined;
     if (query && vectors && vectors.dimensions === query.length) {
-      for (const s of vectors.nearest(query, SEMANTIC_CANDIDATES)) slots.add(s);
-    }
-    const matched = matcher(t, input.terms);
-    for (const s of slots) {
-      rows.push({
-        ...candidateColumns(index, kind, s, matched, query, input.model),
-        lexical_score: null,
-        eligible: eligible(s),
-      });
+      for (const s of vectors.nearest(query, SEMANTIC_CANDIDATES)) {
+        if (isIn(lexical, s)) continue;
+        rows.push(columns.row(s, matchedBitsOf(columns.lists, s), eligible(s)));
+      }
     }
   }
   return rows;
 }
 
-/** Columns every candidate row has (candidateColumns in search-plan.ts). */
-function candidateColumns(
-  index: TenantIndex,
-  kind: ItemKind,
-  slot: number,
-  matched: (slot: number) => number,
-  query: Float32Array | null,
-  model: string | null,
-): Omit<CandidateRow, 'lexical_score' | 'eligible'> {
-  const t = index.table(kind);
-  const vectors = query && model ? t.vectors.get(model) : undefined;
-  const lastAccess = t.lastAccess.get(slot);
-  const accessed = !Number.isNaN(lastAccess);
-  return {
-    kind,
-    id: t.id(slot),
-    conversation_id: index.conversations.value(t.conversation.get(slot)),
-    author: kind === 'message' ? index.authors.value(index.author.get(slot)) : null,
-    created_at: dateOf(t.time.get(slot)),
-    length: t.length.get(slot),
-    matched: matched(slot),
-    cosine: vectors && query ? vectors.cosine(slot, query, squaredNorm(query)) : null,
-    asks: kind === 'message' && index.asks.get(slot) === 1,
-    importance: kind === 'fact' ? index.importance.get(slot) : null,
-    access_count: accessed ? t.accessCount.get(slot) : null,
-    last_accessed_at: accessed ? dateOf(lastAccess) : null,
-  };
+/** Whether the ascending `slots` hold `slot`. */
+function isIn(slots: Int32Array, slot: number): boolean {
+  let lo = 0;
+  let hi = slots.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (slots[mid]! < slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < slots.length && slots[lo] === slot;
+}
+
+/** Columns every candidate row has (candidateColumns in search-plan.ts), for one kind, one query. */
+class CandidateColumns {
+  /** The query terms' posting lists in this kind (bit i = terms[i]). */
+  readonly lists: ReadonlyArray<SlotList | undefined>;
+  private readonly table: ItemTable;
+  private readonly vectors: VectorSet | undefined;
+  private readonly queryNorm: number;
+
+  constructor(
+    private readonly index: TenantIndex,
+    private readonly kind: ItemKind,
+    terms: readonly string[],
+    private readonly query: Float32Array | null,
+    model: string | null,
+  ) {
+    this.table = index.table(kind);
+    this.lists = terms.map((term) => this.table.postings.get(term));
+    this.vectors = query && model ? this.table.vectors.get(model) : undefined;
+    this.queryNorm = query ? squaredNorm(query) : 0;
+  }
+
+  /** The row of `slot`, given which terms it holds and whether it passes the filters. */
+  row(slot: number, matched: number, eligible: boolean): CandidateRow {
+    const { index, kind, table: t } = this;
+    const lastAccess = t.lastAccess.get(slot);
+    const accessed = !Number.isNaN(lastAccess);
+    return {
+      kind,
+      id: t.id(slot),
+      conversation_id: index.conversations.value(t.conversation.get(slot)),
+      author: kind === 'message' ? index.authors.value(index.author.get(slot)) : null,
+      created_at: dateOf(t.time.get(slot)),
+      length: t.length.get(slot),
+      matched,
+      cosine: this.vectors && this.query ? this.vectors.cosine(slot, this.query, this.queryNorm) : null,
+      asks: kind === 'message' && index.asks.get(slot) === 1,
+      importance: kind === 'fact' ? index.importance.get(slot) : null,
+      access_count: accessed ? t.accessCount.get(slot) : null,
+      last_accessed_at: accessed ? dateOf(lastAccess) : null,
+      lexical_score: null,
+      eligible,
+    };
+  }
 }
 
 /** The neighbours statement's rows: two turns before and after each seed, in transcript order. */
@@ -206,7 +217,7 @@ function neighbourRows(
 ): NeighbourRow[] {
   const t = index.messages;
   const inScope = scopeTest(index, 'message', scope);
-  const matched = matcher(t, terms);
+  const columns = new CandidateColumns(index, 'message', terms, query, model);
   const rows: NeighbourRow[] = [];
   for (const seed of seeds) {
     const slot = t.slot(seed);
@@ -218,13 +229,8 @@ function neighbourRows(
       const i = at + offset;
       if (i < 0 || i >= turns.length) continue;
       const n = turns.at(i);
-      rows.push({
-        seed,
-        offset,
-        ...candidateColumns(index, 'message', n, matched, query, model),
-        lexical_score: null,
-        eligible: inScope === null || inScope(n),
-      });
+      const row = columns.row(n, matchedBitsOf(columns.lists, n), inScope === null || inScope(n));
+      rows.push({ seed, offset, ...row });
     }
   }
   return rows;
@@ -254,8 +260,8 @@ function expansionRows(
   terms: readonly string[],
 ): ExpansionRow[] {
   const rows: ExpansionRow[] = [];
-  const messageBits = matcher(index.messages, terms);
-  const summaryBits = matcher(index.summaries, terms);
+  const messageLists = terms.map((term) => index.messages.postings.get(term));
+  const summaryLists = terms.map((term) => index.summaries.postings.get(term));
   const source = (
     parentKind: 'summary' | 'fact',
     parentId: string,
@@ -273,7 +279,7 @@ function expansionRows(
       id,
       level,
       created_at: dateOf(t.time.get(slot)),
-      matched: kind === 'message' ? messageBits(slot) : summaryBits(slot),
+      matched: matchedBitsOf(kind === 'message' ? messageLists : summaryLists, slot),
     });
   };
   const walk = (root: string, summaryId: string, level: number) => {

@@ -19,6 +19,8 @@ import { VectorSet } from './vector-set';
 export class ItemTable {
   private readonly slots = new Map<string, number>();
   readonly ids = new Float64Column();
+  /** The ids as text, by slot: the strings the id map holds anyway, so a search makes none. */
+  private readonly idTexts: string[] = [];
   readonly conversation = new Int32Column(-1);
   readonly agent = new Int32Column(-1);
   /** When it was said (message), the latest turn it covers (summary), since when it holds (fact). */
@@ -39,7 +41,7 @@ export class ItemTable {
   }
 
   id(slot: number): string {
-    return String(this.ids.get(slot));
+    return this.idTexts[slot]!;
   }
 
   /** The slot of `id`, made when new (`added` says so). */
@@ -49,6 +51,7 @@ export class ItemTable {
     const slot = this.slots.size;
     this.slots.set(id, slot);
     this.ids.set(slot, Number(id));
+    this.idTexts.push(id);
     return { slot, added: true };
   }
 
@@ -100,8 +103,8 @@ export class ItemTable {
       this.accessCount.bytes +
       this.lastAccess.bytes +
       this.lexemeCount.bytes +
-      // The id map: ~80 bytes an entry in V8.
-      this.slots.size * 80;
+      // The id map (~80 bytes an entry in V8) and the ids' texts (a pointer each).
+      this.slots.size * 88;
     for (const [lexeme, list] of this.postings) bytes += list.bytes + lexeme.length * 2 + 80;
     for (const set of this.vectors.values()) bytes += set.bytes;
     return bytes;

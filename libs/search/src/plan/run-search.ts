@@ -1,6 +1,6 @@
 import { findQueryTime } from '../query/query-time';
 import { inverseDocumentFrequency } from '../ranking/bm25';
-import { candidateKey, type ItemKind } from '../ranking/candidate';
+import { candidateKey, type Candidate, type ItemKind } from '../ranking/candidate';
 import { chooseCandidateTerms } from '../ranking/candidate-terms';
 import { rankCandidates, type Fusion, type QueryTerm, type RankedItem } from '../ranking/rank-candidates';
 import type { SearchMode } from './search-plan';
@@ -94,7 +94,7 @@ export async function runSearch(
     documents,
   });
   // In one order whatever the source's row order, so equal scores fall the same way (RRF ranks ties by position).
-  const first = firstRows.map(toCandidate).sort(byKindAndId);
+  const first = sortedByKindAndId(firstRows.map(toCandidate));
   const ranking = { terms, averageLength, window: timed.window, fusion: search.fusion, now };
 
   // Context: the turns around the best messages lend them their words.
@@ -107,7 +107,7 @@ export async function runSearch(
           .map((r) => r.candidate.id)
       : [];
   const around = seeds.length > 0 ? await source.neighbours(search.scope, seeds, lexemes, values, model) : [];
-  const candidates = withNeighbours(first, seeds, around).sort(byKindAndId);
+  const candidates = sortedByKindAndId(withNeighbours(first, seeds, around));
   const ranked = rankCandidates({ ...ranking, candidates });
 
   const placed = await place(source, search, ranked, lexemes, terms);
@@ -149,23 +149,41 @@ async function place(
   const expansions =
     parents.length > 0 ? await source.expansions(search.scope.tenantId, summaryIds, factIds, lexemes) : [];
   const byParent = groupExpansions(expansions, terms);
-  const byKey = new Map(ranked.map((r) => [candidateKey(r.candidate.kind, r.candidate.id), r]));
+  const expansionRanks = rankedAmong(ranked, byParent);
   const placed: Slot[] = [];
   const seen = new Set<string>();
-  const put = (kind: ItemKind, id: string, expandedFrom: string) => {
+  const put = (kind: ItemKind, id: string, expandedFrom: string, r: RankedItem | null) => {
     const key = candidateKey(kind, id);
     if (seen.has(key) || placed.length >= search.topK) return;
     seen.add(key);
-    placed.push({ kind, id, ranked: byKey.get(key) ?? null, expandedFrom });
+    placed.push({ kind, id, ranked: r, expandedFrom });
   };
   for (const r of ranked) {
     if (placed.length >= search.topK) break;
-    put(r.candidate.kind, r.candidate.id, '');
+    put(r.candidate.kind, r.candidate.id, '', r);
     if (r.candidate.kind === 'message' || !search.expand) continue;
     const ref = candidateKey(r.candidate.kind, r.candidate.id);
-    for (const e of byParent.get(ref) ?? []) put(e.kind, e.id, ref);
+    for (const e of byParent.get(ref) ?? []) {
+      const key = candidateKey(e.kind, e.id);
+      put(e.kind, e.id, ref, expansionRanks.get(key) ?? null);
+    }
   }
   return placed;
+}
+
+/** The rankings of the expansions that ranked themselves, by "kind:id" (candidates are unique, so one each). */
+function rankedAmong(
+  ranked: readonly RankedItem[],
+  byParent: ReadonlyMap<string, ReadonlyArray<{ kind: ItemKind; id: string }>>,
+): Map<string, RankedItem> {
+  const wanted = new Set([...byParent.values()].flat().map((e) => candidateKey(e.kind, e.id)));
+  const found = new Map<string, RankedItem>();
+  if (wanted.size === 0) return found;
+  for (const r of ranked) {
+    const key = candidateKey(r.candidate.kind, r.candidate.id);
+    if (wanted.has(key)) found.set(key, r);
+  }
+  return found;
 }
 
 function groupExpansions(
@@ -202,8 +220,11 @@ function groupExpansions(
   );
 }
 
-function byKindAndId(a: { kind: ItemKind; id: string }, b: { kind: ItemKind; id: string }): number {
-  return a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : Number(a.id) - Number(b.id);
+/** Candidates by kind, then id as a number (each id read once, not at every comparison). */
+function sortedByKindAndId(candidates: readonly Candidate[]): Candidate[] {
+  const keyed = candidates.map((c) => ({ c, id: Number(c.id) }));
+  keyed.sort((a, b) => (a.c.kind < b.c.kind ? -1 : a.c.kind > b.c.kind ? 1 : a.id - b.id));
+  return keyed.map((k) => k.c);
 }
 
 function refsByKind(placed: Slot[]): Record<ItemKind, string[]> {

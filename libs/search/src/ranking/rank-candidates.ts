@@ -1,7 +1,7 @@
 import type { FUSIONS } from '@engram/contracts';
 import type { TimeWindow } from '../query/query-time';
 import { NEIGHBOUR_WEIGHTS, windowScore, type WindowPart } from './bm25';
-import { candidateKey, type Candidate } from './candidate';
+import type { Candidate } from './candidate';
 import {
   importanceScore,
   RRF_K,
@@ -70,8 +70,12 @@ const wordsOf = (name: string | null): string[] =>
  * Semantic is the cosine with the query, averaged a little with the adjacent turns'.
  */
 export function rankCandidates(input: RankingInput): RankedItem[] {
-  const byKey = new Map(input.candidates.map((c) => [candidateKey(c.kind, c.id), c]));
-  const authorWords = new Set(input.candidates.flatMap((c) => wordsOf(c.author)));
+  const messages = namedNeighbours(input.candidates);
+  // Authors are few (the speakers of a tenant): their words are found once per author, not per candidate.
+  const authorWordsOf = new Map<string | null, string[]>();
+  for (const c of input.candidates)
+    if (!authorWordsOf.has(c.author)) authorWordsOf.set(c.author, wordsOf(c.author));
+  const authorWords = new Set([...authorWordsOf.values()].flat());
   const idfs = input.terms.map((t) => t.idf);
   let nameTerms = 0;
   const nameWords = new Set<string>();
@@ -82,92 +86,132 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
       named.forEach((w) => nameWords.add(w));
     }
   });
+  const authoredBy = new Map<string | null, number>();
+  for (const [author, words] of authorWordsOf)
+    authoredBy.set(author, words.some((w) => nameWords.has(w)) ? AUTHOR_MATCH : 0);
   const neighbourOf = (c: Candidate, slot: number): Candidate | null | undefined => {
     const id = c.neighbours?.[slot];
     if (id === undefined) return undefined;
-    return id === null ? null : (byKey.get(candidateKey('message', id)) ?? undefined);
+    return id === null ? null : messages.get(id);
   };
-
   const eligible = input.candidates.filter((c) => c.eligible);
+  // A candidate without neighbours is a window of one: scored through one reused part, not a new array each.
+  const alone = { matched: 0, length: 0, weight: 1 };
+  const window = [alone];
   const lexical = eligible.map((c) => {
     if (c.lexicalScore !== undefined) return c.lexicalScore;
+    if (!c.neighbours) {
+      alone.matched = c.matched;
+      alone.length = c.length;
+      return windowScore(window, idfs, nameTerms, input.averageLength) + authoredBy.get(c.author)!;
+    }
     const parts: WindowPart[] = [{ matched: c.matched, length: c.length, weight: 1 }];
-    if (c.neighbours) {
-      OFFSETS.forEach((offset, slot) => {
-        const n = neighbourOf(c, slot);
-        if (n === null) return;
-        const weight =
-          Math.abs(offset) === 2
-            ? NEIGHBOUR_WEIGHTS.second
-            : offset === -1 && n?.asks
-              ? NEIGHBOUR_WEIGHTS.precedingQuestion
-              : NEIGHBOUR_WEIGHTS.adjacent;
-        // A neighbour that was not read contributes nothing but an average length.
-        parts.push(
-          n
-            ? { matched: n.matched, length: n.length, weight }
-            : { matched: 0, length: input.averageLength, weight },
-        );
-      });
-    }
-    const authored = wordsOf(c.author).some((w) => nameWords.has(w)) ? AUTHOR_MATCH : 0;
-    return windowScore(parts, idfs, nameTerms, input.averageLength) + authored;
+    OFFSETS.forEach((offset, slot) => {
+      const n = neighbourOf(c, slot);
+      if (n === null) return;
+      const weight =
+        Math.abs(offset) === 2
+          ? NEIGHBOUR_WEIGHTS.second
+          : offset === -1 && n?.asks
+            ? NEIGHBOUR_WEIGHTS.precedingQuestion
+            : NEIGHBOUR_WEIGHTS.adjacent;
+      // A neighbour that was not read contributes nothing but an average length.
+      parts.push(
+        n
+          ? { matched: n.matched, length: n.length, weight }
+          : { matched: 0, length: input.averageLength, weight },
+      );
+    });
+    return windowScore(parts, idfs, nameTerms, input.averageLength) + authoredBy.get(c.author)!;
   });
-  const maxLexical = Math.max(0, ...lexical);
-
-  const scored = eligible.map((c, i) => {
-    let semantic = semanticScore(c.cosine);
-    if (c.neighbours && c.cosine !== null) {
-      let sum = semantic;
-      let weight = 1;
-      for (const slot of [1, 2]) {
-        const n = neighbourOf(c, slot);
-        if (n && n.cosine !== null) {
-          sum += NEIGHBOUR_SEMANTIC_WEIGHT * semanticScore(n.cosine);
-          weight += NEIGHBOUR_SEMANTIC_WEIGHT;
-        }
-      }
-      semantic = sum / weight;
-    }
-    const fulltext = maxLexical > 0 ? lexical[i]! / maxLexical : 0;
+  let maxLexical = 0;
+  for (const score of lexical) maxLexical = Math.max(maxLexical, score);
+  // Scores in typed arrays until the ranked items are made: a double in an object field or
+  // returned by a comparator is a heap allocation, and these were most of a search's garbage.
+  const n = eligible.length;
+  const fulltext = new Float64Array(n);
+  const semantic = new Float64Array(n);
+  const timeMatch = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = eligible[i]!;
+    semantic[i] = semanticWithNeighbours(c, neighbourOf);
+    fulltext[i] = maxLexical > 0 ? lexical[i]! / maxLexical : 0;
     const at = c.createdAt.getTime();
-    const timeMatch =
+    timeMatch[i] =
       input.window && at >= input.window.from.getTime() && at <= input.window.to.getTime() ? 1 : 0;
-    return {
-      candidate: c,
-      signals: {
-        fulltext,
-        semantic,
-        temporal: temporalScore(c.createdAt, c.lastAccessedAt, c.accessCount, input.now),
-        importance: importanceScore(c.kind, c.importance),
-        timeMatch,
-        fused: 0,
-      },
-    };
-  });
-
+  }
   const fused =
     input.fusion === 'rrf'
       ? reciprocalRankFusion([
-          scored.map((s) => (s.signals.fulltext > 0 ? s.signals.fulltext + s.signals.timeMatch : null)),
-          scored.map((s) => (s.candidate.cosine !== null ? s.signals.semantic : null)),
+          Array.from(fulltext, (f, i) => (f > 0 ? f + timeMatch[i]! : null)),
+          eligible.map((c, i) => (c.cosine !== null ? semantic[i]! : null)),
         ])
-      : scored.map(
-          ({ signals: s }) =>
-            SIGNAL_WEIGHTS.fulltext * s.fulltext +
-            SIGNAL_WEIGHTS.semantic * s.semantic +
-            SIGNAL_WEIGHTS.temporal * s.temporal +
-            SIGNAL_WEIGHTS.importance * s.importance +
-            TIME_MATCH_WEIGHT * s.timeMatch,
-        );
-  return scored
-    .map((s, i) => ({ candidate: s.candidate, signals: { ...s.signals, fused: fused[i]! } }))
-    .sort(
-      (a, b) =>
-        b.signals.fused - a.signals.fused ||
-        b.candidate.createdAt.getTime() - a.candidate.createdAt.getTime() ||
-        a.candidate.id.localeCompare(b.candidate.id),
-    );
+      : null;
+  const ranked: RankedItem[] = eligible.map((c, i) => {
+    const temporal = temporalScore(c.createdAt, c.lastAccessedAt, c.accessCount, input.now);
+    const importance = importanceScore(c.kind, c.importance);
+    const signals: Signals = {
+      fulltext: fulltext[i]!,
+      semantic: semantic[i]!,
+      temporal,
+      importance,
+      timeMatch: timeMatch[i]!,
+      fused: fused
+        ? fused[i]!
+        : SIGNAL_WEIGHTS.fulltext * fulltext[i]! +
+          SIGNAL_WEIGHTS.semantic * semantic[i]! +
+          SIGNAL_WEIGHTS.temporal * temporal +
+          SIGNAL_WEIGHTS.importance * importance +
+          TIME_MATCH_WEIGHT * timeMatch[i]!,
+    };
+    return { candidate: c, signals };
+  });
+  return ranked.sort(
+    (a, b) =>
+      descending(a.signals.fused, b.signals.fused) ||
+      descending(a.candidate.createdAt.getTime(), b.candidate.createdAt.getTime()) ||
+      a.candidate.id.localeCompare(b.candidate.id),
+  );
+}
+
+/** The cosine as a signal, a message's averaged a little with the turns after it. */
+function semanticWithNeighbours(
+  c: Candidate,
+  neighbourOf: (c: Candidate, slot: number) => Candidate | null | undefined,
+): number {
+  const own = semanticScore(c.cosine);
+  if (!c.neighbours || c.cosine === null) return own;
+  let sum = own;
+  let weight = 1;
+  for (const slot of [1, 2]) {
+    const n = neighbourOf(c, slot);
+    if (n && n.cosine !== null) {
+      sum += NEIGHBOUR_SEMANTIC_WEIGHT * semanticScore(n.cosine);
+      weight += NEIGHBOUR_SEMANTIC_WEIGHT;
+    }
+  }
+  return sum / weight;
+}
+
+/**
+ * A comparator's answer for `a` before `b` when larger (-1, 1, or 0 when equal or either is
+ * NaN, as `b - a` sorts): a small integer, where a difference of doubles would be allocated.
+ */
+function descending(a: number, b: number): number {
+  return a > b ? -1 : a < b ? 1 : 0;
+}
+
+/**
+ * The message candidates that some candidate names as a neighbour, by id (the last of equal
+ * ids kept): the others are never looked up, and a map of all of them cost more.
+ */
+function namedNeighbours(candidates: readonly Candidate[]): Map<string, Candidate> {
+  const named = new Set<string>();
+  for (const c of candidates) for (const id of c.neighbours ?? []) if (id !== null) named.add(id);
+  const byId = new Map<string, Candidate>();
+  if (named.size === 0) return byId;
+  for (const c of candidates) if (c.kind === 'message' && named.has(c.id)) byId.set(c.id, c);
+  return byId;
 }
 
 /**
@@ -181,11 +225,12 @@ export function reciprocalRankFusion(
   const length = lists[0]?.length ?? 0;
   const fused = new Array<number>(length).fill(0);
   for (const list of lists) {
-    const order = list
-      .map((score, i) => ({ score, i }))
-      .filter((e): e is { score: number; i: number } => e.score !== null)
-      .sort((a, b) => b.score - a.score);
-    order.forEach((e, rank) => (fused[e.i]! += 1 / (k + rank + 1)));
+    const order: number[] = [];
+    list.forEach((score, i) => {
+      if (score !== null) order.push(i);
+    });
+    order.sort((a, b) => descending(list[a]!, list[b]!));
+    order.forEach((i, rank) => (fused[i]! += 1 / (k + rank + 1)));
   }
   return fused;
 }
