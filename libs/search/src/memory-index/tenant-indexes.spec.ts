@@ -113,6 +113,24 @@ describe('TenantIndexes', () => {
     indexes.close();
   });
 
+  it('measures indexes again as changes grow them, and evicts the least recently searched', async () => {
+    const s = store({ a: 100, b: 100 });
+    const probe = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const oneTenant = (await probe.whenLoaded('a'))!.bytes;
+    const indexes = new TenantIndexes({ read: s.read, memoryBytes: Math.floor(oneTenant * 2.2) });
+    await indexes.whenLoaded('a');
+    await indexes.whenLoaded('b');
+    const grown = Array.from({ length: 200 }, (_, i) => message(String(1000 + i), [`new${i}`, 'a']));
+    grown.forEach((m) => s.add('a', m));
+    indexes.changed('a', { message: grown.map((m) => m.id) });
+    await indexes.flush();
+    indexes.ready('a');
+    indexes.remeasure();
+    expect(indexes.loadedTenants).toEqual(['a']);
+    probe.close();
+    indexes.close();
+  });
+
   it('leaves a tenant bigger than the memory allowed, or unknown, to Postgres for a while', async () => {
     let now = 0;
     const s = store({ big: 500 });

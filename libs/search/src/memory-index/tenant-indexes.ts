@@ -113,6 +113,18 @@ export class TenantIndexes {
     this.scheduleFlush();
   }
 
+  /** Measures every index again (they grow with the changes applied) and evicts beyond the memory allowed. */
+  remeasure(): void {
+    let newest: string | null = null;
+    let newestUse = -Infinity;
+    for (const [tenantId, entry] of this.entries) {
+      if (entry.state !== 'ready') continue;
+      entry.bytes = entry.index!.bytes;
+      if (entry.lastUsed > newestUse) [newest, newestUse] = [tenantId, entry.lastUsed];
+    }
+    if (newest !== null) this.evict(newest);
+  }
+
   /** Drops a tenant's index (the next search loads it again). */
   drop(tenantId: string): void {
     this.entries.delete(tenantId);

@@ -47,6 +47,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   readonly lexemes = new LexemeCache();
   private events?: ConsumerMessages;
   private listening = false;
+  private stopping = false;
   private reconciler?: NodeJS.Timeout;
   /** The store's counts at each index's last reconciliation. */
   private readonly storeCounts = new WeakMap<TenantIndex, ItemCounts>();
@@ -85,6 +86,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.reconciler);
     this.indexes.close();
     await this.events?.close();
@@ -154,13 +156,15 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
         }
       }
     } catch (error) {
-      this.logger.error(`listening to ${Streams.events.name} failed: ${(error as Error).message}`);
+      this.logger.warn(
+        `listening to ${Streams.events.name} failed (Postgres answers every search until it works): ${(error as Error).message}`,
+      );
     } finally {
       // Without the events the indexes cannot be trusted: drop them, and listen again.
       this.listening = false;
       for (const tenantId of this.indexes.loadedTenants) this.indexes.drop(tenantId);
-      if (this.events !== undefined && !this.events.closed)
-        setTimeout(() => void this.listen(), 1000).unref();
+      // (Also when the stream was not there yet: the provisioner may still be making it.)
+      if (!this.stopping) setTimeout(() => void this.listen(), 1000).unref();
     }
   }
 
@@ -209,6 +213,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
         this.logger.warn(`reconciling tenant ${tenantId} failed: ${(error as Error).message}`);
       }
     }
+    this.indexes.remeasure();
     this.publishStats();
   }
 
