@@ -18,13 +18,17 @@ export type OutboxCommitted = (rows: readonly OutboxRow[]) => Promise<void>;
  */
 @Injectable()
 export class TenantTransactions {
-  private committed?: OutboxCommitted;
+  private readonly committed: OutboxCommitted[] = [];
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** The outbox relay registers here; without it, committed rows wait for a relay's sweep. */
-  onOutboxCommitted(publish: OutboxCommitted): void {
-    this.committed = publish;
+  /**
+   * Told of the rows each transaction put in the outbox, once it committed: the outbox relay
+   * (without it, committed rows wait for a relay's sweep) and whoever keeps state of its own
+   * current from them (retrieval's search index: a write is seen by the next search).
+   */
+  onOutboxCommitted(listener: OutboxCommitted): void {
+    this.committed.push(listener);
   }
 
   run<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -45,7 +49,7 @@ export class TenantTransactions {
       collectOutboxRows(manager, appended);
       return work(manager);
     });
-    if (appended.length > 0) await this.committed?.(appended);
+    if (appended.length > 0) await Promise.all(this.committed.map((listener) => listener(appended)));
     return result;
   }
 }

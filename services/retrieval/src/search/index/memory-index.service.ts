@@ -19,7 +19,7 @@ import {
   type StatementRunner,
   type TenantIndex,
 } from '@engram/search';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import { TenantTransactions, type EntityManager, type OutboxRow } from '@engram/store';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../../retrieval.config';
 import { indexChangeOf } from './index-change';
 
@@ -74,6 +74,8 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   onApplicationBootstrap(): void {
+    // This process's own writes (saves, forgets, updates) are in its index before their RPC answers.
+    this.transactions.onOutboxCommitted((rows) => this.applyCommitted(rows));
     if (!this.enabled) {
       this.logger.log(
         'the in-memory search index is off (RETRIEVAL_INDEX_MEMORY_MB=0): Postgres answers every search',
@@ -126,6 +128,24 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     const vectors = missing.map((id) => ({ kind: 'message' as const, id }));
     index.apply(await readTenantRows(run, index.tenantId, { message: missing, vectors }));
     return true;
+  }
+
+  /** Applies the changes a committed transaction of this process announces, before it returns (never throws). */
+  private async applyCommitted(rows: readonly OutboxRow[]): Promise<void> {
+    if (!this.listening) return;
+    try {
+      let changed = false;
+      for (const row of rows) {
+        const change = indexChangeOf(row.subject, row.payload);
+        if (change?.kind !== 'items') continue;
+        this.indexes.changed(change.tenantId, change);
+        changed = true;
+      }
+      if (changed) await this.indexes.flush();
+    } catch (error) {
+      // The event will bring it, a moment later.
+      this.logger.warn(`applying this process's own change failed: ${(error as Error).message}`);
+    }
   }
 
   /** Applies every change heard so far (tests). */
