@@ -1,3 +1,4 @@
+import { parseItemRef } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
 import { Dictionary, Float64Column, Int32Column, SlotList, Uint8Column } from './columns';
 import type {
@@ -168,11 +169,10 @@ export class TenantIndex {
   /** A search returned these refs ("message:12") at `atUs`: as the store's access counts will, each counts once more. */
   accessed(refs: readonly string[], atUs: number): void {
     for (const ref of refs) {
-      const colon = ref.indexOf(':');
-      const kind = ref.slice(0, colon) as ItemKind;
-      if (kind !== 'message' && kind !== 'summary' && kind !== 'fact') continue;
-      const t = this.table(kind);
-      const slot = t.slot(ref.slice(colon + 1));
+      const item = parseItemRef(ref);
+      if (!item) continue;
+      const t = this.table(item.kind);
+      const slot = t.slot(item.id);
       if (slot === undefined) continue;
       t.accessCount.set(slot, t.accessCount.get(slot) + 1);
       const last = t.lastAccess.get(slot);

@@ -1,3 +1,4 @@
+import { parseItemRef } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
 import type { TenantSnapshot } from './index-docs';
 import type { ItemSelection } from './index-statements';
@@ -253,10 +254,7 @@ export class TenantIndexes {
           message: [...changes.message],
           summary: [...changes.summary],
           fact: [...changes.fact],
-          vectors: [...changes.vectors].map((ref) => {
-            const colon = ref.indexOf(':');
-            return { kind: ref.slice(0, colon) as ItemKind, id: ref.slice(colon + 1) };
-          }),
+          vectors: [...changes.vectors].flatMap((ref) => parseItemRef(ref) ?? []),
         };
         const rows = items > 0 ? await this.options.read(tenantId, selection) : {};
         if (this.entries.get(tenantId) !== entry || rows === null) continue;

@@ -9,6 +9,7 @@ import {
   type Statement,
 } from '@engram/search';
 import type { EntityManager } from '@engram/store';
+import { statementRunner } from '../statement-runner';
 import type { ItemKey, RecallLinks } from './recall-order';
 
 interface LinkRow {
@@ -34,13 +35,13 @@ export class RecallRepository {
   ): Promise<RecallLinks> {
     const ids = (kind: ItemKind) => [...new Set(asked.filter((a) => a.kind === kind).map((a) => a.id))];
     const [summaries, messages, facts] = [ids('summary'), ids('message'), ids('fact')];
-    const children = summaries.length > 0 ? await run<LinkRow>(manager, subtrees(summaries, depth)) : [];
-    const factLinks = facts.length > 0 ? await run<LinkRow>(manager, factSourcesAndSuccessors(facts)) : [];
-    if (messages.length > 0) await run(manager, NEIGHBOUR_SETTINGS);
+    const run = statementRunner(manager);
+    const children = summaries.length > 0 ? await run<LinkRow>(subtrees(summaries, depth)) : [];
+    const factLinks = facts.length > 0 ? await run<LinkRow>(factSourcesAndSuccessors(facts)) : [];
+    if (messages.length > 0) await run(NEIGHBOUR_SETTINGS);
     const around =
       messages.length > 0
         ? await run<NeighbourRow>(
-            manager,
             neighboursStatement({ tenantId, kinds: ['message'] }, messages, [], null, null),
           )
         : [];
@@ -51,12 +52,9 @@ export class RecallRepository {
   async items(manager: EntityManager, tenantId: string, items: readonly ItemKey[]): Promise<ItemRow[]> {
     const refs: Record<ItemKind, string[]> = { message: [], summary: [], fact: [] };
     for (const item of items) refs[item.kind].push(item.id);
-    return run<ItemRow>(manager, itemsStatement(tenantId, refs));
+    const run = statementRunner(manager);
+    return run<ItemRow>(itemsStatement(tenantId, refs));
   }
-}
-
-function run<T>(manager: EntityManager, statement: Statement): Promise<T[]> {
-  return manager.query(statement.text, statement.values);
 }
 
 /**

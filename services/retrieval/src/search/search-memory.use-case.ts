@@ -11,7 +11,8 @@ import {
 import { TenantTransactions } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
-import { MemoryIndex, statementRunner } from './index/memory-index.service';
+import { statementRunner } from '../statement-runner';
+import { MemoryIndex } from './index/memory-index.service';
 import { QueryVectorGateway } from './query-vector.gateway';
 import { toSearchHit } from './search-hit';
 import { searchOptions } from './search-request';

@@ -19,8 +19,9 @@ import {
   type StatementRunner,
   type TenantIndex,
 } from '@engram/search';
-import { TenantTransactions, type EntityManager, type OutboxRow } from '@engram/store';
+import { TenantTransactions, type OutboxRow } from '@engram/store';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../../retrieval.config';
+import { statementRunner } from '../../statement-runner';
 import { indexChangeOf } from './index-change';
 
 type ItemCounts = { messages: number; summaries: number; facts: number; vectors: number };
@@ -242,8 +243,4 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     heldBytes.set(stats.bytes);
     heldTenants.set(stats.tenants);
   }
-}
-
-export function statementRunner(manager: EntityManager): StatementRunner {
-  return (statement) => manager.query(statement.text, statement.values);
 }
