@@ -3,9 +3,7 @@
  * `npm run bench:ingest`: sustained ingest rate, publish to durable, against the
  * same rows loaded with COPY as the ceiling. See BENCHMARKS.md.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -44,7 +42,7 @@ import {
 } from './measure/process-cpu';
 import { scrapeConsumerMetrics } from './measure/service-metrics';
 import { WaitEventSampler } from './measure/wait-event-sampler';
-import { summarizeCpuProfile, type ProfileSummary } from './profile/cpu-profile-summary';
+import { ServiceProfile } from './profile/service-profile';
 import { headline, renderTable, TARGETS, writeResult, type IngestBenchResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import { publishTurns } from './publish/turn-publisher';
@@ -121,12 +119,7 @@ async function main(flags: Flags): Promise<void> {
     await sampler.connect();
     cleanups.add(() => sampler.end());
 
-    // Profiles are large and machine-specific: outside the repository (open them in Chrome DevTools or speedscope).
-    const profileFile = join(
-      tmpdir(),
-      'engram-bench',
-      `ingest-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
-    );
+    const profiler = flags.cpuProf ? new ServiceProfile('ingest') : undefined;
     const env: Record<string, string> = {
       NATS_URL: nats.url,
       DATABASE_URL: ingestDb.appUrl,
@@ -136,12 +129,7 @@ async function main(flags: Flags): Promise<void> {
     if (flags.concurrency !== undefined) env['CONSUMER_CONCURRENCY'] = String(flags.concurrency);
     if (flags.lingerMs !== undefined) env['CONSUMER_LINGER_MS'] = String(flags.lingerMs);
     if (flags.poolSize !== undefined) env['DATABASE_POOL_SIZE'] = String(flags.poolSize);
-    if (flags.cpuProf) {
-      mkdirSync(dirname(profileFile), { recursive: true });
-      env['NODE_OPTIONS'] =
-        `${process.env['NODE_OPTIONS'] ?? ''} --require ${join(__dirname, 'profile', 'cpu-profiler.preload.js')}`.trim();
-      env['ENGRAM_BENCH_CPU_PROFILE'] = profileFile;
-    }
+    if (profiler) Object.assign(env, profiler.env);
     service = await startService('ingest', env);
     const ingest = service;
     cleanups.add(() => stopService(ingest));
@@ -184,7 +172,7 @@ async function main(flags: Flags): Promise<void> {
       { name: 'nats', pids: () => processesMatching(['nats-server', natsPort]) },
       { name: 'bench', pids: () => [process.pid] },
     ];
-    if (flags.cpuProf) service.kill('SIGWINCH'); // the profile starts here
+    profiler?.begin(service);
     const activity = new WaitEventSampler(sampler, ingestDb.name);
     activity.start();
     const cpuBefore = snapshotCpu(groups);
@@ -254,13 +242,7 @@ async function main(flags: Flags): Promise<void> {
       redeliveryAddedStoredEvents: (await storedEvents(jsm)) - storedBefore,
       duplicatePublishes: published.duplicates,
     };
-    let profile: ProfileSummary | undefined;
-    if (flags.cpuProf) {
-      service.kill('SIGWINCH'); // … and ends here
-      await waitFor('the ingest CPU profile', async () => existsSync(profileFile), 30_000);
-      await new Promise((r) => setTimeout(r, 500));
-      profile = summarizeCpuProfile(profileFile);
-    }
+    const profile = profiler ? await profiler.end(service) : undefined;
     await stopService(service);
 
     // The NATS ceiling: the same turns into a stream nobody consumes, with nothing else running.

@@ -10,6 +10,8 @@ import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
+import { parentOf, processAndChildren, processesMatching, type ProcessGroup } from './measure/process-cpu';
+import { ServiceProfile } from './profile/service-profile';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import {
@@ -66,6 +68,7 @@ interface Flags {
   seed: number;
   explain: number;
   logLevel: string;
+  cpuProf: boolean;
   json: boolean;
   out: string;
 }
@@ -122,12 +125,20 @@ async function measureScale(
   if (flags.rpc) {
     const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
     const services: ServiceProcess[] = [];
+    const profiler = flags.cpuProf ? new ServiceProfile(`retrieval-search-${label}`) : undefined;
     for (const name of ['gerty', 'retrieval'])
-      services.push(await startReadyService(cleanups, name, { ...base, ...context.env[name] }));
+      services.push(
+        await startReadyService(cleanups, name, {
+          ...base,
+          ...context.env[name],
+          ...(name === 'retrieval' && profiler?.env),
+        }),
+      );
     progress(
       `${label}: gerty (pid ${services[0]!.pid}) and retrieval (pid ${services[1]!.pid}) ready; ${flags.warmup} + ${flags.queries} queries over RPC, ${flags.clients} clients`,
     );
     const nc = await connect({ servers: context.nats.url, name: 'engram-bench-search', noAsyncTraces: true });
+    const groups = await cpuGroups(db.appUrl, services, context.nats.port);
     try {
       const retrieval = services[1]!;
       const warmed = await warmIndexes(
@@ -139,7 +150,8 @@ async function measureScale(
       progress(
         `${label}: indexes loaded: ${warmed.oneTenant.messages} messages in ${warmed.oneTenant.ms} ms, then ${warmed.all.tenants} tenants in ${warmed.all.ms} ms; ${index.indexMB} MB held, retrieval resident ${index.rssMB} MB`,
       );
-      rpc = await measureRpc(nc, warmup, measured, flags.clients);
+      rpc = await measureRpc(nc, warmup, measured, flags.clients, groups, () => profiler?.begin(retrieval));
+      if (profiler) rpc = { ...rpc, retrievalProfile: await profiler.end(retrieval) };
       progress(
         `${label}: RPC p95 ${rpc.latency.p95Ms} ms (${rpc.latency.count}/${rpc.calls} answered${Object.keys(rpc.errors).length ? `; errors ${JSON.stringify(rpc.errors)}` : ''})`,
       );
@@ -148,7 +160,7 @@ async function measureScale(
           services.filter((s) => s.name === 'retrieval'),
           3000,
         );
-      shell = await measureShell(nc, warmup, measured, flags.clients);
+      shell = await measureShell(nc, warmup, measured, flags.clients, groups);
       progress(
         `${label}: shell (the same requests for ${SHELL_TENANT}) p95 ${shell.latency.p95Ms} ms (${shell.latency.count}/${shell.calls} NOT_FOUND)`,
       );
@@ -199,6 +211,27 @@ async function measureScale(
   } finally {
     await pool.end();
   }
+}
+
+/** The processes whose CPU a search run is charged to: each service, Postgres (its postmaster and backends), NATS, this bench. */
+async function cpuGroups(
+  appUrl: string,
+  services: readonly ServiceProcess[],
+  natsPort: number,
+): Promise<ProcessGroup[]> {
+  const client = new Client({ connectionString: appUrl });
+  await client.connect();
+  const backend = Number(
+    (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid,
+  );
+  const postmaster = parentOf(backend) ?? backend; // while the backend lives
+  await client.end();
+  return [
+    ...services.map((s) => ({ name: s.name, pids: () => [s.pid] })),
+    { name: 'postgres', pids: () => processAndChildren(postmaster) },
+    { name: 'nats', pids: () => processesMatching(['nats-server', String(natsPort)]) },
+    { name: 'bench', pids: () => [process.pid] },
+  ];
 }
 
 async function main(flags: Flags): Promise<void> {
@@ -270,6 +303,11 @@ const program = new Command('bench:search')
   .option('--seed <n>', 'query seed', integer(0), 42)
   .option('--explain <n>', 'slowest floor queries to EXPLAIN ANALYZE (plus one of each kind)', integer(0), 3)
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
+  .option(
+    '--cpu-prof',
+    'sample the CPU of retrieval during the measured RPC run (V8 profiler) and print where its time went',
+    false,
+  )
   .option(
     '--json',
     'print {"messages","p50Ms","p95Ms","p99Ms","shellP95Ms","cpuMsPerSearch","indexMemoryMB","floorP95Ms","p95Ms100k","coldLoad10kMs","coldLoadAllMs"} as the last line of stdout',

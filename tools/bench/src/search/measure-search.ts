@@ -5,7 +5,7 @@ import { Rpcs, timestampFromDate } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies } from '../measure/latency-stats';
 import { scrapeMetricSums } from '../measure/prometheus-text';
-import { machineBusySeconds } from '../measure/process-cpu';
+import { cpuBetween, machineBusySeconds, snapshotCpu, type ProcessGroup } from '../measure/process-cpu';
 import { runClosedLoop, type ClosedLoopRun } from './closed-loop';
 import { explainEach } from './explain';
 import { runFloorQuery } from './floor';
@@ -28,6 +28,7 @@ export function latencyRun<R>(
   run: ClosedLoopRun<R>,
   answer: (value: R) => { degradedReason?: string; hits?: number; answeredBy?: string },
   machineBusySecondsDuring?: number,
+  cpuSecondsBy?: Record<string, number>,
 ): LatencyRun {
   const ok = run.outcomes.filter((o) => o.error === undefined);
   const answers = ok.map((o) => answer(o.value as R));
@@ -54,18 +55,33 @@ export function latencyRun<R>(
       run.outcomes.length > 0 && {
         machineCpuMsPerCall: (machineBusySecondsDuring * 1000) / run.outcomes.length,
       }),
+    ...(cpuSecondsBy &&
+      run.outcomes.length > 0 && {
+        cpuMsPerCallBy: Object.fromEntries(
+          Object.entries(cpuSecondsBy).map(([name, s]) => [
+            name,
+            Math.round((s * 1e5) / run.outcomes.length) / 100,
+          ]),
+        ),
+      }),
   };
 }
 
-/** A closed-loop run, and the CPU the whole machine spent meanwhile (every process: clients, NATS, services, Postgres). */
+/**
+ * A closed-loop run, and the CPU the whole machine spent meanwhile (every process: clients, NATS,
+ * services, Postgres), also by `groups` of processes (the rest as "other").
+ */
 async function closedLoopOnMachine<T, R>(
   items: readonly T[],
   clients: number,
   call: (item: T, client: number) => Promise<R>,
+  groups: readonly ProcessGroup[] = [],
 ) {
   const busy = machineBusySeconds();
+  const before = snapshotCpu(groups);
   const run = await runClosedLoop(items, clients, call);
-  return { run, busySeconds: machineBusySeconds() - busy };
+  const cpuSecondsBy = groups.length > 0 ? cpuBetween(before, snapshotCpu(groups)) : undefined;
+  return { run, busySeconds: machineBusySeconds() - busy, cpuSecondsBy };
 }
 
 /** memory_search over NATS, as an agent runtime asks it. */
@@ -93,9 +109,17 @@ export async function measureRpc(
   warmup: readonly BenchQuery[],
   measured: readonly BenchQuery[],
   clients: number,
+  groups: readonly ProcessGroup[] = [],
+  beforeMeasured = () => {},
 ): Promise<LatencyRun> {
   await runClosedLoop(warmup, clients, (q) => search(nc, q));
-  const { run, busySeconds } = await closedLoopOnMachine(measured, clients, (q) => search(nc, q));
+  beforeMeasured();
+  const { run, busySeconds, cpuSecondsBy } = await closedLoopOnMachine(
+    measured,
+    clients,
+    (q) => search(nc, q),
+    groups,
+  );
   return latencyRun(
     run,
     (r) => ({
@@ -104,6 +128,7 @@ export async function measureRpc(
       answeredBy: r.answeredBy,
     }),
     busySeconds,
+    cpuSecondsBy,
   );
 }
 
@@ -176,6 +201,7 @@ export async function measureShell(
   warmup: readonly BenchQuery[],
   measured: readonly BenchQuery[],
   clients: number,
+  groups: readonly ProcessGroup[] = [],
 ): Promise<LatencyRun> {
   const call = async (q: BenchQuery) => {
     try {
@@ -187,8 +213,8 @@ export async function measureShell(
     throw new Error(`memory_search answered for ${SHELL_TENANT}, a tenant that does not exist`);
   };
   await runClosedLoop(warmup, clients, call);
-  const { run, busySeconds } = await closedLoopOnMachine(measured, clients, call);
-  return latencyRun(run, () => ({}), busySeconds);
+  const { run, busySeconds, cpuSecondsBy } = await closedLoopOnMachine(measured, clients, call, groups);
+  return latencyRun(run, () => ({}), busySeconds, cpuSecondsBy);
 }
 
 /** The same, as bare SQL (runFloorQuery) on `clients` connections of the app role. */

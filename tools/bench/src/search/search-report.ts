@@ -1,3 +1,4 @@
+import type { ProfileSummary } from '../profile/cpu-profile-summary';
 import type { LatencySummary } from '../measure/latency-stats';
 import { renderColumns } from '../report/columns';
 import type { MachineDescription } from '../report/machine';
@@ -35,6 +36,10 @@ export interface LatencyRun {
   readonly emptyAnswers?: number;
   /** Busy CPU of the whole machine (every process) during the run, per call. */
   readonly machineCpuMsPerCall?: number;
+  /** The same by process (retrieval, gerty, postgres, nats, the bench's clients; "other" the rest). */
+  readonly cpuMsPerCallBy?: Record<string, number>;
+  /** Where retrieval's CPU went during the run (--cpu-prof). */
+  readonly retrievalProfile?: ProfileSummary;
   /** Answers by what ranked them ("index" or "sql"). */
   readonly answeredBy?: Record<string, number>;
 }

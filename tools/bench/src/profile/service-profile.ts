@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor, type ServiceProcess } from '@engram/testing';
+import { summarizeCpuProfile, type ProfileSummary } from './cpu-profile-summary';
+
+/**
+ * A V8 CPU profile of one service over a measured window: start the service with `env`, call
+ * `begin()` when the measurement starts and `end()` when it stops (cpu-profiler.preload.ts).
+ * Profiles are large and machine-specific: they go outside the repository (open them in
+ * Chrome DevTools or speedscope).
+ */
+export class ServiceProfile {
+  readonly file: string;
+
+  constructor(name: string) {
+    this.file = join(
+      tmpdir(),
+      'engram-bench',
+      `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
+    );
+    mkdirSync(join(tmpdir(), 'engram-bench'), { recursive: true });
+  }
+
+  /** What the service's environment needs for the profiler to be loaded. */
+  get env(): Record<string, string> {
+    return {
+      NODE_OPTIONS:
+        `${process.env['NODE_OPTIONS'] ?? ''} --require ${join(__dirname, 'cpu-profiler.preload.js')}`.trim(),
+      ENGRAM_BENCH_CPU_PROFILE: this.file,
+    };
+  }
+
+  /** Discards what was sampled so far: the measured window starts. */
+  begin(service: ServiceProcess): void {
+    service.kill('SIGWINCH');
+  }
+
+  /** Ends the window and summarises the profile written. */
+  async end(service: ServiceProcess): Promise<ProfileSummary> {
+    service.kill('SIGWINCH');
+    await waitFor('the CPU profile', async () => existsSync(this.file), 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    return summarizeCpuProfile(this.file);
+  }
+}
