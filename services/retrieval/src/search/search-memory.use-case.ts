@@ -6,7 +6,11 @@ import {
   runSearch,
   SCAN_TIMEOUT,
   sqlSearchSource,
+  type PlannedSearch,
+  type QueryVector,
   type SearchOutcome,
+  type StatementRunner,
+  type TenantIndex,
 } from '@engram/search';
 import { TenantTransactions } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
@@ -44,13 +48,14 @@ export class SearchMemoryUseCase {
     // Full text is ranked from the tenant's index once it is loaded; Postgres answers meanwhile,
     // for trigram and regex, and for a strong search the index cannot bring up to the store.
     const index = search.mode === 'fulltext' ? this.memoryIndex.indexFor(tenantId) : null;
-    const outcome: SearchOutcome = await this.transactions
-      .run(tenantId, async (manager) => {
-        const run = statementRunner(manager);
-        if (index && (request.consistency !== 'strong' || (await this.memoryIndex.catchUp(index, run))))
-          return runSearch(indexSearchSource(index, run, this.memoryIndex.lexemes, now), search, vector, now);
-        return runSearch(sqlSearchSource(run, search.mode), search, vector, now);
-      })
+    const outcome: SearchOutcome = await this.searchIndex(index, tenantId, request, search, vector, now)
+      .then(
+        (answered) =>
+          answered ??
+          this.transactions.run(tenantId, (manager) =>
+            runSearch(sqlSearchSource(statementRunner(manager), search.mode), search, vector, now),
+          ),
+      )
       .catch(translateStoreError);
     if (!outcome.known) throw RpcError.notFound(`tenant ${tenantId} has no memory`, { tenantId });
     const hits = outcome.placed.map(toSearchHit);
@@ -75,6 +80,26 @@ export class SearchMemoryUseCase {
       tookMs: performance.now() - started,
       answeredBy: outcome.path,
     };
+  }
+
+  /**
+   * The search ranked from the tenant's index, or null when the index cannot answer (not loaded,
+   * or behind a strong search's store). Its few reads (new query words, the items) stand alone:
+   * each is one round trip as the tenant, without a transaction around them.
+   */
+  private async searchIndex(
+    index: TenantIndex | null,
+    tenantId: string,
+    request: SearchRequest,
+    search: PlannedSearch,
+    vector: Promise<QueryVector>,
+    now: Date,
+  ): Promise<SearchOutcome | null> {
+    if (!index) return null;
+    const run: StatementRunner = (statement) =>
+      this.transactions.readAsTenant(tenantId, statement.text, statement.values);
+    if (request.consistency === 'strong' && !(await this.memoryIndex.catchUp(index, run))) return null;
+    return runSearch(indexSearchSource(index, run, this.memoryIndex.lexemes, now), search, vector, now);
   }
 }
 
