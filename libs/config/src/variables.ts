@@ -23,6 +23,22 @@ export const DEFAULT_HTTP_PORTS = {
 
 export type ServiceName = keyof typeof DEFAULT_HTTP_PORTS;
 
+/**
+ * V8 flags a service runs with, wherever it is started (npm start, tests, benchmarks; the
+ * compose file and deploy/k8s set the same NODE_OPTIONS). Retrieval's young generation is
+ * larger: a search allocates a few MB of candidates that die with it, and with the default
+ * 16 MB, eight searches at once promoted them into the old generation, whose collections
+ * walked the loaded indexes (bench:search at 1 M: GC 2.3 → 0.75 ms, 23.4 → 20.1 ms of CPU a search).
+ */
+export const SERVICE_NODE_OPTIONS: Partial<Record<ServiceName, string>> = {
+  retrieval: '--max-semi-space-size=64',
+};
+
+/** NODE_OPTIONS for a service: its own flags after what the caller's environment already has. */
+export function nodeOptionsFor(service: string, inherited = process.env['NODE_OPTIONS'] ?? ''): string {
+  return [inherited, SERVICE_NODE_OPTIONS[service as ServiceName] ?? ''].join(' ').trim();
+}
+
 interface Variable<T extends z.ZodType = z.ZodType> {
   readonly schema: T;
   /** Shown in the README's configuration table. */

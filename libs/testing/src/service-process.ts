@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { nodeOptionsFor } from '@engram/config';
 import { freePort, waitFor } from './free-port';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
@@ -23,7 +24,14 @@ export async function startService(name: string, env: Record<string, string>): P
     process.execPath,
     [resolve(REPO_ROOT, 'services', name, 'dist', 'main.js')],
     {
-      env: { ...process.env, LOG_LEVEL: 'info', ...env, HTTP_PORT: String(httpPort), HTTP_HOST: '127.0.0.1' },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        ...env,
+        NODE_OPTIONS: nodeOptionsFor(name, env['NODE_OPTIONS'] ?? process.env['NODE_OPTIONS']),
+        HTTP_PORT: String(httpPort),
+        HTTP_HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { concurrently } from 'concurrently';
-import { ConfigError, loadConfig } from '@engram/config';
+import { ConfigError, loadConfig, nodeOptionsFor } from '@engram/config';
 import { migrateDatabase, setupDatabase } from '@engram/store';
 import { waitUntilReady } from './readiness-probe';
 import { portOf, selectServices } from './stack-services';
@@ -36,7 +36,10 @@ async function main(): Promise<void> {
       name,
       command: `"${process.execPath}" services/${name}/dist/main.js`,
       cwd: REPO_ROOT,
-      env: { HTTP_PORT: String(portOf(name, config.ENGRAM_STACK_PORT_OFFSET)) },
+      env: {
+        HTTP_PORT: String(portOf(name, config.ENGRAM_STACK_PORT_OFFSET)),
+        NODE_OPTIONS: nodeOptionsFor(name),
+      },
     })),
     {
       prefix: 'name',

@@ -29,6 +29,15 @@ export function histogram<L extends string>(
   );
 }
 
-export function gauge<L extends string>(name: string, help: string, labelNames: readonly L[]): Gauge<L> {
-  return (register.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge({ name, help, labelNames });
+/** A gauge; with `collect`, its value is read when the metrics are scraped, not kept current on a hot path. */
+export function gauge<L extends string>(
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  collect?: (this: Gauge<L>) => void,
+): Gauge<L> {
+  return (
+    (register.getSingleMetric(name) as Gauge<L> | undefined) ??
+    new Gauge({ name, help, labelNames, ...(collect && { collect }) })
+  );
 }

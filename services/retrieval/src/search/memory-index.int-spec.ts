@@ -1,4 +1,5 @@
 import { Rpcs, Subjects, type SearchResponse } from '@engram/contracts';
+import { register } from 'prom-client';
 import { startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
 import { RetrievalModule } from '../retrieval.module';
@@ -138,5 +139,15 @@ describe('memory_search from the in-memory index (real ingest, Postgres and NATS
     expect(r.hits.length).toBeGreaterThan(0);
     // acme, small, is still held.
     expect((await search('cats')).answeredBy).toBe('index');
+  });
+
+  it('reports what its indexes hold when the metrics are read', async () => {
+    await memoryIndex.load('acme');
+    const value = async (name: string) => (await register.getSingleMetric(name)!.get()).values[0]?.value;
+    // acme only: bigco was refused.
+    expect(await value('engram_search_index_tenants')).toBe(1);
+    const bytes = await value('engram_search_index_bytes');
+    expect(bytes).toBeGreaterThan(1000);
+    expect(bytes).toBeLessThan(1024 * 1024);
   });
 });

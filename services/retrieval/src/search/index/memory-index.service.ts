@@ -26,12 +26,15 @@ import { indexChangeOf } from './index-change';
 
 type ItemCounts = { messages: number; summaries: number; facts: number; vectors: number };
 
-const heldBytes = gauge(
-  'engram_search_index_bytes',
-  "Bytes held by the tenants' in-memory search indexes",
-  [],
-);
-const heldTenants = gauge('engram_search_index_tenants', 'Tenants whose search index is loaded', []);
+/** The indexes of every MemoryIndex of this process (tests run several), read when metrics are scraped. */
+const held = new Set<TenantIndexes>();
+const sumOf = (stat: 'bytes' | 'tenants') => [...held].reduce((sum, indexes) => sum + indexes.stats[stat], 0);
+gauge('engram_search_index_bytes', "Bytes held by the tenants' in-memory search indexes", [], function () {
+  this.set(sumOf('bytes'));
+});
+gauge('engram_search_index_tenants', 'Tenants whose search index is loaded', [], function () {
+  this.set(sumOf('tenants'));
+});
 /** A strong search brings the index up to the store by reading what it lacks; beyond this many messages Postgres answers instead. */
 export const STRONG_CATCH_UP_LIMIT = 5000;
 
@@ -83,6 +86,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       );
       return;
     }
+    held.add(this.indexes);
     void this.listen();
     this.reconciler = setInterval(() => void this.reconcile(), this.config.RETRIEVAL_INDEX_RECONCILE_MS);
     this.reconciler.unref();
@@ -92,15 +96,14 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     this.stopping = true;
     clearInterval(this.reconciler);
     this.indexes.close();
+    held.delete(this.indexes);
     await this.events?.close();
   }
 
   /** The tenant's index if loaded and current as far as this process heard; null (and a load begun) otherwise. */
   indexFor(tenantId: string): TenantIndex | null {
     if (!this.listening) return null;
-    const index = this.indexes.ready(tenantId);
-    this.publishStats();
-    return index;
+    return this.indexes.ready(tenantId);
   }
 
   /** Loads the tenant's index now (a warm-up; tests and benchmarks). */
@@ -235,12 +238,5 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       }
     }
     this.indexes.remeasure();
-    this.publishStats();
-  }
-
-  private publishStats(): void {
-    const stats = this.indexes.stats;
-    heldBytes.set(stats.bytes);
-    heldTenants.set(stats.tenants);
   }
 }
