@@ -26,7 +26,9 @@ export class RecordAccessUseCase {
         const fresh = await this.repository.claimEvents(manager, tenantId, [
           ...new Set(group.map((e) => e.eventId)),
         ]);
-        await this.repository.bump(manager, tenantId, tally(group.filter((e) => fresh.has(e.eventId))));
+        // An event delivered twice in one batch counts once, like one delivered in two batches.
+        const once = new Map(group.filter((e) => fresh.has(e.eventId)).map((e) => [e.eventId, e]));
+        await this.repository.bump(manager, tenantId, tally([...once.values()]));
       });
     }
   }
