@@ -10,7 +10,7 @@ import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
-import { parentOf, processAndChildren, processesMatching, type ProcessGroup } from './measure/process-cpu';
+import { backendsOf, parentOf, processesMatching, type ProcessGroup } from './measure/process-cpu';
 import { ServiceProfile } from './profile/service-profile';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
@@ -221,14 +221,18 @@ async function cpuGroups(
 ): Promise<ProcessGroup[]> {
   const client = new Client({ connectionString: appUrl });
   await client.connect();
-  const backend = Number(
-    (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid,
-  );
+  const { pid, database } = (
+    await client.query<{ pid: number; database: string }>(
+      'SELECT pg_backend_pid() AS pid, current_database() AS database',
+    )
+  ).rows[0]!;
+  const backend = Number(pid);
   const postmaster = parentOf(backend) ?? backend; // while the backend lives
   await client.end();
   return [
     ...services.map((s) => ({ name: s.name, pids: () => [s.pid] })),
-    { name: 'postgres', pids: () => processAndChildren(postmaster) },
+    // Only this database's backends: other work on the machine's Postgres is not the search's.
+    { name: 'postgres', pids: () => backendsOf(postmaster, database) },
     { name: 'nats', pids: () => processesMatching(['nats-server', String(natsPort)]) },
     { name: 'bench', pids: () => [process.pid] },
   ];

@@ -47,6 +47,19 @@ export function processAndChildren(root: number): number[] {
   return pids;
 }
 
+/** The backends of a Postgres postmaster serving `database` (their process titles name it). */
+export function backendsOf(postmaster: number, database: string): number[] {
+  return processAndChildren(postmaster).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split(/[\s\0]/)
+        .includes(database);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
 /** Processes whose command line contains every one of `parts` (e.g. nats-server and its port). */
 export function processesMatching(parts: readonly string[]): number[] {
   const found: number[] = [];
