@@ -80,7 +80,6 @@ describe('EngramClient retries', () => {
     'FAILED_PRECONDITION',
     'PAYLOAD_TOO_LARGE',
     'RESOURCE_EXHAUSTED',
-    'DEADLINE_EXCEEDED',
     'INTERNAL',
   ])('never retries %s', async (code) => {
     const transport = new FakeTransport();
@@ -89,6 +88,20 @@ describe('EngramClient retries', () => {
     const client = new EngramClient(transport, { retry: noWait });
 
     await expect(client.search({ query: 'units' })).rejects.toBe(failure);
+    expect(transport.calls).toHaveLength(1);
+  });
+
+  it('asks a read again when its answer did not come in time, never a write', async () => {
+    const transport = new FakeTransport();
+    transport.failures = [new EngramDeadlineExceededError('mem.rpc.search.acme did not answer within 10 ms')];
+    const client = new EngramClient(transport, { retry: noWait });
+    await expect(client.search({ query: 'units' })).resolves.toBeDefined();
+    expect(transport.calls).toHaveLength(2);
+
+    const timedOut = new EngramDeadlineExceededError('mem.rpc.save.acme did not answer within 10 ms');
+    transport.failures = [timedOut];
+    transport.calls.length = 0;
+    await expect(client.save({ agent: 'concierge', content: 'Ada likes tea' })).rejects.toBe(timedOut);
     expect(transport.calls).toHaveLength(1);
   });
 

@@ -2,7 +2,13 @@ import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { Rpcs, TurnEventSchema, type RpcSpec } from '@engram/contracts';
 import { EngramInvalidArgumentError } from './errors';
 import { checkedTurn, decodeResponse, encodeRequest, requestWithAgent } from './requests';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry';
+import {
+  DEFAULT_RETRY_POLICY,
+  unavailableOnly,
+  unavailableOrTimedOut,
+  withRetries,
+  type RetryPolicy,
+} from './retry';
 import type { PublishedTurn, Transport } from './transport';
 import { HttpTransport, type HttpTransportOptions } from './transports/http.transport';
 import { NatsTransport, type NatsTransportOptions } from './transports/nats.transport';
@@ -87,7 +93,12 @@ export class EngramClient {
     this.assertOpen();
     const body = encodeRequest(spec.request, requestWithAgent(spec, request, this.agent));
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const answer = await withRetries(() => this.transport.call(spec, body, timeoutMs), this.retry);
+    const answer = await withRetries(
+      () => this.transport.call(spec, body, timeoutMs),
+      this.retry,
+      undefined,
+      spec.readOnly ? unavailableOrTimedOut : unavailableOnly,
+    );
     return decodeResponse(spec, answer);
   }
 

@@ -124,8 +124,8 @@ export class EngramRateLimitedError extends EngramError {
 }
 
 /**
- * Engram could not be reached, or the service behind the call is down. The only failure the
- * client retries (with backoff); this is what is left after `retries` retries.
+ * Engram could not be reached, or the service behind the call is down. Retried with backoff
+ * (as a read's timeout is); this is what is left after `retries` retries.
  */
 export class EngramUnavailableError extends EngramError {
   override readonly name: string = 'EngramUnavailableError';
@@ -149,7 +149,7 @@ export class EngramUnavailableError extends EngramError {
   }
 }
 
-/** No answer in time. Not retried: the request may have taken effect. */
+/** No answer in time. Retried for reads only (RpcSpec.readOnly): a write may have taken effect. */
 export class EngramDeadlineExceededError extends EngramError {
   override readonly name: string = 'EngramDeadlineExceededError';
   constructor(reason: string, details: Readonly<Record<string, unknown>> = {}) {

@@ -1,5 +1,5 @@
-import { EngramInvalidArgumentError, EngramUnavailableError } from './errors';
-import { backoffDelayMs, withRetries } from './retry';
+import { EngramDeadlineExceededError, EngramInvalidArgumentError, EngramUnavailableError } from './errors';
+import { backoffDelayMs, unavailableOrTimedOut, withRetries } from './retry';
 
 describe('backoffDelayMs', () => {
   const policy = { retries: 5, baseDelayMs: 200, maxDelayMs: 2_000 };
@@ -66,5 +66,50 @@ describe('withRetries', () => {
       ),
     ).rejects.toBe(refused);
     expect(attempts).toBe(1);
+  });
+
+  it('asks a read again when its answer did not come in time, and a write never', async () => {
+    const timedOut = new EngramDeadlineExceededError('mem.rpc.search.acme did not answer within 2000 ms');
+    let reads = 0;
+    const answer = await withRetries(
+      async () => {
+        if (++reads < 2) throw timedOut;
+        return 'found';
+      },
+      policy,
+      async () => undefined,
+      unavailableOrTimedOut,
+    );
+    expect([answer, reads]).toEqual(['found', 2]);
+
+    let writes = 0;
+    await expect(
+      withRetries(
+        async () => {
+          writes++;
+          throw timedOut;
+        },
+        policy,
+        async () => undefined,
+      ),
+    ).rejects.toBe(timedOut);
+    expect(writes).toBe(1);
+  });
+
+  it('gives up on a read that keeps timing out after the retries, with its timeout', async () => {
+    const timedOut = new EngramDeadlineExceededError('no answer');
+    let reads = 0;
+    await expect(
+      withRetries(
+        async () => {
+          reads++;
+          throw timedOut;
+        },
+        policy,
+        async () => undefined,
+        unavailableOrTimedOut,
+      ),
+    ).rejects.toBe(timedOut);
+    expect(reads).toBe(4);
   });
 });

@@ -1,6 +1,6 @@
-import { EngramUnavailableError } from './errors';
+import { EngramDeadlineExceededError, EngramUnavailableError } from './errors';
 
-/** How the client asks again when Engram is unavailable (and only then). */
+/** How the client asks again when Engram is unavailable, or a read was not answered in time. */
 export interface RetryPolicy {
   /** Retries after the first attempt (default 3; 0 never retries). */
   readonly retries: number;
@@ -26,23 +26,35 @@ export function backoffDelayMs(
   return Math.round(capped * (0.5 + 0.5 * random()));
 }
 
+/** What may be asked again: a request nobody took, and, of a read, one whose answer did not come in time. */
+export type Retryable = (error: unknown) => boolean;
+
+/** Requests that change memory: only when nobody took them (they may have taken effect otherwise). */
+export const unavailableOnly: Retryable = (error) => error instanceof EngramUnavailableError;
+
+/** Reads (RpcSpec.readOnly): also after a timeout, e.g. the replica that took it died; asking twice is harmless. */
+export const unavailableOrTimedOut: Retryable = (error) =>
+  error instanceof EngramUnavailableError || error instanceof EngramDeadlineExceededError;
+
 /**
- * Runs `attempt`, and again after a backoff while it fails with EngramUnavailableError, at
- * most `policy.retries` more times; the last such failure says how often it retried. Every
- * other failure is thrown at once: a request Engram refused, or that may have taken effect
- * (DEADLINE_EXCEEDED), is never sent twice.
+ * Runs `attempt`, and again after a backoff while it fails as `retryable` says (by default:
+ * EngramUnavailableError only), at most `policy.retries` more times; the last unavailable failure
+ * says how often it retried. Every other failure is thrown at once: a request Engram refused,
+ * or a write that may have taken effect (DEADLINE_EXCEEDED), is never sent twice.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  retryable: Retryable = unavailableOnly,
 ): Promise<T> {
   for (let retry = 0; ; retry++) {
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof EngramUnavailableError)) throw error;
-      if (retry >= policy.retries) throw error.afterRetries(retry);
+      if (!retryable(error)) throw error;
+      if (retry >= policy.retries)
+        throw error instanceof EngramUnavailableError ? error.afterRetries(retry) : error;
       await sleep(backoffDelayMs(retry + 1, policy));
     }
   }

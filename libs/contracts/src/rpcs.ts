@@ -137,6 +137,11 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
    * onto partitions of the tenants, so each replica answers only some (rpc-partitions.ts).
    */
   readonly partitioned: boolean;
+  /**
+   * Changes no memory (a search records accesses: statistics), so asking twice is harmless:
+   * a client asks again when an answer did not come in time, e.g. its replica died with it.
+   */
+  readonly readOnly: boolean;
 }
 
 interface RpcPlacement {
@@ -146,6 +151,8 @@ interface RpcPlacement {
   readonly tenantScoped?: boolean;
   /** True for RPCs answered from per-tenant state in the owner's memory (tenant-scoped only). */
   readonly partitioned?: boolean;
+  /** True for RPCs that change no memory (RpcSpec.readOnly). */
+  readonly readOnly?: boolean;
 }
 
 /** An RPC; its rules are required, so an RPC without them does not compile. */
@@ -154,11 +161,11 @@ function rpc<Req extends DescMessage, Res extends DescMessage>(
   request: Req,
   response: Res,
   rules: NoInfer<RequestRules<Req>>,
-  { owner, publishes = [], tenantScoped = true, partitioned = false }: RpcPlacement,
+  { owner, publishes = [], tenantScoped = true, partitioned = false, readOnly = false }: RpcPlacement,
 ): RpcSpec<Req, Res> {
   if (partitioned && !tenantScoped)
     throw new Error(`${subject}: only a tenant-scoped RPC can be partitioned`);
-  return { subject, request, response, rules, owner, publishes, tenantScoped, partitioned };
+  return { subject, request, response, rules, owner, publishes, tenantScoped, partitioned, readOnly };
 }
 
 export const Rpcs = {
@@ -167,13 +174,19 @@ export const Rpcs = {
     publishes: ['accessRecorded'],
     // Answered from the tenant's in-memory index.
     partitioned: true,
+    readOnly: true,
   }),
   browse: rpc('mem.rpc.browse', BrowseRequestSchema, BrowseResponseSchema, browseRules, {
     owner: 'retrieval',
+    readOnly: true,
   }),
-  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema, statsRules, { owner: 'retrieval' }),
+  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema, statsRules, {
+    owner: 'retrieval',
+    readOnly: true,
+  }),
   recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema, recallRules, {
     owner: 'retrieval',
+    readOnly: true,
   }),
   save: rpc('mem.rpc.save', SaveRequestSchema, SaveResponseSchema, saveRules, {
     owner: 'retrieval',
@@ -185,9 +198,11 @@ export const Rpcs = {
   }),
   factsList: rpc('mem.rpc.facts.list', ListFactsRequestSchema, ListFactsResponseSchema, factsListRules, {
     owner: 'retrieval',
+    readOnly: true,
   }),
   factsGet: rpc('mem.rpc.facts.get', GetFactRequestSchema, FactHistorySchema, factsGetRules, {
     owner: 'retrieval',
+    readOnly: true,
   }),
   factsUpdate: rpc('mem.rpc.facts.update', UpdateFactRequestSchema, FactSchema, factsUpdateRules, {
     owner: 'retrieval',
@@ -195,13 +210,14 @@ export const Rpcs = {
   }),
   stateList: rpc('mem.rpc.state.list', ListStateRequestSchema, ListStateResponseSchema, stateListRules, {
     owner: 'retrieval',
+    readOnly: true,
   }),
   conversationsList: rpc(
     'mem.rpc.conversations.list',
     ListConversationsRequestSchema,
     ListConversationsResponseSchema,
     conversationsListRules,
-    { owner: 'retrieval' },
+    { owner: 'retrieval', readOnly: true },
   ),
   contextBuild: rpc(
     'mem.rpc.context.build',
@@ -215,6 +231,7 @@ export const Rpcs = {
   }),
   agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema, agentGetRules, {
     owner: 'context-builder',
+    readOnly: true,
   }),
   workspacePut: rpc(
     'mem.rpc.workspace.put',

@@ -158,15 +158,17 @@ describe('EngramClient over HTTP', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('reports a timeout as DEADLINE_EXCEEDED, once', async () => {
+  it('reports a timeout as DEADLINE_EXCEEDED, a write once', async () => {
     const timeout = Object.assign(new Error('The operation was aborted due to timeout'), {
       name: 'TimeoutError',
     });
     const { sent, fetch } = fakeFetch([timeout, json(200, {})]);
     const client = EngramClient.http({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'k', fetch, timeoutMs: 50 });
 
-    await expect(client.stats()).rejects.toThrow(EngramDeadlineExceededError);
-    await expect(client.stats()).resolves.toBeDefined();
+    await expect(client.save({ agent: 'concierge', content: 'Ada likes tea' })).rejects.toThrow(
+      EngramDeadlineExceededError,
+    );
+    await expect(client.save({ agent: 'concierge', content: 'Ada likes tea' })).resolves.toBeDefined();
     expect(sent).toHaveLength(2);
   });
 });
