@@ -50,6 +50,23 @@ describe('rankCandidates', () => {
     expect(score('3')).toBe(0);
   });
 
+  it('lifts the semantic signal of a turn whose window, on either side, is about the query', () => {
+    // "We made pottery with the kids" two turns before "They loved it!": the topic is said a turn or two away.
+    const topic = message('1', { cosine: 0.9, neighbours: [null, null, '2', '3'] });
+    const between = message('2', { cosine: 0.1, neighbours: [null, '1', '3', null] });
+    const answer = message('3', { cosine: 0.3, neighbours: ['1', '2', null, null] });
+    const before = message('4', { cosine: 0.3, neighbours: [null, null, '5', '6'] });
+    const aside = message('5', { cosine: 0.1, neighbours: [null, '4', '6', null] });
+    const later = message('6', { cosine: 0.9, neighbours: ['4', '5', null, null] });
+    const alone = message('7', { cosine: 0.3, neighbours: [null, null, null, null] });
+    const ranked = rank([topic, between, answer, before, aside, later, alone], []);
+    const semantic = (id: string) => ranked.find((r) => r.candidate.id === id)!.signals.semantic;
+    expect(semantic('3')).toBeGreaterThan(semantic('7'));
+    expect(semantic('4')).toBeGreaterThan(semantic('7'));
+    expect(semantic('3')).toBeCloseTo(semantic('4'), 10);
+    expect(semantic('3')).toBeLessThan(0.9);
+  });
+
   it('reads a query word naming an author as "said by", not as a word to find', () => {
     const t: QueryTerm[] = [
       { lexeme: 'carolin', words: ['caroline'], idf: 2 },

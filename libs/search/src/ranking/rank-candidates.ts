@@ -47,7 +47,7 @@ export interface RankingInput {
 
 /** What naming the author of a message is worth, in BM25 units (the idf of one of two speakers). */
 export const AUTHOR_MATCH = 0.7;
-/** How much the neighbours' similarity to the query adds to a message's own. */
+/** How much each neighbour's similarity to the query adds to a message's own. */
 const NEIGHBOUR_SEMANTIC_WEIGHT = 0.3;
 /** Offsets of Candidate.neighbours. */
 const OFFSETS = [-2, -1, 1, 2] as const;
@@ -67,7 +67,7 @@ const wordsOf = (name: string | null): string[] =>
  * word that names an author of the candidates ("What did Caroline research?") is read
  * as asking about what that author said, not as a word to find: it scores through the
  * author field, so the other speaker greeting Caroline does not outrank Caroline.
- * Semantic is the cosine with the query, averaged a little with the adjacent turns'.
+ * Semantic is the cosine with the query, averaged a little with the turns of the same window.
  */
 export function rankCandidates(input: RankingInput): RankedItem[] {
   const messages = namedNeighbours(input.candidates);
@@ -174,7 +174,11 @@ export function rankCandidates(input: RankingInput): RankedItem[] {
   );
 }
 
-/** The cosine as a signal, a message's averaged a little with the turns after it. */
+/**
+ * The cosine as a signal: a message's own, averaged a little with each turn of its window (two
+ * before and two after, the turns full text reads too). What a turn is about is often said a turn
+ * or two away ("The kids loved it!" after "we made pottery … how'd they like it?"), on either side.
+ */
 function semanticWithNeighbours(
   c: Candidate,
   neighbourOf: (c: Candidate, slot: number) => Candidate | null | undefined,
@@ -183,7 +187,7 @@ function semanticWithNeighbours(
   if (!c.neighbours || c.cosine === null) return own;
   let sum = own;
   let weight = 1;
-  for (const slot of [1, 2]) {
+  for (let slot = 0; slot < OFFSETS.length; slot++) {
     const n = neighbourOf(c, slot);
     if (n && n.cosine !== null) {
       sum += NEIGHBOUR_SEMANTIC_WEIGHT * semanticScore(n.cosine);
