@@ -87,6 +87,7 @@ function literalOf(value: unknown): string {
 }
 
 function textOf(value: unknown): string {
+  if (value instanceof Uint8Array) throw new Error('readAsTenant inlines no binary values: use run()');
   if (Array.isArray(value)) return `{${value.map(elementOf).join(',')}}`;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'object') return JSON.stringify(value);
