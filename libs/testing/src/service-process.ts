@@ -28,7 +28,7 @@ export async function startService(name: string, env: Record<string, string>): P
         ...process.env,
         LOG_LEVEL: 'info',
         ...env,
-        NODE_OPTIONS: nodeOptionsFor(name, env['NODE_OPTIONS'] ?? process.env['NODE_OPTIONS']),
+        NODE_OPTIONS: nodeOptionsFor(name, env['NODE_OPTIONS']),
         HTTP_PORT: String(httpPort),
         HTTP_HOST: '127.0.0.1',
       },

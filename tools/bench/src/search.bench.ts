@@ -213,7 +213,7 @@ async function measureScale(
   }
 }
 
-/** The processes whose CPU a search run is charged to: each service, Postgres (its postmaster and backends), NATS, this bench. */
+/** The processes whose CPU a search run is charged to: each service, the backends serving the bench's database, NATS, this bench. */
 async function cpuGroups(
   appUrl: string,
   services: readonly ServiceProcess[],
@@ -309,7 +309,7 @@ const program = new Command('bench:search')
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
   .option(
     '--cpu-prof',
-    'sample the CPU of retrieval during the measured RPC run (V8 profiler) and print where its time went',
+    'sample the CPU of retrieval during the measured RPC run (V8 profiler); its summary goes into the result (rpc.retrievalProfile)',
     false,
   )
   .option(

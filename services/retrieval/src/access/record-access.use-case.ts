@@ -23,12 +23,14 @@ export class RecordAccessUseCase {
     for (const e of events) byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     for (const [tenantId, group] of byTenant) {
       await this.transactions.run(tenantId, async (manager) => {
-        const fresh = await this.repository.claimEvents(manager, tenantId, [
-          ...new Set(group.map((e) => e.eventId)),
-        ]);
         // An event delivered twice in one batch counts once, like one delivered in two batches.
-        const once = new Map(group.filter((e) => fresh.has(e.eventId)).map((e) => [e.eventId, e]));
-        await this.repository.bump(manager, tenantId, tally([...once.values()]));
+        const events = new Map(group.map((e) => [e.eventId, e]));
+        const fresh = await this.repository.claimEvents(manager, tenantId, [...events.keys()]);
+        await this.repository.bump(
+          manager,
+          tenantId,
+          tally([...events.values()].filter((e) => fresh.has(e.eventId))),
+        );
       });
     }
   }

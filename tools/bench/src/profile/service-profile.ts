@@ -14,12 +14,9 @@ export class ServiceProfile {
   readonly file: string;
 
   constructor(name: string) {
-    this.file = join(
-      tmpdir(),
-      'engram-bench',
-      `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
-    );
-    mkdirSync(join(tmpdir(), 'engram-bench'), { recursive: true });
+    const dir = join(tmpdir(), 'engram-bench');
+    mkdirSync(dir, { recursive: true });
+    this.file = join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
   }
 
   /** What the service's environment needs for the profiler to be loaded. */

@@ -5,7 +5,7 @@ import { Rpcs, timestampFromDate } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies } from '../measure/latency-stats';
 import { scrapeMetricSums } from '../measure/prometheus-text';
-import { cpuBetween, machineBusySeconds, snapshotCpu, type ProcessGroup } from '../measure/process-cpu';
+import { cpuBetween, snapshotCpu, type ProcessGroup } from '../measure/process-cpu';
 import { runClosedLoop, type ClosedLoopRun } from './closed-loop';
 import { explainEach } from './explain';
 import { runFloorQuery } from './floor';
@@ -77,11 +77,11 @@ async function closedLoopOnMachine<T, R>(
   call: (item: T, client: number) => Promise<R>,
   groups: readonly ProcessGroup[] = [],
 ) {
-  const busy = machineBusySeconds();
   const before = snapshotCpu(groups);
   const run = await runClosedLoop(items, clients, call);
-  const cpuSecondsBy = groups.length > 0 ? cpuBetween(before, snapshotCpu(groups)) : undefined;
-  return { run, busySeconds: machineBusySeconds() - busy, cpuSecondsBy };
+  const after = snapshotCpu(groups);
+  const busySeconds = after.get('machine')! - before.get('machine')!;
+  return { run, busySeconds, cpuSecondsBy: groups.length > 0 ? cpuBetween(before, after) : undefined };
 }
 
 /** memory_search over NATS, as an agent runtime asks it. */
