@@ -92,6 +92,8 @@ export {
   decodeHalfvec,
   readAccess,
   readConversationMessages,
+  readDerivedCounts,
+  readDerivedIds,
   readConversationSizes,
   readTenantRows,
   readVectors,

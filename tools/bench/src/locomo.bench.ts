@@ -51,6 +51,7 @@ import { TurnIndex } from './locomo/turn-index';
 import { waitForEmbeddedRows } from './measure/embedded-rows';
 import { summarizeLatencies } from './measure/latency-stats';
 import { publishTurns } from './publish/turn-publisher';
+import { ServiceProfile } from './profile/service-profile';
 import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import {
@@ -78,6 +79,7 @@ interface Flags {
   searchTimeoutMs: number;
   logLevel: string;
   keepDatabase: boolean;
+  cpuProf: boolean;
 }
 
 const progress = progressFor('bench:locomo');
@@ -121,7 +123,11 @@ async function main(flags: Flags): Promise<void> {
     const machine = await describeMachine(admin);
 
     const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
-    for (const name of SERVICES) services.push(await startReadyService(cleanups, name, env));
+    const profiler = flags.cpuProf ? new ServiceProfile('retrieval-locomo') : undefined;
+    for (const name of SERVICES)
+      services.push(
+        await startReadyService(cleanups, name, { ...env, ...(name === 'retrieval' && profiler?.env) }),
+      );
     const [, ingest, embedder] = services;
     await waitFor(
       'ingest and embedder consuming',
@@ -245,10 +251,13 @@ async function main(flags: Flags): Promise<void> {
         ? 'no answer came from an in-memory index: Postgres answers the questions'
         : `the tenant's index answered after ${Math.round(indexLoadMs)} ms`,
     );
+    const retrieval = services.find((s) => s.name === 'retrieval')!;
+    profiler?.begin(retrieval);
     const answers = await askQuestions(nc, questions, {
       ...asking,
       onAnswer: (done, total) => askLine(() => `  ${done}/${total} answered`, done === total),
     });
+    const retrievalProfile = profiler ? await profiler.end(retrieval) : undefined;
 
     // 5. Recall.
     const details: ScoredQuestionDetail[] = scored.map((q, i) => {
@@ -316,6 +325,7 @@ async function main(flags: Flags): Promise<void> {
           {},
         ),
         indexLoadMs: indexLoadMs === null ? null : Math.round(indexLoadMs),
+        ...(retrievalProfile && { retrievalProfile }),
       },
       recall: recall.overall,
       byCategory: recall.byCategory,
@@ -371,6 +381,11 @@ const program = new Command('bench:locomo')
   .option(
     '--keep-database',
     'keep the scratch database afterwards, to look into what was ranked and why',
+    false,
+  )
+  .option(
+    '--cpu-prof',
+    "sample retrieval's CPU while the questions are asked (V8 profiler); its summary goes into the result (search.retrievalProfile)",
     false,
   )
   .option(

@@ -172,6 +172,33 @@ export async function readConversationMessages(
   return rows.map((r) => r.id);
 }
 
+/** How many summaries and facts the store holds for the tenant (rows are only ever added: a count that grew is news). */
+export async function readDerivedCounts(
+  run: StatementRunner,
+  tenantId: string,
+): Promise<{ summary: number; fact: number }> {
+  const [row] = await run<{ summary: number; fact: number }>({
+    text: `SELECT (SELECT count(*) FROM summaries WHERE tenant_id = $1)::int AS summary,
+                  (SELECT count(*) FROM facts WHERE tenant_id = $1)::int AS fact`,
+    values: [tenantId],
+  });
+  return row ?? { summary: 0, fact: 0 };
+}
+
+/** Every id of the tenant's summaries or facts (to find those an index lacks). */
+export async function readDerivedIds(
+  run: StatementRunner,
+  tenantId: string,
+  kind: 'summary' | 'fact',
+): Promise<string[]> {
+  const table = kind === 'summary' ? 'summaries' : 'facts';
+  const rows = await run<{ id: string }>({
+    text: `SELECT x.id::text AS id FROM ${table} x WHERE x.tenant_id = $1`,
+    values: [tenantId],
+  });
+  return rows.map((r) => r.id);
+}
+
 /** Every 16-bit half as the float it stands for, made once: decoding is then one lookup per component. */
 let halves: Float32Array | null = null;
 function halfTable(): Float32Array {

@@ -132,6 +132,31 @@ describe('memory_search from the in-memory index (real ingest, Postgres and NATS
     expect(after.hits.map((h) => h.id)).not.toContain(factId);
   });
 
+  it('finds a summary and a fact another process wrote with the next strong search', async () => {
+    await memoryIndex.load('acme');
+    const token = `narwhal${Date.now().toString(36)}`;
+    // Written as the compactor or another replica would, whose events this replica has not heard.
+    const [{ conversation_id: conversationId }] = await retrieval.sql<{ conversation_id: string }>(
+      `SELECT id::text AS conversation_id FROM conversations WHERE tenant_id = 'acme' LIMIT 1`,
+    );
+    const [summary] = await retrieval.sql<{ id: string }>(
+      `INSERT INTO summaries (tenant_id, conversation_id, agent, depth, content, earliest_at, latest_at,
+                              message_count, token_estimate, model)
+       VALUES ('acme', $1, 'helper', 0, $2, now(), now(), 2, 12, 'test') RETURNING id::text`,
+      [conversationId, `Ada and the assistant agreed the ${token} summary plan.`],
+    );
+    const [fact] = await retrieval.sql<{ id: string }>(
+      `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key, valid_from)
+       VALUES ('acme', 'helper', $1, 'fact', 'sticky', 7, 'saved', $2, now()) RETURNING id::text`,
+      [`Ada keeps a ${token} fact.`, `test:${token}`],
+    );
+    const found = await search(token, { consistency: 'strong', filters: { kinds: ['summary', 'fact'] } });
+    expect(found.answeredBy).toBe('index');
+    expect(found.hits.map((h) => `${h.kind}:${h.id}`).sort()).toEqual(
+      [`fact:${fact!.id}`, `summary:${summary!.id}`].sort(),
+    );
+  });
+
   it('leaves a tenant bigger than the memory allowed to Postgres', async () => {
     expect(await memoryIndex.load('bigco')).toBeNull();
     const r = await search('kangaroo lexeme5', {}, 'bigco');

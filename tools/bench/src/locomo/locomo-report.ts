@@ -1,3 +1,4 @@
+import type { ProfileSummary } from '../profile/cpu-profile-summary';
 import type { LatencySummary } from '../measure/latency-stats';
 import type { MachineDescription } from '../report/machine';
 import { RECALL_KS, type RecallByK, type RecallReport, type RecallSummary } from './recall';
@@ -90,6 +91,8 @@ export interface LocomoBenchResult {
     readonly answeredBy: Record<string, number>;
     /** From the first search to the first answered by the tenant's index (null: none was). */
     readonly indexLoadMs: number | null;
+    /** Where retrieval's CPU went while the questions were asked (--cpu-prof). */
+    readonly retrievalProfile?: ProfileSummary;
   };
   readonly recall: RecallSummary;
   readonly byCategory: RecallReport['byCategory'];

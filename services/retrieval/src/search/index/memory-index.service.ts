@@ -13,9 +13,12 @@ import {
   LexemeCache,
   readConversationMessages,
   readConversationSizes,
+  readDerivedCounts,
+  readDerivedIds,
   readTenantRows,
   tenantExists,
   TenantIndexes,
+  type ItemKind,
   type StatementRunner,
   type TenantIndex,
 } from '@engram/search';
@@ -113,24 +116,42 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Brings the index up to every message the store holds for the tenant (consistency "strong"),
-   * in the search's transaction: conversations whose message count differs from the index's are
-   * read again. False when more than STRONG_CATCH_UP_LIMIT messages would be read.
+   * Brings the index up to every item the store holds for the tenant (consistency "strong"):
+   * conversations whose message count differs from the index's are read again, and summaries
+   * and facts another process wrote (the compactor, another replica) whose events have not
+   * come yet. False when more than STRONG_CATCH_UP_LIMIT items would be read.
    */
   async catchUp(index: TenantIndex, run: StatementRunner): Promise<boolean> {
     const sizes = await readConversationSizes(run, index.tenantId);
+    const derived = await readDerivedCounts(run, index.tenantId);
     const behind = sizes.filter((c) => c.messages > index.conversationSize(c.id));
-    if (behind.length === 0) return true;
-    const missing = (
-      await readConversationMessages(
-        run,
-        index.tenantId,
-        behind.map((c) => c.id),
-      )
-    ).filter((id) => index.messages.slot(id) === undefined);
-    if (missing.length > STRONG_CATCH_UP_LIMIT) return false;
-    const vectors = missing.map((id) => ({ kind: 'message' as const, id }));
-    index.apply(await readTenantRows(run, index.tenantId, { message: missing, vectors }));
+    const lacking = (kind: ItemKind, ids: readonly string[]) =>
+      ids.filter((id) => index.table(kind).slot(id) === undefined);
+    const message =
+      behind.length === 0
+        ? []
+        : lacking(
+            'message',
+            await readConversationMessages(
+              run,
+              index.tenantId,
+              behind.map((c) => c.id),
+            ),
+          );
+    const derivedLacking = async (kind: 'summary' | 'fact') =>
+      derived[kind] > index.table(kind).size
+        ? lacking(kind, await readDerivedIds(run, index.tenantId, kind))
+        : [];
+    const summary = await derivedLacking('summary');
+    const fact = await derivedLacking('fact');
+    const missing = { message, summary, fact };
+    const count = message.length + summary.length + fact.length;
+    if (count === 0) return true;
+    if (count > STRONG_CATCH_UP_LIMIT) return false;
+    const vectors = (Object.keys(missing) as Array<keyof typeof missing>).flatMap((kind) =>
+      missing[kind].map((id) => ({ kind, id })),
+    );
+    index.apply(await readTenantRows(run, index.tenantId, { ...missing, vectors }));
     return true;
   }
 
