@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { createScratchDatabase, type ScratchDatabase } from '@engram/testing';
 import { ITEM_KINDS, type ItemKind } from '../ranking/candidate';
 import { runSearch, type PlannedSearch, type SearchOutcome } from '../plan/run-search';
+import { SEMANTIC_CANDIDATES } from '../plan/search-plan';
 import type { SearchScope } from '../plan/search-scope';
 import { sqlSearchSource, type SearchSource, type StatementRunner } from '../plan/search-source';
 import { indexSearchSource } from './index-source';
@@ -410,6 +411,46 @@ describe('the in-memory index answers every step of a search as Postgres does (r
     );
     // Most queries found something: a comparison of empty answers would prove nothing.
     expect(answered).toBeGreaterThan(50);
+  });
+
+  it('takes the nearest vectors among what the filters let through, on both paths', async () => {
+    const index = await inTenant(async (run) =>
+      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
+    );
+    const coach = (
+      await admin.query<{ id: string; embedding: string }>(
+        `SELECT m.id::text, e.embedding::text FROM messages m
+           JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id
+          WHERE m.tenant_id = $1 AND m.agent = 'coach' ORDER BY m.id`,
+        [TENANT],
+      )
+    ).rows;
+    const total = Number(
+      (
+        await admin.query(
+          `SELECT count(*) AS n FROM embeddings WHERE tenant_id = $1 AND item_kind = 'message'`,
+          [TENANT],
+        )
+      ).rows[0].n,
+    );
+    // Coach's vectors are a part of the tenant's: the nearest of all would leave it fewer.
+    expect(coach.length).toBeGreaterThan(SEMANTIC_CANDIDATES);
+    expect(total).toBeGreaterThan(coach.length + SEMANTIC_CANDIDATES);
+    const probe = coach[coach.length - 1]!;
+    const search: PlannedSearch = {
+      query: 'zebra',
+      mode: 'fulltext',
+      fusion: 'weighted',
+      topK: 10,
+      expand: false,
+      scope: { tenantId: TENANT, kinds: ['message'], agent: 'coach' },
+    };
+    const { sqlSteps, indexSteps } = await both(search, JSON.parse(probe.embedding) as number[], index);
+    for (const steps of [sqlSteps, indexSteps]) {
+      const rows = steps['candidates']![0] as Array<{ id: string; eligible: boolean }>;
+      expect(rows.filter((r) => r.eligible)).toHaveLength(SEMANTIC_CANDIDATES);
+      expect(rows.map((r) => r.id)).toContain(probe.id);
+    }
   });
 
   it('stays equal after rows the events name are applied to a loaded index', async () => {

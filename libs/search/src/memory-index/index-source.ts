@@ -131,6 +131,7 @@ function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number
     const t = index.table(kind);
     const inScope = scopeTest(index, kind, input.scope);
     const alive = aliveTest(index, kind, nowUs);
+    const filtered = alive !== null || inScope !== null;
     const eligible = (s: number) => (alive === null || alive(s)) && (inScope === null || inScope(s));
     const chosen = input.chosen.flatMap((l) => t.postings.get(l) ?? []);
     // In slot order, like a scan of the lists merged, up to the budget; every one taken is eligible.
@@ -140,9 +141,10 @@ function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number
     for (let i = 0; i < lexical.length; i++) rows.push(columns.row(lexical[i]!, bits[i]!, true));
     const vectors = query && input.model ? t.vectors.get(input.model) : undefined;
     if (query && vectors && vectors.dimensions === query.length) {
-      for (const s of vectors.nearest(query, SEMANTIC_CANDIDATES)) {
+      // The nearest of what the filters let through, as the SQL path's filtered scan.
+      for (const s of vectors.nearest(query, SEMANTIC_CANDIDATES, filtered ? eligible : undefined)) {
         if (isIn(lexical, s)) continue;
-        rows.push(columns.row(s, matchedBitsOf(columns.lists, s), eligible(s)));
+        rows.push(columns.row(s, matchedBitsOf(columns.lists, s), true));
       }
     }
   }

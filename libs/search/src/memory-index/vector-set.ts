@@ -50,12 +50,16 @@ export class VectorSet {
     return this.cosineOfRow(row, query, queryNorm);
   }
 
-  /** The `k` slots most similar to `query`, most similar first (an exact scan). */
-  nearest(query: Float32Array, k: number): number[] {
-    if (this.rows >= SIMD_SCAN_FROM) return this.nearestBySimd(query, k);
+  /**
+   * The `k` slots most similar to `query`, most similar first (an exact scan); with `accept`,
+   * the `k` most similar of the slots it accepts (the others are not compared at all).
+   */
+  nearest(query: Float32Array, k: number, accept?: (slot: number) => boolean): number[] {
+    if (!accept && this.rows >= SIMD_SCAN_FROM) return this.nearestBySimd(query, k);
     const queryNorm = squaredNorm(query);
     const best: Array<{ slot: number; similarity: number }> = [];
     for (let row = 0; row < this.rows; row++) {
+      if (accept && !accept(this.slotOfRow.get(row))) continue;
       const similarity = this.cosineOfRow(row, query, queryNorm);
       if (similarity === null) continue;
       if (best.length === k && similarity <= best[k - 1]!.similarity) continue;

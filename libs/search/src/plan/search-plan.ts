@@ -176,9 +176,19 @@ export function candidatesStatement(input: CandidatesInput): Statement {
       const distance = exact
         ? `(e.embedding <=> ${vector}::halfvec) + 0`
         : `e.embedding <=> ${vector}::halfvec`;
-      sources.push(`(SELECT e.item_id AS id FROM embeddings e
-                      WHERE e.tenant_id = ${tenant} AND e.item_kind = '${kind}' AND e.model = ${model}
-                      ORDER BY ${distance} LIMIT ${SEMANTIC_CANDIDATES})`);
+      // The nearest of what the filters let through (a fact in force, the agent, the dates …):
+      // the nearest of the whole tenant would leave a narrow filter a few of them, or none.
+      const filtered = scoped !== 'true' || alive !== 'true';
+      sources.push(
+        filtered
+          ? `(SELECT e.item_id AS id FROM embeddings e JOIN ${table} x ON x.id = e.item_id
+               WHERE e.tenant_id = ${tenant} AND e.item_kind = '${kind}' AND e.model = ${model}
+                 AND x.tenant_id = ${tenant} AND ${alive} AND ${scoped}
+               ORDER BY ${distance} LIMIT ${SEMANTIC_CANDIDATES})`
+          : `(SELECT e.item_id AS id FROM embeddings e
+               WHERE e.tenant_id = ${tenant} AND e.item_kind = '${kind}' AND e.model = ${model}
+               ORDER BY ${distance} LIMIT ${SEMANTIC_CANDIDATES})`,
+      );
     }
     if (sources.length === 0) continue;
     parts.push(`
