@@ -29,6 +29,7 @@ export * from './requests/tenant.rules';
 export * from './requests/gerty.rules';
 export * from './requests/being.rules';
 export * from './requests/facts.rules';
+export * from './requests/dead-letters.rules';
 export { create, type MessageShape, type MessageInitShape, type DescMessage } from '@bufbuild/protobuf';
 export { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 export * from './json-schema';

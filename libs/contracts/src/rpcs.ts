@@ -3,6 +3,10 @@ import {
   BrowseRequestSchema,
   BrowseResponseSchema,
   ForgetRequestSchema,
+  ListDeadLettersRequestSchema,
+  ListDeadLettersResponseSchema,
+  RedriveDeadLetterRequestSchema,
+  RedriveDeadLetterResponseSchema,
   ForgetResponseSchema,
   RecallRequestSchema,
   RecallResponseSchema,
@@ -115,6 +119,7 @@ import {
 } from './requests/facts.rules';
 import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
 import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
+import { deadLettersListRules, deadLettersRedriveRules } from './requests/dead-letters.rules';
 import { completeRules, embedRules, listModelsRules, setTenantKeyRules } from './requests/gerty.rules';
 
 /**
@@ -218,6 +223,20 @@ export const Rpcs = {
     ListConversationsResponseSchema,
     conversationsListRules,
     { owner: 'retrieval', readOnly: true },
+  ),
+  deadLettersList: rpc(
+    'mem.rpc.deadletters.list',
+    ListDeadLettersRequestSchema,
+    ListDeadLettersResponseSchema,
+    deadLettersListRules,
+    { owner: 'retrieval', readOnly: true },
+  ),
+  deadLettersRedrive: rpc(
+    'mem.rpc.deadletters.redrive',
+    RedriveDeadLetterRequestSchema,
+    RedriveDeadLetterResponseSchema,
+    deadLettersRedriveRules,
+    { owner: 'retrieval' },
   ),
   contextBuild: rpc(
     'mem.rpc.context.build',

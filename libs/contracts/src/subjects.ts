@@ -62,3 +62,25 @@ export function parseToolSynthesisSubject(subject: string): { tenantId: string; 
 export function tenantOfSubject(subject: string): string {
   return subject.slice(subject.lastIndexOf('.') + 1);
 }
+
+/** The subjects whose last token is the tenant (events): `mem.message.stored.{tenant}` and the like. */
+const TENANT_LAST = Object.values<unknown>(Subjects)
+  .filter((s): s is string => typeof s === 'string' && s.endsWith('.>'))
+  .map((wildcard) => wildcard.slice(0, -1))
+  // `mem.x.y.` then the tenant; turns and work items have their own parsers, dead letters no tenant.
+  .filter((prefix) => prefix.split('.').length === 4 && prefix !== 'mem.work.toolsynth.');
+
+/**
+ * The tenant a message on a stream subject belongs to (a turn, an event, a work item); null for
+ * a subject that names none. Dead letters are shown to the tenant of their original subject.
+ */
+export function tenantOfStreamSubject(subject: string): string | null {
+  const turn = parseTurnSubject(subject);
+  if (turn) return turn.tenantId;
+  const work = parseToolSynthesisSubject(subject);
+  if (work) return work.tenantId;
+  const prefix = TENANT_LAST.find((p) => subject.startsWith(p));
+  if (!prefix) return null;
+  const tenant = subject.slice(prefix.length);
+  return isValidToken(tenant) ? tenant : null;
+}

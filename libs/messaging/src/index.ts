@@ -6,6 +6,7 @@ export * from './connection/nats.client';
 export * from './consumers/delivery';
 export * from './consumers/retry-policy';
 export * from './publishing/dead-letter.publisher';
+export * from './publishing/dead-letter.box';
 export * from './rpc/rpc-error';
 export * from './rpc/rpc.client';
 export { DEADLINE_HEADER, type RpcCallContext } from './rpc/rpc.endpoint';

@@ -3,6 +3,7 @@ import { NatsClient } from './connection/nats.client';
 import { JetStreamServer } from './jetstream.server';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
+import { DeadLetterBox } from './publishing/dead-letter.box';
 import { RpcClient } from './rpc/rpc.client';
 import { TopologyProvisioner } from './topology/topology.provisioner';
 
@@ -18,10 +19,18 @@ export class MessagingModule {
         NatsClient,
         TopologyProvisioner,
         DeadLetterPublisher,
+        DeadLetterBox,
         RpcClient,
         JetStreamServer,
       ],
-      exports: [NatsClient, DeadLetterPublisher, RpcClient, JetStreamServer, MESSAGING_OPTIONS],
+      exports: [
+        NatsClient,
+        DeadLetterPublisher,
+        DeadLetterBox,
+        RpcClient,
+        JetStreamServer,
+        MESSAGING_OPTIONS,
+      ],
     };
   }
 }

@@ -28,6 +28,7 @@ import { SaveHandler } from './facts/save.handler';
 import { MemoryStatsUseCase } from './stats/memory-stats.use-case';
 import { QueueStatsReader } from './stats/queue-stats.reader';
 import { StatsHandler } from './stats/stats.handler';
+import { DeadLettersHandler } from './dead-letters/dead-letters.handler';
 import { StatsRepository } from './stats/stats.repository';
 import { FactRecordsRepository } from './facts/fact-records.repository';
 import { FactsHandler } from './facts/facts.handler';
@@ -63,6 +64,7 @@ export class RetrievalModule {
         SaveHandler,
         ForgetHandler,
         StatsHandler,
+        DeadLettersHandler,
         RecallHandler,
         FactsHandler,
         StateHandler,

@@ -13,6 +13,7 @@ import { mcpCommand } from './commands/mcp.command';
 import { browseCommand, searchCommand, statsCommand } from './commands/search.command';
 import { factsCommand, forgetCommand, saveCommand, stateCommand } from './commands/facts.command';
 import { exportCommand, importCommand } from './commands/transcript.command';
+import { deadLettersCommand } from './commands/dead-letters.command';
 import { failureOf } from './commands/cli-failure';
 
 const program = new Command('engram')
@@ -35,7 +36,8 @@ const program = new Command('engram')
   .addCommand(factsCommand())
   .addCommand(stateCommand())
   .addCommand(importCommand())
-  .addCommand(exportCommand());
+  .addCommand(exportCommand())
+  .addCommand(deadLettersCommand());
 
 /** Usage errors of every (sub)command come back as CommanderErrors, so one place sets their exit code. */
 const throwOnExit = (command: Command): void => {

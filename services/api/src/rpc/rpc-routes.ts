@@ -15,6 +15,10 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
   search:
     'Hybrid search over messages, summaries and facts: ranked hits with provenance, optionally a short answer citing them.',
   browse: 'A conversation, or all of an agent’s messages, a page at a time in order.',
+  deadLettersList:
+    'The tenant’s dead letters, newest first: messages a worker gave up on, with the reason and the original message.',
+  deadLettersRedrive:
+    'Publishes a dead letter’s original message again on its subject (its workers see it once more) and removes the letter.',
   stats: 'Counts of the tenant’s memory (stored, embedded, summarised, facts) and the workers’ queues.',
   recall:
     'Items by ref (summary:45, message:12, fact:6) drilled down: a summary to its children and messages, a message to the turns either side, a fact to its sources.',

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/retrieval.proto.
  */
 export const file_memory_v1_retrieval: GenFile = /*@__PURE__*/
-  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIu0BCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIEhoKDXJlY29yZF9hY2Nlc3MYCCABKAhIAYgBARITCgtjb25zaXN0ZW5jeRgJIAEoCUIJCgdfZXhwYW5kQhAKDl9yZWNvcmRfYWNjZXNzInsKDFNpZ25hbFNjb3JlcxIQCghmdWxsdGV4dBgBIAEoARIQCghzZW1hbnRpYxgCIAEoARIQCgh0ZW1wb3JhbBgDIAEoARISCgppbXBvcnRhbmNlGAQgASgBEg0KBWZ1c2VkGAUgASgBEhIKCnRpbWVfbWF0Y2gYBiABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIq4BCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBEhMKC2Fuc3dlcmVkX2J5GAYgASgJIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIpUDChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkSFAoMdG9vbF9jYWxsX2lkGA4gASgJEhMKC3Jhd19jb250ZW50GA8gASgJImoKDkJyb3dzZVJlc3BvbnNlEi4KCG1lc3NhZ2VzGAEgAygLMhwubWVtb3J5LnYxLlRyYW5zY3JpcHRNZXNzYWdlEhMKC25leHRfY3Vyc29yGAIgASgJEhMKC3ByZXZfY3Vyc29yGAMgASgJIh0KDFN0YXRzUmVxdWVzdBINCgVhZ2VudBgBIAEoCSJOCgpRdWV1ZVN0YXRzEgwKBG5hbWUYASABKAkSDwoHcGVuZGluZxgCIAEoBBIRCglpbl9mbGlnaHQYAyABKAQSDgoGZmFpbGVkGAQgASgEIvcDCg1TdGF0c1Jlc3BvbnNlEhAKCG1lc3NhZ2VzGAEgASgEEhkKEW1lc3NhZ2VzX2VtYmVkZGVkGAIgASgEEhoKEmVtYmVkZGluZ19jb3ZlcmFnZRgDIAEoARIlCgZxdWV1ZXMYBCADKAsyFS5tZW1vcnkudjEuUXVldWVTdGF0cxJeChx1bnN1bW1hcmlzZWRfYnlfY29udmVyc2F0aW9uGAUgAygLMjgubWVtb3J5LnYxLlN0YXRzUmVzcG9uc2UuVW5zdW1tYXJpc2VkQnlDb252ZXJzYXRpb25FbnRyeRIfChdjb252ZXJzYXRpb25zX2NvbXBhY3RlZBgGIAEoBBIaChJzdW1tYXJ5X3RyZWVfZGVwdGgYByABKAUSSAoRZmFjdHNfYnlfY2F0ZWdvcnkYCCADKAsyLS5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5GYWN0c0J5Q2F0ZWdvcnlFbnRyeRIUCgxkZWFkX2xldHRlcnMYCSABKAQaQQofVW5zdW1tYXJpc2VkQnlDb252ZXJzYXRpb25FbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBGjYKFEZhY3RzQnlDYXRlZ29yeUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEiLAoNUmVjYWxsUmVxdWVzdBIMCgRyZWZzGAEgAygJEg0KBWRlcHRoGAIgASgFIkgKDlJlY2FsbFJlc3BvbnNlEiMKBWl0ZW1zGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIRCgl0cnVuY2F0ZWQYAiABKAgimgEKC1NhdmVSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEg8KB2NvbnRlbnQYAiABKAkSEAoIY2F0ZWdvcnkYAyABKAkSEAoIbGlmZXRpbWUYBCABKAkSEgoKaW1wb3J0YW5jZRgFIAEoBRIXCg9jb252ZXJzYXRpb25faWQYBiABKAkSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIjUKDFNhdmVSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEhQKDGRlZHVwbGljYXRlZBgCIAEoCCIwCg1Gb3JnZXRSZXF1ZXN0Eg8KB2ZhY3RfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIk8KDkZvcmdldFJlc3BvbnNlEg8KB2ZhY3RfaWQYASABKAkSLAoIdmFsaWRfdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMoADCg1NZW1vcnlTZXJ2aWNlEj0KBlNlYXJjaBIYLm1lbW9yeS52MS5TZWFyY2hSZXF1ZXN0GhkubWVtb3J5LnYxLlNlYXJjaFJlc3BvbnNlEj0KBkJyb3dzZRIYLm1lbW9yeS52MS5Ccm93c2VSZXF1ZXN0GhkubWVtb3J5LnYxLkJyb3dzZVJlc3BvbnNlEjoKBVN0YXRzEhcubWVtb3J5LnYxLlN0YXRzUmVxdWVzdBoYLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlEj0KBlJlY2FsbBIYLm1lbW9yeS52MS5SZWNhbGxSZXF1ZXN0GhkubWVtb3J5LnYxLlJlY2FsbFJlc3BvbnNlEjcKBFNhdmUSFi5tZW1vcnkudjEuU2F2ZVJlcXVlc3QaFy5tZW1vcnkudjEuU2F2ZVJlc3BvbnNlEj0KBkZvcmdldBIYLm1lbW9yeS52MS5Gb3JnZXRSZXF1ZXN0GhkubWVtb3J5LnYxLkZvcmdldFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEiuAEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIu0BCg1TZWFyY2hSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEgwKBG1vZGUYAiABKAkSKQoHZmlsdGVycxgDIAEoCzIYLm1lbW9yeS52MS5TZWFyY2hGaWx0ZXJzEg0KBXRvcF9rGAQgASgFEg4KBmZ1c2lvbhgFIAEoCRITCgZleHBhbmQYBiABKAhIAIgBARISCgpzeW50aGVzaXplGAcgASgIEhoKDXJlY29yZF9hY2Nlc3MYCCABKAhIAYgBARITCgtjb25zaXN0ZW5jeRgJIAEoCUIJCgdfZXhwYW5kQhAKDl9yZWNvcmRfYWNjZXNzInsKDFNpZ25hbFNjb3JlcxIQCghmdWxsdGV4dBgBIAEoARIQCghzZW1hbnRpYxgCIAEoARIQCgh0ZW1wb3JhbBgDIAEoARISCgppbXBvcnRhbmNlGAQgASgBEg0KBWZ1c2VkGAUgASgBEhIKCnRpbWVfbWF0Y2gYBiABKAEijgEKClByb3ZlbmFuY2USDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg8KB2NoYW5uZWwYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDQoFZGVwdGgYBiABKAUSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIpcCCglTZWFyY2hIaXQSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEg0KBXNjb3JlGAQgASgBEigKB3NpZ25hbHMYBSABKAsyFy5tZW1vcnkudjEuU2lnbmFsU2NvcmVzEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfYWNjZXNzZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCnByb3ZlbmFuY2UYCCABKAsyFS5tZW1vcnkudjEuUHJvdmVuYW5jZRIVCg1leHBhbmRlZF9mcm9tGAkgASgJIj0KCVN5bnRoZXNpcxIOCgZhbnN3ZXIYASABKAkSEQoJY2l0ZWRfaWRzGAIgAygJEg0KBW1vZGVsGAMgASgJIq4BCg5TZWFyY2hSZXNwb25zZRIiCgRoaXRzGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIQCghkZWdyYWRlZBgCIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YAyABKAkSJwoJc3ludGhlc2lzGAQgASgLMhQubWVtb3J5LnYxLlN5bnRoZXNpcxIPCgd0b29rX21zGAUgASgBEhMKC2Fuc3dlcmVkX2J5GAYgASgJIsMBCg1Ccm93c2VSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIOCgZjdXJzb3IYAyABKAkSKAoEZnJvbRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGQoRYXJvdW5kX21lc3NhZ2VfaWQYBSABKAkSEQoJZGlyZWN0aW9uGAYgASgJEg0KBWxpbWl0GAcgASgFEhMKC3Nlc3Npb25fa2V5GAggASgJIpUDChFUcmFuc2NyaXB0TWVzc2FnZRIKCgJpZBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDQoFYWdlbnQYAyABKAkSDAoEcm9sZRgEIAEoCRIOCgZhdXRob3IYBSABKAkSDwoHY29udGVudBgGIAEoCRIRCgl0b29sX25hbWUYByABKAkSKQoJdG9vbF9hcmdzGAggASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEisKC3Rvb2xfcmVzdWx0GAkgASgLMhYuZ29vZ2xlLnByb3RvYnVmLlZhbHVlEikKCG1ldGFkYXRhGAogASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgpjcmVhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIbChNjb250ZW50X3N5bnRoZXNpc2VkGAwgASgIEg8KB3R1cm5faWQYDSABKAkSFAoMdG9vbF9jYWxsX2lkGA4gASgJEhMKC3Jhd19jb250ZW50GA8gASgJImoKDkJyb3dzZVJlc3BvbnNlEi4KCG1lc3NhZ2VzGAEgAygLMhwubWVtb3J5LnYxLlRyYW5zY3JpcHRNZXNzYWdlEhMKC25leHRfY3Vyc29yGAIgASgJEhMKC3ByZXZfY3Vyc29yGAMgASgJIh0KDFN0YXRzUmVxdWVzdBINCgVhZ2VudBgBIAEoCSJOCgpRdWV1ZVN0YXRzEgwKBG5hbWUYASABKAkSDwoHcGVuZGluZxgCIAEoBBIRCglpbl9mbGlnaHQYAyABKAQSDgoGZmFpbGVkGAQgASgEIvcDCg1TdGF0c1Jlc3BvbnNlEhAKCG1lc3NhZ2VzGAEgASgEEhkKEW1lc3NhZ2VzX2VtYmVkZGVkGAIgASgEEhoKEmVtYmVkZGluZ19jb3ZlcmFnZRgDIAEoARIlCgZxdWV1ZXMYBCADKAsyFS5tZW1vcnkudjEuUXVldWVTdGF0cxJeChx1bnN1bW1hcmlzZWRfYnlfY29udmVyc2F0aW9uGAUgAygLMjgubWVtb3J5LnYxLlN0YXRzUmVzcG9uc2UuVW5zdW1tYXJpc2VkQnlDb252ZXJzYXRpb25FbnRyeRIfChdjb252ZXJzYXRpb25zX2NvbXBhY3RlZBgGIAEoBBIaChJzdW1tYXJ5X3RyZWVfZGVwdGgYByABKAUSSAoRZmFjdHNfYnlfY2F0ZWdvcnkYCCADKAsyLS5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5GYWN0c0J5Q2F0ZWdvcnlFbnRyeRIUCgxkZWFkX2xldHRlcnMYCSABKAQaQQofVW5zdW1tYXJpc2VkQnlDb252ZXJzYXRpb25FbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAQ6AjgBGjYKFEZhY3RzQnlDYXRlZ29yeUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEiLAoNUmVjYWxsUmVxdWVzdBIMCgRyZWZzGAEgAygJEg0KBWRlcHRoGAIgASgFIkgKDlJlY2FsbFJlc3BvbnNlEiMKBWl0ZW1zGAEgAygLMhQubWVtb3J5LnYxLlNlYXJjaEhpdBIRCgl0cnVuY2F0ZWQYAiABKAgimgEKC1NhdmVSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEg8KB2NvbnRlbnQYAiABKAkSEAoIY2F0ZWdvcnkYAyABKAkSEAoIbGlmZXRpbWUYBCABKAkSEgoKaW1wb3J0YW5jZRgFIAEoBRIXCg9jb252ZXJzYXRpb25faWQYBiABKAkSGgoSc291cmNlX21lc3NhZ2VfaWRzGAcgAygJIjUKDFNhdmVSZXNwb25zZRIPCgdmYWN0X2lkGAEgASgJEhQKDGRlZHVwbGljYXRlZBgCIAEoCCIwCg1Gb3JnZXRSZXF1ZXN0Eg8KB2ZhY3RfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIk8KDkZvcmdldFJlc3BvbnNlEg8KB2ZhY3RfaWQYASABKAkSLAoIdmFsaWRfdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIicKFkxpc3REZWFkTGV0dGVyc1JlcXVlc3QSDQoFbGltaXQYASABKA0i+gEKD0RlYWRMZXR0ZXJFbnRyeRIQCghzZXF1ZW5jZRgBIAEoBBIOCgZzdHJlYW0YAiABKAkSEAoIY29uc3VtZXIYAyABKAkSGAoQb3JpZ2luYWxfc3ViamVjdBgEIAEoCRINCgVjYXVzZRgFIAEoCRIOCgZyZWFzb24YBiABKAkSEgoKZGVsaXZlcmllcxgHIAEoDRIrCgdkZWFkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdwYXlsb2FkGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IkYKF0xpc3REZWFkTGV0dGVyc1Jlc3BvbnNlEisKB2xldHRlcnMYASADKAsyGi5tZW1vcnkudjEuRGVhZExldHRlckVudHJ5IiwKGFJlZHJpdmVEZWFkTGV0dGVyUmVxdWVzdBIQCghzZXF1ZW5jZRgBIAEoBCI+ChlSZWRyaXZlRGVhZExldHRlclJlc3BvbnNlEg8KB3N1YmplY3QYASABKAkSEAoIc2VxdWVuY2UYAiABKAQygAMKDU1lbW9yeVNlcnZpY2USPQoGU2VhcmNoEhgubWVtb3J5LnYxLlNlYXJjaFJlcXVlc3QaGS5tZW1vcnkudjEuU2VhcmNoUmVzcG9uc2USPQoGQnJvd3NlEhgubWVtb3J5LnYxLkJyb3dzZVJlcXVlc3QaGS5tZW1vcnkudjEuQnJvd3NlUmVzcG9uc2USOgoFU3RhdHMSFy5tZW1vcnkudjEuU3RhdHNSZXF1ZXN0GhgubWVtb3J5LnYxLlN0YXRzUmVzcG9uc2USPQoGUmVjYWxsEhgubWVtb3J5LnYxLlJlY2FsbFJlcXVlc3QaGS5tZW1vcnkudjEuUmVjYWxsUmVzcG9uc2USNwoEU2F2ZRIWLm1lbW9yeS52MS5TYXZlUmVxdWVzdBoXLm1lbW9yeS52MS5TYXZlUmVzcG9uc2USPQoGRm9yZ2V0EhgubWVtb3J5LnYxLkZvcmdldFJlcXVlc3QaGS5tZW1vcnkudjEuRm9yZ2V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.SearchFilters
@@ -1680,6 +1680,287 @@ export type ForgetResponseJson = {
  */
 export const ForgetResponseSchema: GenMessage<ForgetResponse, {jsonType: ForgetResponseJson}> = /*@__PURE__*/
   messageDesc(file_memory_v1_retrieval, 18);
+
+/**
+ * mem.rpc.deadletters.list.{tenant}: the tenant's dead letters (messages a worker gave up on,
+ * with the reason), newest first. A letter belongs to the tenant its original subject names.
+ *
+ * @generated from message memory.v1.ListDeadLettersRequest
+ */
+export type ListDeadLettersRequest = Message<"memory.v1.ListDeadLettersRequest"> & {
+  /**
+   * At most this many letters (default 50, at most 500).
+   *
+   * @generated from field: uint32 limit = 1;
+   */
+  limit: number;
+};
+
+/**
+ * mem.rpc.deadletters.list.{tenant}: the tenant's dead letters (messages a worker gave up on,
+ * with the reason), newest first. A letter belongs to the tenant its original subject names.
+ *
+ * @generated from message memory.v1.ListDeadLettersRequest
+ */
+export type ListDeadLettersRequestJson = {
+  /**
+   * At most this many letters (default 50, at most 500).
+   *
+   * @generated from field: uint32 limit = 1;
+   */
+  limit?: number;
+};
+
+/**
+ * Describes the message memory.v1.ListDeadLettersRequest.
+ * Use `create(ListDeadLettersRequestSchema)` to create a new message.
+ */
+export const ListDeadLettersRequestSchema: GenMessage<ListDeadLettersRequest, {jsonType: ListDeadLettersRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_retrieval, 19);
+
+/**
+ * One message a worker gave up on.
+ *
+ * @generated from message memory.v1.DeadLetterEntry
+ */
+export type DeadLetterEntry = Message<"memory.v1.DeadLetterEntry"> & {
+  /**
+   * Its sequence in the DEADLETTERS stream: what a re-drive names.
+   *
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence: bigint;
+
+  /**
+   * The stream and the worker's consumer that gave up, e.g. TURNS / ingest-turns.
+   *
+   * @generated from field: string stream = 2;
+   */
+  stream: string;
+
+  /**
+   * @generated from field: string consumer = 3;
+   */
+  consumer: string;
+
+  /**
+   * Where the message was published, e.g. mem.turn.acme.helper.
+   *
+   * @generated from field: string original_subject = 4;
+   */
+  originalSubject: string;
+
+  /**
+   * "invalid" (it can never succeed as it is) or "exhausted" (every retry failed).
+   *
+   * @generated from field: string cause = 5;
+   */
+  cause: string;
+
+  /**
+   * @generated from field: string reason = 6;
+   */
+  reason: string;
+
+  /**
+   * @generated from field: uint32 deliveries = 7;
+   */
+  deliveries: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp dead_at = 8;
+   */
+  deadAt?: Timestamp | undefined;
+
+  /**
+   * The original message as text, cut at 4,096 characters.
+   *
+   * @generated from field: string payload = 9;
+   */
+  payload: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct details = 10;
+   */
+  details?: JsonObject | undefined;
+};
+
+/**
+ * One message a worker gave up on.
+ *
+ * @generated from message memory.v1.DeadLetterEntry
+ */
+export type DeadLetterEntryJson = {
+  /**
+   * Its sequence in the DEADLETTERS stream: what a re-drive names.
+   *
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence?: string;
+
+  /**
+   * The stream and the worker's consumer that gave up, e.g. TURNS / ingest-turns.
+   *
+   * @generated from field: string stream = 2;
+   */
+  stream?: string;
+
+  /**
+   * @generated from field: string consumer = 3;
+   */
+  consumer?: string;
+
+  /**
+   * Where the message was published, e.g. mem.turn.acme.helper.
+   *
+   * @generated from field: string original_subject = 4;
+   */
+  originalSubject?: string;
+
+  /**
+   * "invalid" (it can never succeed as it is) or "exhausted" (every retry failed).
+   *
+   * @generated from field: string cause = 5;
+   */
+  cause?: string;
+
+  /**
+   * @generated from field: string reason = 6;
+   */
+  reason?: string;
+
+  /**
+   * @generated from field: uint32 deliveries = 7;
+   */
+  deliveries?: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp dead_at = 8;
+   */
+  deadAt?: TimestampJson;
+
+  /**
+   * The original message as text, cut at 4,096 characters.
+   *
+   * @generated from field: string payload = 9;
+   */
+  payload?: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct details = 10;
+   */
+  details?: StructJson;
+};
+
+/**
+ * Describes the message memory.v1.DeadLetterEntry.
+ * Use `create(DeadLetterEntrySchema)` to create a new message.
+ */
+export const DeadLetterEntrySchema: GenMessage<DeadLetterEntry, {jsonType: DeadLetterEntryJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_retrieval, 20);
+
+/**
+ * @generated from message memory.v1.ListDeadLettersResponse
+ */
+export type ListDeadLettersResponse = Message<"memory.v1.ListDeadLettersResponse"> & {
+  /**
+   * @generated from field: repeated memory.v1.DeadLetterEntry letters = 1;
+   */
+  letters: DeadLetterEntry[];
+};
+
+/**
+ * @generated from message memory.v1.ListDeadLettersResponse
+ */
+export type ListDeadLettersResponseJson = {
+  /**
+   * @generated from field: repeated memory.v1.DeadLetterEntry letters = 1;
+   */
+  letters?: DeadLetterEntryJson[];
+};
+
+/**
+ * Describes the message memory.v1.ListDeadLettersResponse.
+ * Use `create(ListDeadLettersResponseSchema)` to create a new message.
+ */
+export const ListDeadLettersResponseSchema: GenMessage<ListDeadLettersResponse, {jsonType: ListDeadLettersResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_retrieval, 21);
+
+/**
+ * mem.rpc.deadletters.redrive.{tenant}: publishes a dead letter's original message again on
+ * its original subject (every worker of that subject sees it once more; they are idempotent)
+ * and removes the letter.
+ *
+ * @generated from message memory.v1.RedriveDeadLetterRequest
+ */
+export type RedriveDeadLetterRequest = Message<"memory.v1.RedriveDeadLetterRequest"> & {
+  /**
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence: bigint;
+};
+
+/**
+ * mem.rpc.deadletters.redrive.{tenant}: publishes a dead letter's original message again on
+ * its original subject (every worker of that subject sees it once more; they are idempotent)
+ * and removes the letter.
+ *
+ * @generated from message memory.v1.RedriveDeadLetterRequest
+ */
+export type RedriveDeadLetterRequestJson = {
+  /**
+   * @generated from field: uint64 sequence = 1;
+   */
+  sequence?: string;
+};
+
+/**
+ * Describes the message memory.v1.RedriveDeadLetterRequest.
+ * Use `create(RedriveDeadLetterRequestSchema)` to create a new message.
+ */
+export const RedriveDeadLetterRequestSchema: GenMessage<RedriveDeadLetterRequest, {jsonType: RedriveDeadLetterRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_retrieval, 22);
+
+/**
+ * @generated from message memory.v1.RedriveDeadLetterResponse
+ */
+export type RedriveDeadLetterResponse = Message<"memory.v1.RedriveDeadLetterResponse"> & {
+  /**
+   * Where it was published, and its new sequence in that stream.
+   *
+   * @generated from field: string subject = 1;
+   */
+  subject: string;
+
+  /**
+   * @generated from field: uint64 sequence = 2;
+   */
+  sequence: bigint;
+};
+
+/**
+ * @generated from message memory.v1.RedriveDeadLetterResponse
+ */
+export type RedriveDeadLetterResponseJson = {
+  /**
+   * Where it was published, and its new sequence in that stream.
+   *
+   * @generated from field: string subject = 1;
+   */
+  subject?: string;
+
+  /**
+   * @generated from field: uint64 sequence = 2;
+   */
+  sequence?: string;
+};
+
+/**
+ * Describes the message memory.v1.RedriveDeadLetterResponse.
+ * Use `create(RedriveDeadLetterResponseSchema)` to create a new message.
+ */
+export const RedriveDeadLetterResponseSchema: GenMessage<RedriveDeadLetterResponse, {jsonType: RedriveDeadLetterResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_retrieval, 23);
 
 /**
  * The memory RPCs. Each is a NATS request on mem.rpc.<name>.{tenant}; the tenant is

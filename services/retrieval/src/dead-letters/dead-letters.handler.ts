@@ -1,0 +1,36 @@
+import { Controller } from '@nestjs/common';
+import { Rpcs, type ListDeadLettersRequest, type RedriveDeadLetterRequest } from '@engram/contracts';
+import { DeadLetterBox, HandleRpc, type RpcCallContext } from '@engram/messaging';
+
+/** How many letters a list without a limit returns. */
+const DEFAULT_LIMIT = 50;
+
+/** mem.rpc.deadletters.list.{tenant} and mem.rpc.deadletters.redrive.{tenant} */
+@Controller()
+export class DeadLettersHandler {
+  constructor(private readonly box: DeadLetterBox) {}
+
+  @HandleRpc(Rpcs.deadLettersList)
+  async list(request: ListDeadLettersRequest, ctx: RpcCallContext) {
+    const listed = await this.box.list(ctx.tenantId, request.limit || DEFAULT_LIMIT);
+    return {
+      letters: listed.map(({ sequence, letter, payload }) => ({
+        sequence,
+        stream: letter.stream,
+        consumer: letter.consumer,
+        originalSubject: letter.originalSubject,
+        cause: letter.cause,
+        reason: letter.reason,
+        deliveries: letter.deliveries,
+        deadAt: letter.deadAt,
+        payload,
+        details: letter.details,
+      })),
+    };
+  }
+
+  @HandleRpc(Rpcs.deadLettersRedrive)
+  redrive(request: RedriveDeadLetterRequest, ctx: RpcCallContext) {
+    return this.box.redrive(ctx.tenantId, request.sequence);
+  }
+}
