@@ -9,6 +9,7 @@ export * from './gen/memory/v1/work_pb';
 export * from './gen/memory/v1/agents_pb';
 export * from './gen/memory/v1/being_pb';
 export * from './gen/memory/v1/facts_pb';
+export * from './gen/memory/v1/health_pb';
 export * from './subjects';
 export * from './topology';
 export * from './rpcs';

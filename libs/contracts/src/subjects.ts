@@ -39,6 +39,9 @@ export const Subjects = {
    * replica drops it from its cache at once (the cache's time limit covers a missed notice).
    */
   apiKeyRevoked: 'mem.control.apikey.revoked',
+  /** Core NATS, no stream: every replica of every service says it is there, every 5 s (ServiceHeartbeat). */
+  heartbeat: (service: string) => `mem.control.heartbeat.${service}`,
+  heartbeatWildcard: 'mem.control.heartbeat.*',
   /** JetStream's advisory when a consumer gave up on a message (its process died on every try). */
   maxDeliveriesAdvisory: (stream: string, consumer: string) =>
     `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${stream}.${consumer}`,

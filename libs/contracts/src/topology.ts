@@ -107,8 +107,17 @@ export const WorkItems = {
 } as const satisfies Record<string, WorkSpec>;
 
 /** Every service: one deployable each, in services/<name>. */
-export type ServiceName =
-  'ingest' | 'embedder' | 'compactor' | 'patrol' | 'retrieval' | 'context-builder' | 'gerty' | 'api';
+export const SERVICE_NAMES = [
+  'ingest',
+  'embedder',
+  'compactor',
+  'patrol',
+  'retrieval',
+  'context-builder',
+  'gerty',
+  'api',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /** What a handler announces, named by its key in Events or WorkItems; it goes out through the outbox. */
 export type Announcement = keyof typeof Events | keyof typeof WorkItems;

@@ -7,6 +7,8 @@ export * from './consumers/delivery';
 export * from './consumers/retry-policy';
 export * from './publishing/dead-letter.publisher';
 export * from './publishing/dead-letter.box';
+export * from './health/heartbeat.publisher';
+export * from './health/health-book';
 export * from './rpc/rpc-error';
 export * from './rpc/rpc.client';
 export { DEADLINE_HEADER, type RpcCallContext } from './rpc/rpc.endpoint';

@@ -4,6 +4,7 @@ import { JetStreamServer } from './jetstream.server';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './messaging.options';
 import { DeadLetterPublisher } from './publishing/dead-letter.publisher';
 import { DeadLetterBox } from './publishing/dead-letter.box';
+import { HeartbeatPublisher } from './health/heartbeat.publisher';
 import { RpcClient } from './rpc/rpc.client';
 import { TopologyProvisioner } from './topology/topology.provisioner';
 
@@ -20,6 +21,7 @@ export class MessagingModule {
         TopologyProvisioner,
         DeadLetterPublisher,
         DeadLetterBox,
+        HeartbeatPublisher,
         RpcClient,
         JetStreamServer,
       ],

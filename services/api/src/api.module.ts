@@ -14,6 +14,8 @@ import { TurnsController } from './turns/turns.controller';
 import { TurnPublisher } from './turns/turn-publisher';
 import { Mem0Controller } from './mem0/mem0.controller';
 import { McpController } from './mcp/mcp.controller';
+import { SystemHealthController } from './health/system-health.controller';
+import { SystemHealth } from './health/system-health';
 import { Mem0Memories } from './mem0/mem0-memories';
 import { GertyClient } from '@engram/gerty-client';
 
@@ -33,7 +35,14 @@ export class ApiModule {
           service: 'api',
         }),
       ],
-      controllers: [TurnsController, RpcController, OpenApiController, Mem0Controller, McpController],
+      controllers: [
+        TurnsController,
+        RpcController,
+        OpenApiController,
+        Mem0Controller,
+        McpController,
+        SystemHealthController,
+      ],
       providers: [
         { provide: API_CONFIG, useValue: config },
         { provide: APP_FILTER, useClass: ProblemFilter },
@@ -43,6 +52,7 @@ export class ApiModule {
         TurnPublisher,
         Mem0Memories,
         GertyClient,
+        SystemHealth,
       ],
     };
   }

@@ -20,26 +20,13 @@ export class HealthController {
   /** Every dependency answers: the service can do its work. 503 with the failing checks otherwise. */
   @Get('ready')
   @HealthCheck()
-  ready() {
+  async ready() {
+    const verdicts = await this.readiness.report();
     return this.health.check(
-      this.readiness.all().map((dependency) => async () => {
-        const indicator = this.indicators.check(dependency.name);
-        try {
-          return indicator.up(await withTimeout(dependency.check(), 2000));
-        } catch (error) {
-          return indicator.down({ reason: error instanceof Error ? error.message : String(error) });
-        }
+      verdicts.map((v) => async () => {
+        const indicator = this.indicators.check(v.name);
+        return v.up ? indicator.up(v.details) : indicator.down({ reason: v.reason });
       }),
     );
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }

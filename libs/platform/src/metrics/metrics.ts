@@ -41,3 +41,17 @@ export function gauge<L extends string>(
     new Gauge({ name, help, labelNames, ...(collect && { collect }) })
   );
 }
+
+/**
+ * A metric's value summed over its labels, by its sample name (`x_total`, or a histogram's
+ * `x_sum` / `x_count`); null when this process never registered it.
+ */
+export async function metricTotal(sampleName: string): Promise<number | null> {
+  const metric =
+    register.getSingleMetric(sampleName) ?? register.getSingleMetric(sampleName.replace(/_(sum|count)$/, ''));
+  if (!metric) return null;
+  const { name, values } = await metric.get();
+  return values
+    .filter((v) => ((v as { metricName?: string }).metricName ?? name) === sampleName)
+    .reduce((sum, v) => sum + v.value, 0);
+}

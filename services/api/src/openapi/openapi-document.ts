@@ -1,4 +1,10 @@
-import { JsonSchemas, TurnEventSchema, type JsonSchema, type ServiceName } from '@engram/contracts';
+import {
+  JsonSchemas,
+  SystemHealthSchema,
+  TurnEventSchema,
+  type JsonSchema,
+  type ServiceName,
+} from '@engram/contracts';
 import { HTTP_ERROR_CODES } from '../http/problem';
 import type { RpcRoute } from '../rpc/rpc-routes';
 
@@ -122,6 +128,23 @@ export function openApiDocument(routes: readonly RpcRoute[], version: string): J
               },
             },
           },
+        },
+        ...COMMON_PROBLEMS,
+      },
+    },
+  };
+  paths['/v1/health'] = {
+    get: {
+      operationId: 'systemHealth',
+      summary:
+        "Every service's replicas and whether each is ready, the workers' queues, and the last hour's ingest and vector activity.",
+      tags: ['Tenant'],
+      description:
+        'From the heartbeats every replica sends each 5 s on `mem.control.heartbeat.{service}` and from JetStream. Over all tenants.',
+      responses: {
+        '200': {
+          description: 'The report.',
+          content: { 'application/json': { schema: schemas.ref(SystemHealthSchema) } },
         },
         ...COMMON_PROBLEMS,
       },

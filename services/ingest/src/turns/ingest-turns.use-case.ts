@@ -7,6 +7,7 @@ import {
   type TurnEnvelope,
 } from '@engram/memory-core';
 import { errorMessage, eventEntry, isDependencyFailure, Outbox } from '@engram/messaging';
+import { counter } from '@engram/platform';
 import {
   actAsTenant,
   ensureTenant,
@@ -57,6 +58,12 @@ interface WrittenTurns {
   readonly idOf: ReadonlyMap<string, StoredMessageRow>;
   readonly isNew: ReadonlySet<string>;
 }
+
+const messagesStored = counter(
+  'engram_messages_stored_total',
+  'Messages ingest stored (new rows, committed)',
+  [],
+);
 
 const rowKey = (conversationId: string, turnId: string, position: number) =>
   `${conversationId}/${turnId}/${position}`;
@@ -143,14 +150,16 @@ export class IngestTurnsUseCase {
    * contend for (a conversation's counters, an agent's facts), so that those locks are
    * held only from there to the commit instead of for the whole transaction.
    */
-  private store(items: readonly ValidTurn[]): Promise<void> {
+  private async store(items: readonly ValidTurn[]): Promise<void> {
     const byTenant = new Map<string, NormalizedTurn[]>();
     for (const { turn } of items) {
       if (!byTenant.has(turn.tenantId)) byTenant.set(turn.tenantId, []);
       byTenant.get(turn.tenantId)!.push(turn);
     }
     const traceOf = new Map(items.map((i) => [i.turn, i.traceContext]));
-    return this.transactions.runAcrossTenants(async (manager) => {
+    let added = 0;
+    await this.transactions.runAcrossTenants(async (manager) => {
+      added = 0;
       const written: WrittenTurns[] = [];
       for (const tenantId of [...byTenant.keys()].sort()) {
         await actAsTenant(manager, tenantId);
@@ -161,6 +170,7 @@ export class IngestTurnsUseCase {
           w.turns.map((turn) => storedEvent(w, turn, traceOf.get(turn)!)),
         );
         written.push(w);
+        added += w.isNew.size;
       }
       for (const w of written) {
         await actAsTenant(manager, w.tenantId);
@@ -182,6 +192,8 @@ export class IngestTurnsUseCase {
         }
       }
     });
+    // Counted once committed: the health page's ingest rate (heartbeat counter messages_stored).
+    messagesStored.inc(added);
   }
 
   /** The tenant, its conversations (found or created) and the turns' message rows (new or found). */

@@ -1,0 +1,85 @@
+import { hostname } from 'node:os';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { encodeMessage, ServiceHeartbeatSchema, Subjects, timestampFromDate } from '@engram/contracts';
+import { metricTotal, ReadinessRegistry } from '@engram/platform';
+import { NatsClient } from '../connection/nats.client';
+import { errorMessage } from '../consumers/error-message';
+import { MESSAGING_OPTIONS, type MessagingOptions } from '../messaging.options';
+
+/** How often a replica says it is there; the api counts one unheard for three of these as gone. */
+export const HEARTBEAT_INTERVAL_MS = 5000;
+
+/** The heartbeat's counters, each read from the process's metrics (summed over their labels). */
+export const HEARTBEAT_COUNTERS = {
+  messages_stored: 'engram_messages_stored_total',
+  vectors_made: 'engram_vector_lag_seconds_count',
+  vector_lag_seconds: 'engram_vector_lag_seconds_sum',
+} as const;
+
+/**
+ * Every replica of every service announces itself on mem.control.heartbeat.{service} every
+ * HEARTBEAT_INTERVAL_MS (core NATS: nothing is kept): its readiness, each dependency's verdict,
+ * and the counters the health charts are drawn from. Missing one costs nothing but a gap.
+ */
+@Injectable()
+export class HeartbeatPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Heartbeat');
+  private readonly instance = `${hostname()}:${process.pid}`;
+  private readonly startedAt = new Date(Date.now() - process.uptime() * 1000);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    private readonly nats: NatsClient,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.beat();
+    this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** One heartbeat, when connected (never throws). */
+  async beat(): Promise<void> {
+    const handles = this.nats.ifConnected();
+    if (!handles) return;
+    try {
+      const verdicts = await this.readiness.report();
+      handles.connection.publish(
+        Subjects.heartbeat(this.options.service),
+        encodeMessage(ServiceHeartbeatSchema, {
+          service: this.options.service,
+          instance: this.instance,
+          startedAt: timestampFromDate(this.startedAt),
+          sentAt: timestampFromDate(new Date()),
+          ready: verdicts.every((v) => v.up),
+          dependencies: verdicts.map((v) => ({ name: v.name, up: v.up, reason: v.up ? '' : v.reason })),
+          counters: await readCounters(),
+        }),
+      );
+    } catch (error) {
+      this.logger.warn(`heartbeat not sent: ${errorMessage(error)}`);
+    }
+  }
+}
+
+/** The heartbeat's counters this process has (a metric it never registered is left out). */
+async function readCounters(): Promise<Record<string, number>> {
+  const counters: Record<string, number> = {};
+  for (const [name, metric] of Object.entries(HEARTBEAT_COUNTERS)) {
+    const total = await metricTotal(metric);
+    if (total !== null) counters[name] = total;
+  }
+  return counters;
+}

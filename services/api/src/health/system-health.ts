@@ -1,0 +1,79 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Subscription } from '@nats-io/transport-node';
+import {
+  decodeMessage,
+  encodeMessage,
+  ServiceHeartbeatSchema,
+  Subjects,
+  SystemHealthSchema,
+} from '@engram/contracts';
+import { errorMessage, HealthBook, NatsClient, readQueueStatus, type QueueReport } from '@engram/messaging';
+
+/** How long the queues may take before health answers without them. */
+const QUEUES_TIMEOUT_MS = 1000;
+
+/**
+ * What GET /v1/health shows: every service's replicas from their heartbeats (mem.control.heartbeat.*,
+ * heard by this api replica since it started), the workers' queues from JetStream, and the last
+ * hour of ingest and vector activity. Over all tenants: it is about the system, not a memory.
+ */
+@Injectable()
+export class SystemHealth implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('SystemHealth');
+  private readonly book = new HealthBook();
+  private subscription?: Subscription;
+
+  constructor(private readonly nats: NatsClient) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { connection } = await this.nats.connected();
+    this.subscription = connection.subscribe(Subjects.heartbeatWildcard, {
+      callback: (error, msg) => {
+        if (error) return;
+        try {
+          this.book.record(decodeMessage(ServiceHeartbeatSchema, msg.data, { strict: false }), Date.now());
+        } catch (failure) {
+          this.logger.warn(`a heartbeat on ${msg.subject} was not read: ${errorMessage(failure)}`);
+        }
+      },
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  /** The report, as the protobuf JSON of SystemHealth. */
+  async report(): Promise<Uint8Array> {
+    const now = Date.now();
+    const queues = await this.queues();
+    return encodeMessage(SystemHealthSchema, {
+      services: this.book.services(now),
+      queues: queues.queues.map((q) => ({
+        name: q.queue,
+        pending: BigInt(q.pending),
+        inFlight: BigInt(q.inFlight),
+        failed: BigInt(q.failed),
+      })),
+      deadLetters: BigInt(queues.deadLetters),
+      activity: this.book.activity(now),
+    });
+  }
+
+  private async queues(): Promise<QueueReport> {
+    try {
+      const { jsm } = await this.nats.connected();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${QUEUES_TIMEOUT_MS} ms`)),
+          QUEUES_TIMEOUT_MS,
+        );
+      });
+      return await Promise.race([readQueueStatus(jsm), timeout]).finally(() => clearTimeout(timer));
+    } catch (error) {
+      this.logger.warn(`queues unavailable, answering without them: ${errorMessage(error)}`);
+      return { queues: [], deadLetters: 0 };
+    }
+  }
+}
