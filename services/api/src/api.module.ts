@@ -14,6 +14,7 @@ import { TurnsController } from './turns/turns.controller';
 import { TurnPublisher } from './turns/turn-publisher';
 import { Mem0Controller } from './mem0/mem0.controller';
 import { McpController } from './mcp/mcp.controller';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { Mem0Memories } from './mem0/mem0-memories';
 import { GertyClient } from '@engram/gerty-client';
 
@@ -33,7 +34,14 @@ export class ApiModule {
           service: 'api',
         }),
       ],
-      controllers: [TurnsController, RpcController, OpenApiController, Mem0Controller, McpController],
+      controllers: [
+        TurnsController,
+        RpcController,
+        OpenApiController,
+        Mem0Controller,
+        McpController,
+        DashboardController,
+      ],
       providers: [
         { provide: API_CONFIG, useValue: config },
         { provide: APP_FILTER, useClass: ProblemFilter },
