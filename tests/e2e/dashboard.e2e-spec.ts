@@ -123,6 +123,22 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await env?.stop();
   });
 
+  it('is served at / and at the paths it routes, beside the api’s own routes', async () => {
+    for (const path of ['/', '/agents/bot?x=1']) {
+      const res = await request(`${base}${path}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(await res.body.text()).toContain('<div id="root"></div>');
+    }
+    for (const path of ['/v1/no-such-rpc', '/assets/no-such-file.js', '/favicon.ico']) {
+      const res = await request(`${base}${path}`);
+      await res.body.dump();
+      expect(res.statusCode).toBe(404);
+    }
+    const openapi = await request(`${base}/openapi.json`);
+    expect(((await openapi.body.json()) as { openapi: string }).openapi).toMatch(/^3\.1/);
+  });
+
   it('signs in with a key from the keyboard, in a page with no serious accessibility violations', async () => {
     await page.goto(`${base}/`);
     expect(await seriousViolations()).toEqual([]);
