@@ -54,6 +54,13 @@ describe('memory dashboard (headless Chromium against the api and the services b
       sessionKey: 'errands',
       messages: [
         { role: 'user', author: 'Ada', content: 'Please remember a few things for me.' },
+        {
+          role: 'tool',
+          toolName: 'web_search',
+          toolArgs: { query: 'tea shops' },
+          toolResult: { shops: 2 },
+          toolCallId: 'call-1',
+        },
         { role: 'assistant', content: reply },
       ],
     });
@@ -234,7 +241,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     expect(await fitsWidth()).toBe(true);
   });
 
-  it('lists conversations, and drills from a fact to its source message in the transcript', async () => {
+  it('lists conversations; drills from a fact to its source message; shows tool calls as calls', async () => {
     await page.getByRole('link', { name: 'Conversations' }).click();
     await page.getByRole('link', { name: 'errands' }).waitFor();
     expect(await seriousViolations()).toEqual([]);
@@ -248,6 +255,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await source.waitFor();
     expect(await source.innerText()).toContain('Sure, Ada.');
     expect(await page.getByText('Please remember a few things for me.').count()).toBe(1);
+    expect(await page.getByText('web_search({"query":"tea shops"})', { exact: false }).count()).toBe(1);
     expect(await seriousViolations()).toEqual([]);
     expect(await fitsWidth()).toBe(true);
   });

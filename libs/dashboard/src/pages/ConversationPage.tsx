@@ -64,12 +64,17 @@ function Message({ message, highlighted }: { message: TranscriptMessage; highlig
         </Text>
       )}
       {message.toolName && (
-        <Code block mt={4} aria-label={`Tool call ${message.toolName}`}>
-          {`${message.toolName}(${JSON.stringify(message.toolArgs ?? {})})`}
-          {message.toolResult !== undefined && message.toolResult !== null
-            ? `\n→ ${JSON.stringify(message.toolResult)}`
-            : ''}
-        </Code>
+        <>
+          <Text size="sm" fw={600} mt={4}>
+            Tool call
+          </Text>
+          <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {`${message.toolName}(${JSON.stringify(message.toolArgs ?? {})})`}
+            {message.toolResult !== undefined && message.toolResult !== null
+              ? `\n→ ${JSON.stringify(message.toolResult)}`
+              : ''}
+          </Code>
+        </>
       )}
     </Card>
   );
