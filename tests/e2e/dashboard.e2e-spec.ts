@@ -149,6 +149,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
   it('signs in with a key from the keyboard, in a page with no serious accessibility violations', async () => {
     await page.goto(`${base}/`);
     expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string | null>("document.activeElement.getAttribute('type')")).toBe(
       'password',
