@@ -5,6 +5,7 @@
 #   - NATS server with JetStream enabled
 #   - ps (procps): `npm start` stops its services through it (concurrently -> tree-kill)
 #   - curl: the README's HTTP API example (and its test) call the api with it
+#   - chromium: the dashboard's browser tests drive Debian's headless Chromium (no browser download)
 #   - Node dependencies installed (npm ci when package-lock.json changed)
 #
 # Used by `npm start`, `npm test` and CI. It checks first (cheaply); only when
@@ -232,9 +233,9 @@ node_check() {
 }
 
 # TOOLS_STATE: ok | missing. Minimal Debian (debootstrap minbase, the debian:12 image) has neither
-# procps nor curl.
-tools_check() { if have ps && have curl; then TOOLS_STATE=ok; else TOOLS_STATE=missing; fi; }
-readonly TOOLS_PROBLEM="ps (procps) or curl is not installed; npm start needs ps to stop its services, the README's HTTP example curl"
+# procps nor curl (nor chromium, which the dashboard's browser tests drive at /usr/bin/chromium).
+tools_check() { if have ps && have curl && have chromium; then TOOLS_STATE=ok; else TOOLS_STATE=missing; fi; }
+readonly TOOLS_PROBLEM="ps (procps), curl or chromium is not installed; npm start needs ps to stop its services, the README's HTTP example curl, the dashboard's browser tests chromium"
 
 pg_problem() {
   local at; at="$(hostport "$PG_HOST" "$PG_PORT")"
@@ -641,7 +642,7 @@ if [ "${#needs_install[@]}" -gt 0 ]; then
   touch "$LOG_FILE" 2>/dev/null || LOG_FILE="$(mktemp /tmp/engram-provision.XXXXXX.log)"
   [ "$PG_STATE" = ok ] || provision_postgres
   [ "$NATS_STATE" = ok ] || provision_nats
-  [ "$TOOLS_STATE" = ok ] || ensure_pkgs procps curl
+  [ "$TOOLS_STATE" = ok ] || ensure_pkgs procps curl chromium
 fi
 node_check
 [ "$NODE_STATE" = stale ] && provision_node

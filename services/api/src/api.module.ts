@@ -16,6 +16,7 @@ import { Mem0Controller } from './mem0/mem0.controller';
 import { McpController } from './mcp/mcp.controller';
 import { SystemHealthController } from './health/system-health.controller';
 import { SystemHealth } from './health/system-health';
+import { DashboardController } from './dashboard/dashboard.controller';
 import { Mem0Memories } from './mem0/mem0-memories';
 import { GertyClient } from '@engram/gerty-client';
 
@@ -42,6 +43,8 @@ export class ApiModule {
         Mem0Controller,
         McpController,
         SystemHealthController,
+        // Last: the page answers GET paths no route above takes.
+        DashboardController,
       ],
       providers: [
         { provide: API_CONFIG, useValue: config },

@@ -1,10 +1,13 @@
 import './telemetry';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { exitOnStartupFailure, runService } from '@engram/platform';
 import { loadApiConfig } from './api.config';
 import { ApiModule } from './api.module';
 import { sendProblem } from './http/problem.filter';
+import { dashboardDist } from './dashboard/dashboard-assets';
 
 runService({
   name: 'api',
@@ -21,6 +24,16 @@ runService({
   configure: (app) => {
     const fastify = app as NestFastifyApplication;
     fastify.useStaticAssets({ root: getAbsoluteFSPath(), prefix: '/docs/assets/', decorateReply: false });
+    // The dashboard's built assets: content-hashed names, so a browser may keep them for good.
+    const dashboardAssets = join(dashboardDist(), 'assets');
+    if (existsSync(dashboardAssets))
+      fastify.useStaticAssets({
+        root: dashboardAssets,
+        prefix: '/assets/',
+        decorateReply: false,
+        immutable: true,
+        maxAge: '365d',
+      });
     const server = fastify.getHttpAdapter().getInstance();
     server.removeContentTypeParser('text/plain');
     // mem0's client sends DELETE with a JSON content type and no body: an empty body is no body.

@@ -1,0 +1,143 @@
+/** The HTTP API as the page uses it: `POST /v1/<rpc>` with the signed-in key, JSON both ways. */
+
+/** A problem+json answer (or a network failure) as an Error the page can show. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls one RPC at its route (e.g. 'facts/list') for the key's tenant. */
+export async function rpc<T>(key: string, route: string, body: unknown): Promise<T> {
+  const response = await fetch(`/v1/${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+  const text = await response.text();
+  const json: unknown = text === '' ? {} : JSON.parse(text);
+  if (!response.ok) {
+    const problem = json as { code?: string; detail?: string; title?: string };
+    throw new ApiError(
+      response.status,
+      problem.code ?? String(response.status),
+      problem.detail ?? problem.title ?? response.statusText,
+    );
+  }
+  return json as T;
+}
+
+// The shapes the page reads (the protobuf JSON mapping of libs/contracts; see /openapi.json).
+
+export interface AgentProfile {
+  agent: string;
+  name?: string;
+  personality?: string;
+  job?: string;
+  userName?: string;
+  tools: string[];
+  model?: string;
+  updatedAt?: string;
+}
+
+export interface Fact {
+  id: string;
+  agent: string;
+  content: string;
+  category: string;
+  lifetime: string;
+  importance: number;
+  origin: string;
+  conversationId: string;
+  sourceMessageIds: string[];
+  validFrom?: string;
+  validTo?: string;
+  supersededBy: string;
+  forgetReason: string;
+  createdAt?: string;
+  expiresAt?: string;
+  accessCount: string;
+  firstId: string;
+}
+
+export interface FactVersion {
+  fact: Fact;
+  event: string;
+  oldContent: string;
+  newContent: string;
+  at?: string;
+}
+
+export interface StateEntry {
+  key: string;
+  value: string;
+  statedAt?: string;
+  sourceMessageId: string;
+}
+
+export interface Conversation {
+  id: string;
+  agent: string;
+  sessionKey: string;
+  channel: string;
+  title: string;
+  model: string;
+  messageCount: string;
+  firstMessageAt?: string;
+  lastMessageAt?: string;
+}
+
+export interface TranscriptMessage {
+  id: string;
+  conversationId: string;
+  agent: string;
+  role: string;
+  author: string;
+  content: string;
+  toolName: string;
+  toolArgs?: unknown;
+  toolResult?: unknown;
+  createdAt?: string;
+  contentSynthesised: boolean;
+  toolCallId: string;
+}
+
+export interface Signals {
+  fulltext: number;
+  semantic: number;
+  temporal: number;
+  importance: number;
+  fused: number;
+  timeMatch: number;
+}
+
+export interface SearchHit {
+  id: string;
+  kind: string;
+  content: string;
+  score: number;
+  signals?: Signals;
+  createdAt?: string;
+  provenance?: {
+    agent: string;
+    conversationId: string;
+    channel: string;
+    role: string;
+    author: string;
+    depth: number;
+    sourceMessageIds: string[];
+  };
+  expandedFrom: string;
+}
+
+export interface SearchResponse {
+  hits: SearchHit[];
+  degraded: boolean;
+  degradedReason: string;
+  tookMs: number;
+  answeredBy: string;
+}

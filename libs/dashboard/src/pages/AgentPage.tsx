@@ -1,0 +1,275 @@
+import { useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { ApiError, type AgentProfile, type Fact, type FactVersion, type StateEntry } from '../api';
+import { groupBy, lifetimeLeft, when } from '../format';
+import { useRpc } from '../session';
+import { QueryState } from './common';
+
+/** One agent's memory: profile, [STATE:] values, and its facts by category (sticky ones starred). */
+export function AgentPage() {
+  const agent = useParams().agent ?? '';
+  const call = useRpc();
+  const [showClosed, setShowClosed] = useState(false);
+  const profile = useQuery({
+    queryKey: ['agent', agent],
+    queryFn: () =>
+      call<AgentProfile>('agent/get', { agent }).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      }),
+  });
+  const state = useQuery({
+    queryKey: ['state', agent],
+    queryFn: () => call<{ entries: StateEntry[] }>('state/list', { agent }),
+  });
+  const facts = useQuery({
+    queryKey: ['facts', agent, showClosed],
+    queryFn: () =>
+      call<{ facts: Fact[]; total: string }>('facts/list', {
+        agents: [agent],
+        includeClosed: showClosed,
+        limit: 1000,
+      }),
+  });
+
+  return (
+    <Stack>
+      <Title order={2}>Agent {agent}</Title>
+      <Card withBorder component="section" aria-labelledby="profile-title">
+        <Title order={3} size="h4" id="profile-title">
+          Profile
+        </Title>
+        <QueryState loading={profile.isPending} error={profile.error} what="the profile" />
+        {profile.data === null && <Text>No profile stored.</Text>}
+        {profile.data && (
+          <Stack gap={4} mt="xs">
+            <Text>Name: {profile.data.name ?? '—'}</Text>
+            <Text>Personality: {profile.data.personality ?? '—'}</Text>
+            <Text>Job: {profile.data.job ?? '—'}</Text>
+            <Text>Model: {profile.data.model ?? '—'}</Text>
+            <Text>Tools: {profile.data.tools.length ? profile.data.tools.join(', ') : '—'}</Text>
+          </Stack>
+        )}
+      </Card>
+
+      <Card withBorder component="section" aria-labelledby="state-title">
+        <Title order={3} size="h4" id="state-title">
+          State
+        </Title>
+        <QueryState loading={state.isPending} error={state.error} what="the state" />
+        {state.data && state.data.entries.length === 0 && <Text>No [STATE:] values.</Text>}
+        {state.data && state.data.entries.length > 0 && (
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Key</Table.Th>
+                <Table.Th>Value</Table.Th>
+                <Table.Th>Stated</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {state.data.entries.map((entry) => (
+                <Table.Tr key={entry.key}>
+                  <Table.Td>{entry.key}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{entry.value}</Table.Td>
+                  <Table.Td>{when(entry.statedAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </Card>
+
+      <section aria-labelledby="facts-title">
+        <Group justify="space-between">
+          <Title order={3} id="facts-title">
+            Facts
+          </Title>
+          <Switch
+            label="Show forgotten and superseded facts"
+            checked={showClosed}
+            onChange={(event) => setShowClosed(event.currentTarget.checked)}
+          />
+        </Group>
+        <QueryState loading={facts.isPending} error={facts.error} what="the facts" />
+        {facts.data && facts.data.facts.length === 0 && <Text>No facts.</Text>}
+        {facts.data &&
+          groupBy(facts.data.facts, (fact) => fact.category).map(([category, group]) => (
+            <Stack key={category} gap="xs" mt="md" component="section" aria-label={`Category ${category}`}>
+              <Title order={4}>
+                {category} ({group.length})
+              </Title>
+              {group.map((fact) => (
+                <FactCard key={fact.id} fact={fact} />
+              ))}
+            </Stack>
+          ))}
+      </section>
+    </Stack>
+  );
+}
+
+/** A fact with what the page can do to it: edit its text, forget it (confirmed), read its history. */
+function FactCard({ fact }: { fact: Fact }) {
+  const call = useRpc();
+  const queries = useQueryClient();
+  const [dialog, setDialog] = useState<'forget' | 'edit' | 'history' | null>(null);
+  const [reason, setReason] = useState('');
+  const [text, setText] = useState(fact.content);
+  const closed = Boolean(fact.validTo);
+  const refresh = () => queries.invalidateQueries({ queryKey: ['facts'] });
+  const forget = useMutation({
+    mutationFn: () => call('forget', { factId: fact.id, reason }),
+    onSuccess: async () => {
+      setDialog(null);
+      await refresh();
+    },
+  });
+  const edit = useMutation({
+    mutationFn: () =>
+      call('facts/update', { factId: fact.id, content: text, reason: 'edited in the dashboard' }),
+    onSuccess: async () => {
+      setDialog(null);
+      await refresh();
+    },
+  });
+  const history = useQuery({
+    queryKey: ['fact-history', fact.id],
+    queryFn: () => call<{ versions: FactVersion[] }>('facts/get', { factId: fact.id }),
+    enabled: dialog === 'history',
+  });
+
+  return (
+    <Card withBorder component="article" aria-label={`Fact ${fact.id}`} data-fact-id={fact.id}>
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        {fact.lifetime === 'sticky' && (
+          <Text span c="yellow.9" fz="lg" role="img" aria-label="Sticky" title="Sticky">
+            ★
+          </Text>
+        )}
+        <Text style={{ wordBreak: 'break-word' }}>{fact.content}</Text>
+      </Group>
+      <Group gap="xs" mt="xs">
+        <Badge variant="light" color="blue">
+          importance {fact.importance}
+        </Badge>
+        <Badge variant="light" color="gray">
+          {fact.lifetime}
+        </Badge>
+        <Text size="sm">
+          {closed ? `closed ${when(fact.validTo)}` : lifetimeLeft(fact.expiresAt, new Date())}
+        </Text>
+      </Group>
+      <Text size="sm" mt={4}>
+        {fact.conversationId ? (
+          <>
+            Said in{' '}
+            <Anchor
+              component={Link}
+              to={`/conversations/${encodeURIComponent(fact.conversationId)}${
+                fact.sourceMessageIds[0] ? `?around=${fact.sourceMessageIds[0]}` : ''
+              }`}
+            >
+              conversation {fact.conversationId}
+            </Anchor>
+          </>
+        ) : (
+          `Origin: ${fact.origin}`
+        )}
+      </Text>
+      {closed && (
+        <Text size="sm">
+          {fact.supersededBy ? `Superseded by fact ${fact.supersededBy}` : 'Forgotten'}
+          {fact.forgetReason ? `: ${fact.forgetReason}` : ''}
+        </Text>
+      )}
+      <Group gap="xs" mt="sm">
+        <Button size="xs" variant="default" onClick={() => setDialog('history')}>
+          History
+        </Button>
+        {!closed && (
+          <>
+            <Button size="xs" variant="default" onClick={() => setDialog('edit')}>
+              Edit
+            </Button>
+            <Button size="xs" color="red" variant="outline" onClick={() => setDialog('forget')}>
+              Forget
+            </Button>
+          </>
+        )}
+      </Group>
+
+      <Modal opened={dialog === 'forget'} onClose={() => setDialog(null)} title="Forget this fact?">
+        <Stack>
+          <Text>“{fact.content}” will no longer be found by search. Its history is kept.</Text>
+          <TextInput
+            label="Reason (optional)"
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+          />
+          {forget.error && <QueryState loading={false} error={forget.error} what="forget" />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={forget.isPending} onClick={() => forget.mutate()}>
+              Forget fact
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal opened={dialog === 'edit'} onClose={() => setDialog(null)} title="Edit fact">
+        <Stack>
+          <Textarea
+            label="Fact text"
+            autosize
+            minRows={3}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+          />
+          {edit.error && <QueryState loading={false} error={edit.error} what="save" />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDialog(null)}>
+              Cancel
+            </Button>
+            <Button loading={edit.isPending} disabled={text.trim() === ''} onClick={() => edit.mutate()}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal opened={dialog === 'history'} onClose={() => setDialog(null)} title="Fact history">
+        <QueryState loading={history.isPending} error={history.error} what="the history" />
+        {history.data && (
+          <Timeline bulletSize={14}>
+            {history.data.versions.map((version, i) => (
+              <Timeline.Item key={i} title={`${version.event} · ${when(version.at)}`}>
+                <Text size="sm">{version.newContent || version.oldContent}</Text>
+                {version.fact.forgetReason && <Text size="sm">Reason: {version.fact.forgetReason}</Text>}
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        )}
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,153 @@
+import { useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { SearchHit, SearchResponse } from '../api';
+import { when, whyItScored } from '../format';
+import { useRpc } from '../session';
+import { QueryState } from './common';
+
+const KINDS = ['message', 'summary', 'fact'];
+
+/** memory_search as a form: query, mode, fusion and filters; each hit with its kind, score and why. */
+export function SearchPage() {
+  const call = useRpc();
+  const [query, setQuery] = useState('');
+  const [mode, setMode] = useState('fulltext');
+  const [fusion, setFusion] = useState('weighted');
+  const [agent, setAgent] = useState('');
+  const [conversationId, setConversationId] = useState('');
+  const [kinds, setKinds] = useState<string[]>([]);
+  const [expand, setExpand] = useState(true);
+  const search = useMutation({
+    mutationFn: () =>
+      call<SearchResponse>('search', {
+        query,
+        mode,
+        fusion,
+        expand,
+        // A look from the dashboard is not a use of memory: it keeps no access statistics.
+        recordAccess: false,
+        filters: { agent, conversationId, kinds },
+      }),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    search.mutate();
+  }
+
+  return (
+    <Stack>
+      <Title order={2}>Search</Title>
+      <form onSubmit={submit} aria-label="Search memory">
+        <Stack>
+          <TextInput label="Query" required value={query} onChange={(e) => setQuery(e.currentTarget.value)} />
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
+            <NativeSelect
+              label="Mode"
+              data={['fulltext', 'trigram', 'regex']}
+              value={mode}
+              onChange={(e) => setMode(e.currentTarget.value)}
+            />
+            <NativeSelect
+              label="Fusion"
+              data={['weighted', 'rrf']}
+              value={fusion}
+              onChange={(e) => setFusion(e.currentTarget.value)}
+            />
+            <TextInput label="Agent" value={agent} onChange={(e) => setAgent(e.currentTarget.value)} />
+            <TextInput
+              label="Conversation"
+              value={conversationId}
+              onChange={(e) => setConversationId(e.currentTarget.value)}
+            />
+          </SimpleGrid>
+          <Checkbox.Group label="Kinds (none: all)" value={kinds} onChange={setKinds}>
+            <Group mt={4}>
+              {KINDS.map((kind) => (
+                <Checkbox key={kind} value={kind} label={kind} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <Switch
+            label="Expand summaries and facts to their sources"
+            checked={expand}
+            onChange={(e) => setExpand(e.currentTarget.checked)}
+          />
+          <Group>
+            <Button type="submit" loading={search.isPending}>
+              Search
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <QueryState loading={false} error={search.error} what="the search" />
+      {search.data && (
+        <section aria-label="Results">
+          <Text size="sm" mb="xs">
+            {search.data.hits.length} hits in {Math.round(search.data.tookMs)} ms (answered by{' '}
+            {search.data.answeredBy})
+          </Text>
+          {search.data.degraded && (
+            <Alert variant="outline" color="gray.8" mb="xs" title="Degraded">
+              {search.data.degradedReason}
+            </Alert>
+          )}
+          <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {search.data.hits.map((hit) => (
+              <Hit key={`${hit.kind}:${hit.id}:${hit.expandedFrom}`} hit={hit} />
+            ))}
+          </Stack>
+        </section>
+      )}
+    </Stack>
+  );
+}
+
+/** One hit: kind, score and its signals; an expansion is indented under the hit it came from. */
+function Hit({ hit }: { hit: SearchHit }) {
+  const expansion = hit.expandedFrom !== '';
+  const conversation = hit.provenance?.conversationId;
+  return (
+    <Card component="li" withBorder ml={expansion ? 'lg' : 0} data-ref={`${hit.kind}:${hit.id}`}>
+      <Group gap="xs">
+        <Badge variant="light">{hit.kind}</Badge>
+        <Text size="sm" fw={600}>
+          {expansion ? `source of ${hit.expandedFrom}` : `score ${hit.score.toFixed(3)}`}
+        </Text>
+        {!expansion && <Text size="sm">{whyItScored(hit.signals as unknown as Record<string, number>)}</Text>}
+      </Group>
+      <Text mt={4} style={{ wordBreak: 'break-word' }}>
+        {hit.content}
+      </Text>
+      <Text size="sm" mt={4}>
+        {hit.kind}:{hit.id} · {hit.provenance?.agent}
+        {hit.provenance?.role ? ` · ${hit.provenance.role}` : ''} · {when(hit.createdAt)}
+        {conversation && (
+          <>
+            {' · '}
+            <Anchor component={Link} to={`/conversations/${encodeURIComponent(conversation)}`}>
+              conversation {conversation}
+            </Anchor>
+          </>
+        )}
+      </Text>
+    </Card>
+  );
+}

@@ -1,0 +1,286 @@
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { request } from 'undici';
+import { DataSource } from 'typeorm';
+import { ApiKeyStore, createDataSource } from '@engram/store';
+import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
+
+/** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
+const CHROMIUM = '/usr/bin/chromium';
+
+interface Fact {
+  id: string;
+  content: string;
+}
+
+/**
+ * The memory dashboard as a user meets it: the api serving the built page at /, the services
+ * behind it as processes, real NATS and Postgres, headless Chromium clicking through it.
+ * Memory is seeded through the HTTP API (turns with [MEMORY:]/[STATE:] tags, agent profiles).
+ */
+describe('memory dashboard (headless Chromium against the api and the services behind it)', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let acme: string;
+  let globex: string;
+
+  async function post<T>(path: string, key: string, body: unknown): Promise<T> {
+    const res = await request(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.body.json()) as T;
+    if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  /** Seeds one tenant's agent: its profile and a conversation whose reply tags facts and a state value. */
+  async function seedAgent(key: string, agent: string, name: string, reply: string): Promise<Fact[]> {
+    await post('/v1/agent/put', key, {
+      agent,
+      name,
+      personality: 'Cheerful and brief',
+      job: 'Keeps errands in order',
+      tools: ['web_search'],
+      model: 'engram-local',
+    });
+    await post(`/v1/turns/${agent}`, key, {
+      turnId: `${agent}-1`,
+      sessionKey: 'errands',
+      messages: [
+        { role: 'user', author: 'Ada', content: 'Please remember a few things for me.' },
+        {
+          role: 'tool',
+          toolName: 'web_search',
+          toolArgs: { query: 'tea shops' },
+          toolResult: { shops: 2 },
+          toolCallId: 'call-1',
+        },
+        { role: 'assistant', content: reply },
+      ],
+    });
+    let facts: Fact[] = [];
+    await waitFor(
+      `${agent}'s tagged facts to be stored`,
+      async () => {
+        facts = (await post<{ facts: Fact[] }>('/v1/facts/list', key, { agents: [agent] })).facts;
+        return facts.length === 2;
+      },
+      30_000,
+    );
+    return facts;
+  }
+
+  /** Serious and critical axe violations of the page as it stands (none expected). */
+  async function seriousViolations(): Promise<string[]> {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  /** Whether the page fits its viewport's width (nothing scrolls sideways at 360 px). */
+  const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+
+  async function signIn(key: string): Promise<void> {
+    await page.goto(`${base}/`);
+    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key').press('Enter');
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+  }
+
+  beforeAll(async () => {
+    env = await startTestEnvironment({
+      label: 'dashboard',
+      processes: ['gerty', 'ingest', 'retrieval', 'context-builder', 'api'],
+    });
+    base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    dataSource = createDataSource(env.env.DATABASE_URL, { poolSize: 1, applicationName: 'dashboard-spec' });
+    await dataSource.initialize();
+    const keys = new ApiKeyStore(dataSource);
+    acme = (await keys.create('acme', 'dashboard spec')).key;
+    globex = (await keys.create('globex', 'dashboard spec')).key;
+    await seedAgent(
+      acme,
+      'bot',
+      'Penny',
+      'Sure, Ada. [MEMORY:sticky]Ada’s locker code is 4411.[/MEMORY] ' +
+        '[MEMORY:user_preference]Ada prefers green tea.[/MEMORY][STATE:mood]cheerful[/STATE]',
+    );
+    await seedAgent(
+      globex,
+      'spy',
+      'Mallory',
+      'Understood. [MEMORY:sticky]The vault opens with the Zeta protocol.[/MEMORY] ' +
+        '[MEMORY:user_preference]Mallory likes black coffee.[/MEMORY]',
+    );
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  it('is served at / and at the paths it routes, beside the api’s own routes', async () => {
+    for (const path of ['/', '/agents/bot?x=1']) {
+      const res = await request(`${base}${path}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(await res.body.text()).toContain('<div id="root"></div>');
+    }
+    for (const path of ['/v1/no-such-rpc', '/assets/no-such-file.js', '/favicon.ico']) {
+      const res = await request(`${base}${path}`);
+      await res.body.dump();
+      expect(res.statusCode).toBe(404);
+    }
+    const openapi = await request(`${base}/openapi.json`);
+    expect(((await openapi.body.json()) as { openapi: string }).openapi).toMatch(/^3\.1/);
+  });
+
+  it('signs in with a key from the keyboard, in a page with no serious accessibility violations', async () => {
+    await page.goto(`${base}/`);
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string | null>("document.activeElement.getAttribute('type')")).toBe(
+      'password',
+    );
+    await page.keyboard.type('egm_not-a-real-key');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').getByText('That key is not valid.').waitFor();
+    expect(await seriousViolations()).toEqual([]);
+
+    await signIn(acme);
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('engram.apiKey')")).toBe(acme);
+    await page.getByRole('link', { name: 'Penny (bot)' }).waitFor();
+    await page.getByText('2 facts', { exact: false }).waitFor();
+    expect(await page.getByText('Job: Keeps errands in order').count()).toBe(1);
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+  });
+
+  it('opens the agent: profile, state, facts by category with the sticky one starred', async () => {
+    await page.getByRole('link', { name: 'Penny (bot)' }).click();
+    await page.getByRole('heading', { name: 'Agent bot' }).waitFor();
+    const locker = page.getByRole('article').filter({ hasText: 'Ada’s locker code is 4411.' });
+    const tea = page.getByRole('article').filter({ hasText: 'Ada prefers green tea.' });
+    await locker.waitFor();
+    expect(await locker.getByRole('img', { name: 'Sticky' }).count()).toBe(1);
+    expect(await tea.getByRole('img', { name: 'Sticky' }).count()).toBe(0);
+    expect(await tea.getByText(/\d+ d left/).count()).toBe(1);
+    await page.getByRole('cell', { name: 'cheerful' }).waitFor();
+    expect(await page.getByText('Personality: Cheerful and brief').count()).toBe(1);
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+  });
+
+  it('forgets a fact after a confirmation, and memory_search no longer finds it', async () => {
+    const findTea = async () =>
+      (
+        await post<{ hits: Array<{ kind: string; content: string }> }>('/v1/search', acme, {
+          query: 'green tea',
+          filters: { kinds: ['fact'] },
+          consistency: 'strong',
+          recordAccess: false,
+        })
+      ).hits.filter((hit) => hit.content.includes('green tea'));
+    expect(await findTea()).toHaveLength(1);
+
+    const tea = page.getByRole('article').filter({ hasText: 'Ada prefers green tea.' });
+    await tea.getByRole('button', { name: 'Forget' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Forget this fact?' });
+    await dialog.waitFor();
+    expect(await seriousViolations()).toEqual([]);
+    await dialog.getByLabel('Reason (optional)').fill('Ada switched to coffee');
+    await dialog.getByRole('button', { name: 'Forget fact' }).click();
+    await tea.waitFor({ state: 'detached' });
+
+    expect(await findTea()).toEqual([]);
+    expect(await page.getByText('Ada’s locker code is 4411.').count()).toBe(1);
+  });
+
+  it('edits a fact’s text: a new version supersedes it, and its history shows both', async () => {
+    const locker = page.getByRole('article').filter({ hasText: 'Ada’s locker code is 4411.' });
+    await locker.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit fact' });
+    await dialog.getByLabel('Fact text').fill('Ada’s locker code is 4412.');
+    expect(await seriousViolations()).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const edited = page.getByRole('article').filter({ hasText: 'Ada’s locker code is 4412.' });
+    await edited.waitFor();
+    expect(await locker.count()).toBe(0);
+    expect(await edited.getByRole('img', { name: 'Sticky' }).count()).toBe(1);
+
+    await edited.getByRole('button', { name: 'History' }).click();
+    const history = page.getByRole('dialog', { name: 'Fact history' });
+    await history.getByText(/^UPDATE/).waitFor();
+    expect(await history.getByText(/^ADD/).count()).toBe(1);
+    expect(await seriousViolations()).toEqual([]);
+    await page.keyboard.press('Escape');
+    await history.waitFor({ state: 'detached' });
+  });
+
+  it('searches memory with mode and filters, each hit with its kind, score and why it scored', async () => {
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('Query').fill('locker code');
+    await page.getByRole('checkbox', { name: 'fact' }).check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    const hit = page.locator('[data-ref^="fact:"]').filter({ hasText: 'Ada’s locker code is 4412.' });
+    await hit.waitFor();
+    expect(await hit.getByText(/^score \d+\.\d{3}$/).count()).toBe(1);
+    expect(await hit.getByText(/full text \d\.\d\d/).count()).toBe(1);
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+  });
+
+  it('lists conversations; drills from a fact to its source message; shows tool calls as calls', async () => {
+    await page.getByRole('link', { name: 'Conversations' }).click();
+    await page.getByRole('link', { name: 'errands' }).waitFor();
+    expect(await seriousViolations()).toEqual([]);
+    await page.getByLabel('Search conversations').fill('no such session');
+    expect(await page.getByRole('link', { name: 'errands' }).count()).toBe(0);
+
+    await page.goto(`${base}/agents/bot`);
+    const locker = page.getByRole('article').filter({ hasText: 'Ada’s locker code is 4412.' });
+    await locker.getByRole('link', { name: /^conversation \d+$/ }).click();
+    const source = page.locator('li[aria-current="true"]');
+    await source.waitFor();
+    expect(await source.innerText()).toContain('Sure, Ada.');
+    expect(await page.getByText('Please remember a few things for me.').count()).toBe(1);
+    expect(await page.getByText('web_search({"query":"tea shops"})', { exact: false }).count()).toBe(1);
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+  });
+
+  it('shows the key’s tenant only, and signing out forgets the key', async () => {
+    // Each page once it has loaded (what it waits for is acme's own data, or the sign of none).
+    const pages: Array<[string, string]> = [
+      ['/agents', 'Penny (bot)'],
+      ['/agents/spy', 'No facts.'],
+      ['/conversations', 'errands'],
+    ];
+    for (const [path, loaded] of pages) {
+      await page.goto(`${base}${path}`);
+      await page.getByText(loaded, { exact: true }).waitFor();
+      const text = await page.locator('main').innerText();
+      expect(text).not.toContain('Mallory');
+      expect(text).not.toContain('Zeta');
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('engram.apiKey')")).toBeNull();
+
+    await signIn(globex);
+    await page.getByRole('link', { name: 'Mallory (spy)' }).waitFor();
+    expect(await page.locator('main').innerText()).not.toContain('Penny');
+  });
+});
