@@ -261,6 +261,34 @@ describe('memory dashboard (headless Chromium against the api and the services b
     expect(await fitsWidth()).toBe(true);
   });
 
+  it('shows each service’s health and the tenant’s own dead letters, and re-drives one', async () => {
+    // Turns ingest refuses, published straight to NATS (the HTTP route would refuse them first).
+    await env.js.publish('mem.turn.acme.bot', 'not json at all', { msgID: 'health-acme' });
+    await env.js.publish('mem.turn.globex.spy', 'globex junk', { msgID: 'health-globex' });
+    await page.getByRole('link', { name: 'Health' }).click();
+    await page.getByRole('heading', { name: 'Health' }).waitFor();
+    // Heartbeats come every 5 s; the page asks again every 10 s.
+    await page.getByRole('article', { name: 'ingest: up' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('article', { name: 'compactor: down' }).waitFor();
+    await page.getByRole('figure').filter({ hasText: 'Messages stored per minute' }).waitFor();
+    const letter = page.getByRole('article').filter({ hasText: 'not json at all' });
+    await letter.waitFor({ timeout: 30_000 });
+    expect(await page.getByText('globex junk').count()).toBe(0);
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+
+    const label = (await letter.getAttribute('aria-label'))!;
+    await letter.getByRole('button', { name: /^Re-drive letter/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Re-drive', exact: true }).click();
+    await page.getByRole('article', { name: label }).waitFor({ state: 'detached' });
+    // Still not a turn: ingest gives up on it again, and it comes back as a new letter.
+    await page
+      .getByRole('article')
+      .filter({ hasText: 'not json at all' })
+      .and(page.locator(`:not([aria-label="${label}"])`))
+      .waitFor({ timeout: 30_000 });
+  });
+
   it('shows the key’s tenant only, and signing out forgets the key', async () => {
     // Each page once it has loaded (what it waits for is acme's own data, or the sign of none).
     const pages: Array<[string, string]> = [

@@ -7,11 +7,13 @@ import { AgentPage } from './pages/AgentPage';
 import { SearchPage } from './pages/SearchPage';
 import { ConversationsPage } from './pages/ConversationsPage';
 import { ConversationPage } from './pages/ConversationPage';
+import { HealthPage } from './pages/HealthPage';
 
 const SECTIONS = [
   { to: '/agents', label: 'Agents' },
   { to: '/conversations', label: 'Conversations' },
   { to: '/search', label: 'Search' },
+  { to: '/status', label: 'Health' },
 ];
 
 /** The signed-in shell (header with the sections and sign out) around the pages; the sign-in form otherwise. */
@@ -45,6 +47,7 @@ export function App() {
           <Route path="/conversations" element={<ConversationsPage />} />
           <Route path="/conversations/:conversationId" element={<ConversationPage />} />
           <Route path="/search" element={<SearchPage />} />
+          <Route path="/status" element={<HealthPage />} />
           <Route path="*" element={<Navigate to="/agents" replace />} />
         </Routes>
       </AppShell.Main>

@@ -31,6 +31,21 @@ export async function rpc<T>(key: string, route: string, body: unknown): Promise
   return json as T;
 }
 
+/** Reads a GET route of the api (e.g. '/v1/health') with the signed-in key. */
+export async function getJson<T>(key: string, path: string): Promise<T> {
+  const response = await fetch(path, { headers: { authorization: `Bearer ${key}` } });
+  const json: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const problem = json as { code?: string; detail?: string; title?: string };
+    throw new ApiError(
+      response.status,
+      problem.code ?? String(response.status),
+      problem.detail ?? response.statusText,
+    );
+  }
+  return json as T;
+}
+
 // The shapes the page reads (the protobuf JSON mapping of libs/contracts; see /openapi.json).
 
 export interface AgentProfile {
@@ -140,4 +155,39 @@ export interface SearchResponse {
   degradedReason: string;
   tookMs: number;
   answeredBy: string;
+}
+
+export interface DependencyStatus {
+  name: string;
+  up: boolean;
+  reason: string;
+}
+
+export interface SystemHealth {
+  services: Array<{
+    service: string;
+    status: 'up' | 'degraded' | 'down';
+    instances: Array<{
+      instance: string;
+      ready: boolean;
+      dependencies: DependencyStatus[];
+      startedAt?: string;
+      lastSeenAt?: string;
+    }>;
+  }>;
+  queues: Array<{ name: string; pending: string; inFlight: string; failed: string }>;
+  deadLetters: string;
+  activity: Array<{ minute: string; messagesStored: number; vectorsMade: number; meanVectorLagMs: number }>;
+}
+
+export interface DeadLetter {
+  sequence: string;
+  stream: string;
+  consumer: string;
+  originalSubject: string;
+  cause: string;
+  reason: string;
+  deliveries: number;
+  deadAt?: string;
+  payload: string;
 }
