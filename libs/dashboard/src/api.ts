@@ -13,11 +13,22 @@ export class ApiError extends Error {
 
 /** Calls one RPC at its route (e.g. 'facts/list') for the key's tenant. */
 export async function rpc<T>(key: string, route: string, body: unknown): Promise<T> {
-  const response = await fetch(`/v1/${route}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body ?? {}),
-  });
+  return answerOf<T>(
+    await fetch(`/v1/${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    }),
+  );
+}
+
+/** Reads a GET route of the api (e.g. '/v1/health') with the signed-in key. */
+export async function getJson<T>(key: string, path: string): Promise<T> {
+  return answerOf<T>(await fetch(path, { headers: { authorization: `Bearer ${key}` } }));
+}
+
+/** The JSON of a 2xx answer; a problem+json answer thrown as an ApiError. */
+async function answerOf<T>(response: Response): Promise<T> {
   const text = await response.text();
   const json: unknown = text === '' ? {} : JSON.parse(text);
   if (!response.ok) {
@@ -26,21 +37,6 @@ export async function rpc<T>(key: string, route: string, body: unknown): Promise
       response.status,
       problem.code ?? String(response.status),
       problem.detail ?? problem.title ?? response.statusText,
-    );
-  }
-  return json as T;
-}
-
-/** Reads a GET route of the api (e.g. '/v1/health') with the signed-in key. */
-export async function getJson<T>(key: string, path: string): Promise<T> {
-  const response = await fetch(path, { headers: { authorization: `Bearer ${key}` } });
-  const json: unknown = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const problem = json as { code?: string; detail?: string; title?: string };
-    throw new ApiError(
-      response.status,
-      problem.code ?? String(response.status),
-      problem.detail ?? response.statusText,
     );
   }
   return json as T;

@@ -85,36 +85,16 @@ export function HealthPage() {
               The last hour
             </Title>
             <SimpleGrid cols={{ base: 1, md: 2 }}>
-              <figure style={{ margin: 0 }}>
-                <figcaption>
-                  <Text size="sm" fw={600}>
-                    Messages stored per minute ({activity.reduce((n, m) => n + m.messages, 0)} in the hour)
-                  </Text>
-                </figcaption>
-                <LineChart
-                  h={180}
-                  data={activity}
-                  dataKey="minute"
-                  series={[{ name: 'messages', color: 'blue.9' }]}
-                  curveType="linear"
-                  withDots={false}
-                />
-              </figure>
-              <figure style={{ margin: 0 }}>
-                <figcaption>
-                  <Text size="sm" fw={600}>
-                    Stored → vector, mean ms per minute
-                  </Text>
-                </figcaption>
-                <LineChart
-                  h={180}
-                  data={activity}
-                  dataKey="minute"
-                  series={[{ name: 'lag', label: 'ms', color: 'teal.9' }]}
-                  curveType="linear"
-                  withDots={false}
-                />
-              </figure>
+              <ActivityChart
+                caption={`Messages stored per minute (${activity.reduce((n, m) => n + m.messages, 0)} in the hour)`}
+                data={activity}
+                series={{ name: 'messages', color: 'blue.9' }}
+              />
+              <ActivityChart
+                caption="Stored → vector, mean ms per minute"
+                data={activity}
+                series={{ name: 'lag', label: 'ms', color: 'teal.9' }}
+              />
             </SimpleGrid>
           </section>
           <section aria-labelledby="queues-heading">
@@ -148,6 +128,28 @@ export function HealthPage() {
       )}
       <DeadLetters />
     </Stack>
+  );
+}
+
+/** One series of the last hour as a line chart with its caption. */
+function ActivityChart({
+  caption,
+  data,
+  series,
+}: {
+  caption: string;
+  data: Array<Record<string, string | number>>;
+  series: { name: string; label?: string; color: string };
+}) {
+  return (
+    <figure style={{ margin: 0 }}>
+      <figcaption>
+        <Text size="sm" fw={600}>
+          {caption}
+        </Text>
+      </figcaption>
+      <LineChart h={180} data={data} dataKey="minute" series={[series]} curveType="linear" withDots={false} />
+    </figure>
   );
 }
 

@@ -1,4 +1,11 @@
-import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
+import {
+  jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+import type { NatsClient } from '../connection/nats.client';
+import { errorMessage } from '../consumers/error-message';
 import { Consumers, Streams, Subjects } from '@engram/contracts';
 
 /** One durable consumer's backlog, over all tenants (JetStream does not count per tenant). */
@@ -54,4 +61,24 @@ export async function readQueueStatus(jsm: JetStreamManager): Promise<QueueRepor
     };
   });
   return { queues, deadLetters: dead?.state.messages ?? 0 };
+}
+
+/**
+ * The queues, or none when JetStream cannot answer within `timeoutMs` (not enabled, unreachable,
+ * too slow): a report about memory or the system answers without them rather than failing, and
+ * `warn` is told why.
+ */
+export async function readQueueStatusWithin(
+  nats: NatsClient,
+  timeoutMs: number,
+  warn: (message: string) => void,
+): Promise<QueueReport> {
+  try {
+    const { connection } = await nats.connected();
+    const jsm = await jetstreamManager(connection, { timeout: timeoutMs, checkAPI: false });
+    return await readQueueStatus(jsm);
+  } catch (error) {
+    warn(`queue stats unavailable, answering without them: ${errorMessage(error)}`);
+    return { queues: [], deadLetters: 0 };
+  }
 }

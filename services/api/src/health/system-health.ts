@@ -7,7 +7,13 @@ import {
   Subjects,
   SystemHealthSchema,
 } from '@engram/contracts';
-import { errorMessage, HealthBook, NatsClient, readQueueStatus, type QueueReport } from '@engram/messaging';
+import {
+  errorMessage,
+  HealthBook,
+  NatsClient,
+  readQueueStatusWithin,
+  type QueueReport,
+} from '@engram/messaging';
 
 /** How long the queues may take before health answers without them. */
 const QUEUES_TIMEOUT_MS = 1000;
@@ -61,19 +67,6 @@ export class SystemHealth implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async queues(): Promise<QueueReport> {
-    try {
-      const { jsm } = await this.nats.connected();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no answer within ${QUEUES_TIMEOUT_MS} ms`)),
-          QUEUES_TIMEOUT_MS,
-        );
-      });
-      return await Promise.race([readQueueStatus(jsm), timeout]).finally(() => clearTimeout(timer));
-    } catch (error) {
-      this.logger.warn(`queues unavailable, answering without them: ${errorMessage(error)}`);
-      return { queues: [], deadLetters: 0 };
-    }
+    return readQueueStatusWithin(this.nats, QUEUES_TIMEOUT_MS, (message) => this.logger.warn(message));
   }
 }

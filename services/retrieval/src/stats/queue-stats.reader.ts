@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { errorMessage, NatsClient, readQueueStatus, type QueueReport } from '@engram/messaging';
+import { NatsClient, readQueueStatusWithin, type QueueReport } from '@engram/messaging';
 
 /** How long stats wait for JetStream before answering without queues. */
 export const QUEUE_STATS_TIMEOUT_MS = 1000;
@@ -17,13 +16,6 @@ export class QueueStatsReader {
   constructor(private readonly nats: NatsClient) {}
 
   async read(): Promise<QueueReport> {
-    try {
-      const { connection } = await this.nats.connected();
-      const jsm = await jetstreamManager(connection, { timeout: QUEUE_STATS_TIMEOUT_MS, checkAPI: false });
-      return await readQueueStatus(jsm);
-    } catch (error) {
-      this.logger.warn(`queue stats unavailable, answering without them: ${errorMessage(error)}`);
-      return { queues: [], deadLetters: 0 };
-    }
+    return readQueueStatusWithin(this.nats, QUEUE_STATS_TIMEOUT_MS, (message) => this.logger.warn(message));
   }
 }
