@@ -28,6 +28,8 @@ import {
   ListFactsResponseSchema,
   ListStateRequestSchema,
   ListStateResponseSchema,
+  SummaryTreeRequestSchema,
+  SummaryTreeResponseSchema,
   UpdateFactRequestSchema,
 } from './gen/memory/v1/facts_pb';
 import {
@@ -116,6 +118,7 @@ import {
   factsListRules,
   factsUpdateRules,
   stateListRules,
+  summariesTreeRules,
 } from './requests/facts.rules';
 import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
 import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
@@ -222,6 +225,13 @@ export const Rpcs = {
     ListConversationsRequestSchema,
     ListConversationsResponseSchema,
     conversationsListRules,
+    { owner: 'retrieval', readOnly: true },
+  ),
+  summariesTree: rpc(
+    'mem.rpc.summaries.tree',
+    SummaryTreeRequestSchema,
+    SummaryTreeResponseSchema,
+    summariesTreeRules,
     { owner: 'retrieval', readOnly: true },
   ),
   deadLettersList: rpc(

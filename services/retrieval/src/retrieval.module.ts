@@ -41,6 +41,9 @@ import { StateRepository } from './state/state.repository';
 import { ConversationsHandler } from './transcript/conversations.handler';
 import { ConversationsRepository } from './transcript/conversations.repository';
 import { ListConversationsUseCase } from './transcript/list-conversations.use-case';
+import { SummaryTreeHandler } from './transcript/summary-tree.handler';
+import { SummaryTreeRepository } from './transcript/summary-tree.repository';
+import { SummaryTreeUseCase } from './transcript/summary-tree.use-case';
 
 @Module({})
 export class RetrievalModule {
@@ -69,6 +72,7 @@ export class RetrievalModule {
         FactsHandler,
         StateHandler,
         ConversationsHandler,
+        SummaryTreeHandler,
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
@@ -99,6 +103,8 @@ export class RetrievalModule {
         ListStateUseCase,
         ConversationsRepository,
         ListConversationsUseCase,
+        SummaryTreeRepository,
+        SummaryTreeUseCase,
       ],
     };
   }

@@ -122,3 +122,13 @@ describe('mem.rpc.conversations.list rules', () => {
     });
   });
 });
+
+describe('mem.rpc.summaries.tree rules', () => {
+  it('take a required conversation id', () => {
+    expect(violations(Rpcs.summariesTree, { conversationId: '42' })).toEqual({});
+    expect(violations(Rpcs.summariesTree, {})).toEqual({ conversationId: 'conversationId is required' });
+    expect(violations(Rpcs.summariesTree, { conversationId: 'chat-7' })).toEqual({
+      conversationId: '"chat-7" is not a conversation id',
+    });
+  });
+});

@@ -5,6 +5,7 @@ import type {
   ListConversationsRequestSchema,
   ListFactsRequestSchema,
   ListStateRequestSchema,
+  SummaryTreeRequestSchema,
   UpdateFactRequestSchema,
 } from '../gen/memory/v1/facts_pb';
 import { isValidToken } from '../subjects';
@@ -13,7 +14,7 @@ import { optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 import { MAX_FACT_CHARS, MAX_FORGET_REASON_CHARS } from './memory.rules';
 
-/** The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list). */
+/** The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list, summaries.tree). */
 
 /** Most facts or conversations one list answers. */
 export const MAX_LIST_PAGE = 1000;
@@ -121,3 +122,7 @@ export const conversationsListRules = z.object({
   limit: pageLimit(),
   offset: pageOffset(),
 }) satisfies RequestRules<typeof ListConversationsRequestSchema>;
+
+export const summariesTreeRules = z.object({
+  conversationId: rowId('conversation', { required: true }),
+}) satisfies RequestRules<typeof SummaryTreeRequestSchema>;

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
@@ -5,8 +6,12 @@ import type { TranscriptMessage } from '../api';
 import { when } from '../format';
 import { useRpc } from '../session';
 import { QueryState } from './common';
+import { SummaryTree } from './SummaryTree';
 
-/** A conversation's transcript (a page of up to 500 messages, around one when linked to it). */
+/**
+ * A conversation's summary tree, then its transcript (a page of up to 500 messages, around one
+ * when linked to it, which is scrolled into view).
+ */
 export function ConversationPage() {
   const conversationId = useParams().conversationId ?? '';
   const around = useSearchParams()[0].get('around') ?? '';
@@ -23,6 +28,8 @@ export function ConversationPage() {
   return (
     <Stack>
       <Title order={2}>Conversation {conversationId}</Title>
+      <SummaryTree conversationId={conversationId} />
+      <Title order={3}>Transcript</Title>
       <QueryState loading={transcript.isPending} error={transcript.error} what="the transcript" />
       <Stack
         gap="xs"
@@ -40,8 +47,14 @@ export function ConversationPage() {
 
 /** One message: a tool call shown as a call (name and arguments), synthesised content marked. */
 function Message({ message, highlighted }: { message: TranscriptMessage; highlighted: boolean }) {
+  const card = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    // Linked to from a fact or a summary leaf: the reader came for this message.
+    if (highlighted) card.current?.scrollIntoView({ block: 'center' });
+  }, [highlighted]);
   return (
     <Card
+      ref={card}
       component="li"
       withBorder
       data-message-id={message.id}

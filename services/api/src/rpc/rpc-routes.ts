@@ -30,6 +30,8 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
   factsUpdate: 'Edits a fact: a new version supersedes it (the old one is kept, closed).',
   stateList: 'An agent’s [STATE:] key/values.',
   conversationsList: 'The tenant’s conversations, with their attributes and message counts.',
+  summariesTree:
+    'A conversation’s summary tree, roots first: each summary’s span, content and children (a leaf’s messages).',
   contextBuild: 'The blocks of the next prompt, within budget.',
   agentPut: 'Stores an agent’s profile (replacing the whole profile).',
   agentGet: 'Reads an agent’s profile.',

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/facts.proto.
  */
 export const file_memory_v1_facts: GenFile = /*@__PURE__*/
-  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSJhChhMaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QSDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSL0AgoMQ29udmVyc2F0aW9uEgoKAmlkGAEgASgJEg0KBWFnZW50GAIgASgJEhMKC3Nlc3Npb25fa2V5GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSEgoKY2hhbm5lbF9pZBgFIAEoCRIUCgxib3RfaWRlbnRpdHkYBiABKAkSDQoFdGl0bGUYByABKAkSDQoFbW9kZWwYCCABKAkSKQoIc2V0dGluZ3MYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDW1lc3NhZ2VfY291bnQYCiABKAQSNAoQZmlyc3RfbWVzc2FnZV9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoPbGFzdF9tZXNzYWdlX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJaChlMaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEi4KDWNvbnZlcnNhdGlvbnMYASADKAsyFy5tZW1vcnkudjEuQ29udmVyc2F0aW9uEg0KBXRvdGFsGAIgASgEMvkCCgxGYWN0c1NlcnZpY2USRgoJTGlzdEZhY3RzEhsubWVtb3J5LnYxLkxpc3RGYWN0c1JlcXVlc3QaHC5tZW1vcnkudjEuTGlzdEZhY3RzUmVzcG9uc2USPAoHR2V0RmFjdBIZLm1lbW9yeS52MS5HZXRGYWN0UmVxdWVzdBoWLm1lbW9yeS52MS5GYWN0SGlzdG9yeRI7CgpVcGRhdGVGYWN0EhwubWVtb3J5LnYxLlVwZGF0ZUZhY3RSZXF1ZXN0Gg8ubWVtb3J5LnYxLkZhY3QSRgoJTGlzdFN0YXRlEhsubWVtb3J5LnYxLkxpc3RTdGF0ZVJlcXVlc3QaHC5tZW1vcnkudjEuTGlzdFN0YXRlUmVzcG9uc2USXgoRTGlzdENvbnZlcnNhdGlvbnMSIy5tZW1vcnkudjEuTGlzdENvbnZlcnNhdGlvbnNSZXF1ZXN0GiQubWVtb3J5LnYxLkxpc3RDb252ZXJzYXRpb25zUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSJhChhMaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QSDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSL0AgoMQ29udmVyc2F0aW9uEgoKAmlkGAEgASgJEg0KBWFnZW50GAIgASgJEhMKC3Nlc3Npb25fa2V5GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSEgoKY2hhbm5lbF9pZBgFIAEoCRIUCgxib3RfaWRlbnRpdHkYBiABKAkSDQoFdGl0bGUYByABKAkSDQoFbW9kZWwYCCABKAkSKQoIc2V0dGluZ3MYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDW1lc3NhZ2VfY291bnQYCiABKAQSNAoQZmlyc3RfbWVzc2FnZV9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoPbGFzdF9tZXNzYWdlX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJaChlMaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEi4KDWNvbnZlcnNhdGlvbnMYASADKAsyFy5tZW1vcnkudjEuQ29udmVyc2F0aW9uEg0KBXRvdGFsGAIgASgEIi0KElN1bW1hcnlUcmVlUmVxdWVzdBIXCg9jb252ZXJzYXRpb25faWQYASABKAki1wEKC1N1bW1hcnlOb2RlEgoKAmlkGAEgASgJEg0KBWRlcHRoGAIgASgFEg8KB2NvbnRlbnQYAyABKAkSLwoLZWFybGllc3RfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgGIAEoBBIQCghjaGlsZHJlbhgHIAMoCRITCgttZXNzYWdlX2lkcxgIIAMoCSJAChNTdW1tYXJ5VHJlZVJlc3BvbnNlEikKCXN1bW1hcmllcxgBIAMoCzIWLm1lbW9yeS52MS5TdW1tYXJ5Tm9kZTLHAwoMRmFjdHNTZXJ2aWNlEkYKCUxpc3RGYWN0cxIbLm1lbW9yeS52MS5MaXN0RmFjdHNSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEjwKB0dldEZhY3QSGS5tZW1vcnkudjEuR2V0RmFjdFJlcXVlc3QaFi5tZW1vcnkudjEuRmFjdEhpc3RvcnkSOwoKVXBkYXRlRmFjdBIcLm1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBoPLm1lbW9yeS52MS5GYWN0EkYKCUxpc3RTdGF0ZRIbLm1lbW9yeS52MS5MaXN0U3RhdGVSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RTdGF0ZVJlc3BvbnNlEl4KEUxpc3RDb252ZXJzYXRpb25zEiMubWVtb3J5LnYxLkxpc3RDb252ZXJzYXRpb25zUmVxdWVzdBokLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEkwKC1N1bW1hcnlUcmVlEh0ubWVtb3J5LnYxLlN1bW1hcnlUcmVlUmVxdWVzdBoeLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * One fact, one version of what it says. A fact is never erased: an update or a correction
@@ -1140,8 +1140,189 @@ export const ListConversationsResponseSchema: GenMessage<ListConversationsRespon
   messageDesc(file_memory_v1_facts, 12);
 
 /**
+ * @generated from message memory.v1.SummaryTreeRequest
+ */
+export type SummaryTreeRequest = Message<"memory.v1.SummaryTreeRequest"> & {
+  /**
+   * The conversation whose summaries to answer (required).
+   *
+   * @generated from field: string conversation_id = 1;
+   */
+  conversationId: string;
+};
+
+/**
+ * @generated from message memory.v1.SummaryTreeRequest
+ */
+export type SummaryTreeRequestJson = {
+  /**
+   * The conversation whose summaries to answer (required).
+   *
+   * @generated from field: string conversation_id = 1;
+   */
+  conversationId?: string;
+};
+
+/**
+ * Describes the message memory.v1.SummaryTreeRequest.
+ * Use `create(SummaryTreeRequestSchema)` to create a new message.
+ */
+export const SummaryTreeRequestSchema: GenMessage<SummaryTreeRequest, {jsonType: SummaryTreeRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 13);
+
+/**
+ * A node of a conversation's summary tree, as the compactor wrote it.
+ *
+ * @generated from message memory.v1.SummaryNode
+ */
+export type SummaryNode = Message<"memory.v1.SummaryNode"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * 0 leaf (messages -> summary), 1 branch (leaves -> summary), 2 root.
+   *
+   * @generated from field: int32 depth = 2;
+   */
+  depth: number;
+
+  /**
+   * @generated from field: string content = 3;
+   */
+  content: string;
+
+  /**
+   * The span of the messages it stands for.
+   *
+   * @generated from field: google.protobuf.Timestamp earliest_at = 4;
+   */
+  earliestAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp latest_at = 5;
+   */
+  latestAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: uint64 message_count = 6;
+   */
+  messageCount: bigint;
+
+  /**
+   * A branch's or a root's child summaries, in their order; empty for a leaf.
+   *
+   * @generated from field: repeated string children = 7;
+   */
+  children: string[];
+
+  /**
+   * A leaf's source messages, in their order; empty for a branch or a root.
+   *
+   * @generated from field: repeated string message_ids = 8;
+   */
+  messageIds: string[];
+};
+
+/**
+ * A node of a conversation's summary tree, as the compactor wrote it.
+ *
+ * @generated from message memory.v1.SummaryNode
+ */
+export type SummaryNodeJson = {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * 0 leaf (messages -> summary), 1 branch (leaves -> summary), 2 root.
+   *
+   * @generated from field: int32 depth = 2;
+   */
+  depth?: number;
+
+  /**
+   * @generated from field: string content = 3;
+   */
+  content?: string;
+
+  /**
+   * The span of the messages it stands for.
+   *
+   * @generated from field: google.protobuf.Timestamp earliest_at = 4;
+   */
+  earliestAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp latest_at = 5;
+   */
+  latestAt?: TimestampJson;
+
+  /**
+   * @generated from field: uint64 message_count = 6;
+   */
+  messageCount?: string;
+
+  /**
+   * A branch's or a root's child summaries, in their order; empty for a leaf.
+   *
+   * @generated from field: repeated string children = 7;
+   */
+  children?: string[];
+
+  /**
+   * A leaf's source messages, in their order; empty for a branch or a root.
+   *
+   * @generated from field: repeated string message_ids = 8;
+   */
+  messageIds?: string[];
+};
+
+/**
+ * Describes the message memory.v1.SummaryNode.
+ * Use `create(SummaryNodeSchema)` to create a new message.
+ */
+export const SummaryNodeSchema: GenMessage<SummaryNode, {jsonType: SummaryNodeJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 14);
+
+/**
+ * @generated from message memory.v1.SummaryTreeResponse
+ */
+export type SummaryTreeResponse = Message<"memory.v1.SummaryTreeResponse"> & {
+  /**
+   * Every summary of the conversation: roots first, then branches, then leaves, each level
+   * by the time it begins (then id). Empty when the conversation has none yet.
+   *
+   * @generated from field: repeated memory.v1.SummaryNode summaries = 1;
+   */
+  summaries: SummaryNode[];
+};
+
+/**
+ * @generated from message memory.v1.SummaryTreeResponse
+ */
+export type SummaryTreeResponseJson = {
+  /**
+   * Every summary of the conversation: roots first, then branches, then leaves, each level
+   * by the time it begins (then id). Empty when the conversation has none yet.
+   *
+   * @generated from field: repeated memory.v1.SummaryNode summaries = 1;
+   */
+  summaries?: SummaryNodeJson[];
+};
+
+/**
+ * Describes the message memory.v1.SummaryTreeResponse.
+ * Use `create(SummaryTreeResponseSchema)` to create a new message.
+ */
+export const SummaryTreeResponseSchema: GenMessage<SummaryTreeResponse, {jsonType: SummaryTreeResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 15);
+
+/**
  * What memory holds, read and edited: facts with their history, an agent's [STATE:] values
- * and the tenant's conversations. Served by retrieval; each RPC is a NATS request on
+ * and the tenant's conversations with their summary trees. Served by retrieval; each RPC is a NATS request on
  * <subject>.{tenant}, read under the tenant's isolation (another tenant's rows do not exist).
  *
  * @generated from service memory.v1.FactsService
@@ -1196,6 +1377,16 @@ export const FactsService: GenService<{
     methodKind: "unary";
     input: typeof ListConversationsRequestSchema;
     output: typeof ListConversationsResponseSchema;
+  },
+  /**
+   * mem.rpc.summaries.tree.{tenant}: a conversation's summary tree, roots first.
+   *
+   * @generated from rpc memory.v1.FactsService.SummaryTree
+   */
+  summaryTree: {
+    methodKind: "unary";
+    input: typeof SummaryTreeRequestSchema;
+    output: typeof SummaryTreeResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_facts, 0);

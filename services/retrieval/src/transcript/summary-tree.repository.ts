@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from '@engram/store';
+
+export interface SummaryNodeRow {
+  readonly id: string;
+  readonly depth: number;
+  readonly content: string;
+  readonly earliest_at: Date;
+  readonly latest_at: Date;
+  readonly message_count: number;
+  /** Child summaries (a branch's or a root's), by ordinal. */
+  readonly children: string[];
+  /** Source messages (a leaf's), by ordinal. */
+  readonly message_ids: string[];
+}
+
+/** Reads of a conversation's summary tree, in the caller's tenant transaction. */
+@Injectable()
+export class SummaryTreeRepository {
+  /** Whether the conversation is the tenant's (row-level security hides everyone else's). */
+  async conversationExists(manager: EntityManager, conversationId: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(`SELECT 1 FROM conversations WHERE id = $1`, [
+      conversationId,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Every summary of the conversation with its sources by ordinal: roots first, each level by start. */
+  async nodes(manager: EntityManager, conversationId: string): Promise<SummaryNodeRow[]> {
+    return manager.query(
+      `SELECT s.id::text, s.depth, s.content, s.earliest_at, s.latest_at, s.message_count,
+              coalesce(array_agg(ss.source_id::text ORDER BY ss.ordinal)
+                         FILTER (WHERE ss.source_kind = 'summary'), '{}') AS children,
+              coalesce(array_agg(ss.source_id::text ORDER BY ss.ordinal)
+                         FILTER (WHERE ss.source_kind = 'message'), '{}') AS message_ids
+         FROM summaries s
+         LEFT JOIN summary_sources ss ON ss.summary_id = s.id
+        WHERE s.conversation_id = $1
+        GROUP BY s.id
+        ORDER BY s.depth DESC, s.earliest_at, s.id`,
+      [conversationId],
+    );
+  }
+}

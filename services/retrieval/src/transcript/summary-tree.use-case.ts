@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import {
+  timestampFromDate,
+  type MessageInitShape,
+  type SummaryTreeRequest,
+  type SummaryTreeResponseSchema,
+} from '@engram/contracts';
+import { RpcError } from '@engram/messaging';
+import { TenantTransactions } from '@engram/store';
+import { SummaryTreeRepository, type SummaryNodeRow } from './summary-tree.repository';
+
+/**
+ * mem.rpc.summaries.tree: every summary of one conversation, roots first, each with its
+ * children (or a leaf's messages) in order. Another tenant's conversation does not exist
+ * here (NOT_FOUND, like an unknown id); a conversation not yet compacted has no summaries.
+ */
+@Injectable()
+export class SummaryTreeUseCase {
+  constructor(
+    private readonly transactions: TenantTransactions,
+    private readonly summaries: SummaryTreeRepository,
+  ) {}
+
+  async tree(
+    tenantId: string,
+    request: SummaryTreeRequest,
+  ): Promise<MessageInitShape<typeof SummaryTreeResponseSchema>> {
+    const { conversationId } = request;
+    const nodes = await this.transactions.run(tenantId, async (manager) =>
+      (await this.summaries.conversationExists(manager, conversationId))
+        ? this.summaries.nodes(manager, conversationId)
+        : null,
+    );
+    if (nodes === null)
+      throw RpcError.notFound(`conversation ${conversationId} not found`, { conversationId });
+    return { summaries: nodes.map(summaryNode) };
+  }
+}
+
+function summaryNode(n: SummaryNodeRow) {
+  return {
+    id: n.id,
+    depth: n.depth,
+    content: n.content,
+    earliestAt: timestampFromDate(n.earliest_at),
+    latestAt: timestampFromDate(n.latest_at),
+    messageCount: BigInt(n.message_count),
+    children: n.children,
+    messageIds: n.message_ids,
+  };
+}
