@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Subscription } from '@nats-io/transport-node';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import {
   decodeMessage,
   encodeMessage,
@@ -31,8 +31,15 @@ export class SystemHealth implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(private readonly nats: NatsClient) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    const { connection } = await this.nats.connected();
+  onApplicationBootstrap(): void {
+    // Not awaited: the api serves (and says it is not ready) while NATS is still out of reach.
+    void this.nats
+      .connected()
+      .then(({ connection }) => this.listen(connection))
+      .catch((error: unknown) => this.logger.warn(`not listening to heartbeats: ${errorMessage(error)}`));
+  }
+
+  private listen(connection: NatsConnection): void {
     this.subscription = connection.subscribe(Subjects.heartbeatWildcard, {
       callback: (error, msg) => {
         if (error) return;
