@@ -9,10 +9,14 @@ import { rule, type RequestRules } from './request-rules';
 
 /** Most dead letters one list returns. */
 export const MAX_DEAD_LETTERS = 500;
+/** How many a list without a limit returns. */
+export const DEFAULT_DEAD_LETTERS = 50;
 
 export const deadLettersListRules = z.object({
   limit: rule(z.number(), (n) =>
-    n <= MAX_DEAD_LETTERS ? undefined : `limit must be at most ${MAX_DEAD_LETTERS}, or 0 for 50 (got ${n})`,
+    n <= MAX_DEAD_LETTERS
+      ? undefined
+      : `limit must be at most ${MAX_DEAD_LETTERS}, or 0 for ${DEFAULT_DEAD_LETTERS} (got ${n})`,
   ),
 }) satisfies RequestRules<typeof ListDeadLettersRequestSchema>;
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { headers as natsHeaders } from '@nats-io/transport-node';
-import { JetStreamApiCodes, JetStreamApiError, type JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamManager } from '@nats-io/jetstream';
 import {
   DeadLetterSchema,
   decodeMessage,
@@ -10,6 +10,7 @@ import {
 } from '@engram/contracts';
 import { NatsClient } from '../connection/nats.client';
 import { RpcError } from '../rpc/rpc-error';
+import { isJetStreamNotFound } from '../topology/queue-status';
 
 /** Letters a list reads at most, newest first, before it stops looking for the tenant's. */
 export const DEAD_LETTER_SCAN_LIMIT = 10_000;
@@ -74,7 +75,7 @@ async function streamState(jsm: JetStreamManager) {
   try {
     return (await jsm.streams.info(Streams.deadLetters.name)).state;
   } catch (error) {
-    if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) return null;
+    if (isJetStreamNotFound(error)) return null;
     throw error;
   }
 }

@@ -28,7 +28,8 @@ export interface QueueReport {
   readonly deadLetters: number;
 }
 
-const isNotFound = (error: unknown) =>
+/** JetStream's answer that a stream or consumer does not exist (yet): no worker made it. */
+export const isJetStreamNotFound = (error: unknown) =>
   error instanceof JetStreamApiError &&
   (error.code === JetStreamApiCodes.ConsumerNotFound || error.code === JetStreamApiCodes.StreamNotFound);
 
@@ -42,11 +43,11 @@ export async function readQueueStatus(jsm: JetStreamManager): Promise<QueueRepor
   const [dead, ...infos] = await Promise.all([
     jsm.streams
       .info(Streams.deadLetters.name, { subjects_filter: Subjects.deadLetterWildcard })
-      .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+      .catch((error: unknown) => (isJetStreamNotFound(error) ? null : Promise.reject(error))),
     ...Object.values(Consumers).map((spec) =>
       jsm.consumers
         .info(spec.stream.name, spec.durable)
-        .catch((error: unknown) => (isNotFound(error) ? null : Promise.reject(error))),
+        .catch((error: unknown) => (isJetStreamNotFound(error) ? null : Promise.reject(error))),
     ),
   ]);
   const deadBySubject: Record<string, number> = dead?.state.subjects ?? {};

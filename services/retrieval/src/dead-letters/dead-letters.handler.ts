@@ -1,9 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { Rpcs, type ListDeadLettersRequest, type RedriveDeadLetterRequest } from '@engram/contracts';
+import {
+  DEFAULT_DEAD_LETTERS,
+  Rpcs,
+  type ListDeadLettersRequest,
+  type RedriveDeadLetterRequest,
+} from '@engram/contracts';
 import { DeadLetterBox, HandleRpc, type RpcCallContext } from '@engram/messaging';
-
-/** How many letters a list without a limit returns. */
-const DEFAULT_LIMIT = 50;
 
 /** mem.rpc.deadletters.list.{tenant} and mem.rpc.deadletters.redrive.{tenant} */
 @Controller()
@@ -12,7 +14,7 @@ export class DeadLettersHandler {
 
   @HandleRpc(Rpcs.deadLettersList)
   async list(request: ListDeadLettersRequest, ctx: RpcCallContext) {
-    const listed = await this.box.list(ctx.tenantId, request.limit || DEFAULT_LIMIT);
+    const listed = await this.box.list(ctx.tenantId, request.limit || DEFAULT_DEAD_LETTERS);
     return {
       letters: listed.map(({ sequence, letter, payload }) => ({
         sequence,

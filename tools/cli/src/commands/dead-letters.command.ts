@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import {
+  DEFAULT_DEAD_LETTERS,
   ListDeadLettersResponseSchema,
+  MAX_DEAD_LETTERS,
   RedriveDeadLetterResponseSchema,
   Rpcs,
   type ListDeadLettersResponse,
@@ -32,7 +34,11 @@ export function deadLettersCommand(): Command {
     'dead letters: what a worker gave up on, why, and sending it again',
   );
   const listing = tenantCommand('list', "the tenant's dead letters, newest first (mem.rpc.deadletters.list)")
-    .option('--limit <n>', 'at most this many (default 50, at most 500)', integer(1, 500))
+    .option(
+      '--limit <n>',
+      `at most this many (default ${DEFAULT_DEAD_LETTERS}, at most ${MAX_DEAD_LETTERS})`,
+      integer(1, MAX_DEAD_LETTERS),
+    )
     .action(async (options: { tenant: string; json?: boolean; limit?: number }) => {
       const letters = await callEngram(
         Rpcs.deadLettersList,
