@@ -1,12 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { request } from 'undici';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
-
-/** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
-const CHROMIUM = '/usr/bin/chromium';
+import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 interface Fact {
   id: string;
@@ -21,27 +18,15 @@ interface Fact {
 describe('memory dashboard (headless Chromium against the api and the services behind it)', () => {
   let env: TestEnvironment;
   let dataSource: DataSource;
-  let browser: Browser;
-  let context: BrowserContext;
+  let ui: DashboardBrowser;
   let page: Page;
   let base: string;
   let acme: string;
   let globex: string;
 
-  async function post<T>(path: string, key: string, body: unknown): Promise<T> {
-    const res = await request(`${base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.body.json()) as T;
-    if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(json)}`);
-    return json;
-  }
-
   /** Seeds one tenant's agent: its profile and a conversation whose reply tags facts and a state value. */
   async function seedAgent(key: string, agent: string, name: string, reply: string): Promise<Fact[]> {
-    await post('/v1/agent/put', key, {
+    await ui.post('/v1/agent/put', key, {
       agent,
       name,
       personality: 'Cheerful and brief',
@@ -49,7 +34,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
       tools: ['web_search'],
       model: 'engram-local',
     });
-    await post(`/v1/turns/${agent}`, key, {
+    await ui.post(`/v1/turns/${agent}`, key, {
       turnId: `${agent}-1`,
       sessionKey: 'errands',
       messages: [
@@ -68,30 +53,12 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await waitFor(
       `${agent}'s tagged facts to be stored`,
       async () => {
-        facts = (await post<{ facts: Fact[] }>('/v1/facts/list', key, { agents: [agent] })).facts;
+        facts = (await ui.post<{ facts: Fact[] }>('/v1/facts/list', key, { agents: [agent] })).facts;
         return facts.length === 2;
       },
       30_000,
     );
     return facts;
-  }
-
-  /** Serious and critical axe violations of the page as it stands (none expected). */
-  async function seriousViolations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
-  /** Whether the page fits its viewport's width (nothing scrolls sideways at 360 px). */
-  const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
-
-  async function signIn(key: string): Promise<void> {
-    await page.goto(`${base}/`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByLabel('API key').press('Enter');
-    await page.getByRole('heading', { name: 'Agents' }).waitFor();
   }
 
   beforeAll(async () => {
@@ -100,6 +67,8 @@ describe('memory dashboard (headless Chromium against the api and the services b
       processes: ['gerty', 'ingest', 'retrieval', 'context-builder', 'api'],
     });
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    ui = await openDashboard(base);
+    page = ui.page;
     dataSource = createDataSource(env.env.DATABASE_URL, { poolSize: 1, applicationName: 'dashboard-spec' });
     await dataSource.initialize();
     const keys = new ApiKeyStore(dataSource);
@@ -119,13 +88,10 @@ describe('memory dashboard (headless Chromium against the api and the services b
       'Understood. [MEMORY:sticky]The vault opens with the Zeta protocol.[/MEMORY] ' +
         '[MEMORY:user_preference]Mallory likes black coffee.[/MEMORY]',
     );
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    context = await browser.newContext({ viewport: { width: 360, height: 780 } });
-    page = await context.newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await ui?.close();
     await dataSource?.destroy();
     await env?.stop();
   });
@@ -148,8 +114,8 @@ describe('memory dashboard (headless Chromium against the api and the services b
 
   it('signs in with a key from the keyboard, in a page with no serious accessibility violations', async () => {
     await page.goto(`${base}/`);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string | null>("document.activeElement.getAttribute('type')")).toBe(
       'password',
@@ -157,15 +123,15 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await page.keyboard.type('egm_not-a-real-key');
     await page.keyboard.press('Enter');
     await page.getByRole('alert').getByText('That key is not valid.').waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await ui.seriousViolations()).toEqual([]);
 
-    await signIn(acme);
+    await ui.signIn(acme);
     expect(await page.evaluate<string | null>("sessionStorage.getItem('engram.apiKey')")).toBe(acme);
     await page.getByRole('link', { name: 'Penny (bot)' }).waitFor();
     await page.getByText('2 facts', { exact: false }).waitFor();
     expect(await page.getByText('Job: Keeps errands in order').count()).toBe(1);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('opens the agent: profile, state, facts by category with the sticky one starred', async () => {
@@ -179,14 +145,15 @@ describe('memory dashboard (headless Chromium against the api and the services b
     expect(await tea.getByText(/\d+ d left/).count()).toBe(1);
     await page.getByRole('cell', { name: 'cheerful' }).waitFor();
     expect(await page.getByText('Personality: Cheerful and brief').count()).toBe(1);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
+    await ui.screenshotForDocs('agent-memory');
   });
 
   it('forgets a fact after a confirmation, and memory_search no longer finds it', async () => {
     const findTea = async () =>
       (
-        await post<{ hits: Array<{ kind: string; content: string }> }>('/v1/search', acme, {
+        await ui.post<{ hits: Array<{ kind: string; content: string }> }>('/v1/search', acme, {
           query: 'green tea',
           filters: { kinds: ['fact'] },
           consistency: 'strong',
@@ -199,7 +166,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await tea.getByRole('button', { name: 'Forget' }).click();
     const dialog = page.getByRole('dialog', { name: 'Forget this fact?' });
     await dialog.waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await ui.seriousViolations()).toEqual([]);
     await dialog.getByLabel('Reason (optional)').fill('Ada switched to coffee');
     await dialog.getByRole('button', { name: 'Forget fact' }).click();
     await tea.waitFor({ state: 'detached' });
@@ -213,7 +180,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await locker.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit fact' });
     await dialog.getByLabel('Fact text').fill('Ada’s locker code is 4412.');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await ui.seriousViolations()).toEqual([]);
     await dialog.getByRole('button', { name: 'Save' }).click();
     const edited = page.getByRole('article').filter({ hasText: 'Ada’s locker code is 4412.' });
     await edited.waitFor();
@@ -224,7 +191,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     const history = page.getByRole('dialog', { name: 'Fact history' });
     await history.getByText(/^UPDATE/).waitFor();
     expect(await history.getByText(/^ADD/).count()).toBe(1);
-    expect(await seriousViolations()).toEqual([]);
+    expect(await ui.seriousViolations()).toEqual([]);
     await page.keyboard.press('Escape');
     await history.waitFor({ state: 'detached' });
   });
@@ -238,14 +205,14 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await hit.waitFor();
     expect(await hit.getByText(/^score \d+\.\d{3}$/).count()).toBe(1);
     expect(await hit.getByText(/full text \d\.\d\d/).count()).toBe(1);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('lists conversations; drills from a fact to its source message; shows tool calls as calls', async () => {
     await page.getByRole('link', { name: 'Conversations' }).click();
     await page.getByRole('link', { name: 'errands' }).waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await ui.seriousViolations()).toEqual([]);
     await page.getByLabel('Search conversations').fill('no such session');
     expect(await page.getByRole('link', { name: 'errands' }).count()).toBe(0);
 
@@ -257,8 +224,8 @@ describe('memory dashboard (headless Chromium against the api and the services b
     expect(await source.innerText()).toContain('Sure, Ada.');
     expect(await page.getByText('Please remember a few things for me.').count()).toBe(1);
     expect(await page.getByText('web_search({"query":"tea shops"})', { exact: false }).count()).toBe(1);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('shows each service’s health and the tenant’s own dead letters, and re-drives one', async () => {
@@ -274,8 +241,8 @@ describe('memory dashboard (headless Chromium against the api and the services b
     const letter = page.getByRole('article').filter({ hasText: 'not json at all' });
     await letter.waitFor({ timeout: 30_000 });
     expect(await page.getByText('globex junk').count()).toBe(0);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
 
     const label = (await letter.getAttribute('aria-label'))!;
     await letter.getByRole('button', { name: /^Re-drive letter/ }).click();
@@ -307,7 +274,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     await page.getByLabel('API key').waitFor();
     expect(await page.evaluate<string | null>("sessionStorage.getItem('engram.apiKey')")).toBeNull();
 
-    await signIn(globex);
+    await ui.signIn(globex);
     await page.getByRole('link', { name: 'Mallory (spy)' }).waitFor();
     expect(await page.locator('main').innerText()).not.toContain('Penny');
   });

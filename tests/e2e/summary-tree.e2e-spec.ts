@@ -1,12 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Client } from 'pg';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, type TestEnvironment } from '@engram/testing';
-
-/** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
-const CHROMIUM = '/usr/bin/chromium';
+import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 /** Four turns of one conversation, summarised two by two. */
 const CHAT = [
@@ -25,7 +22,7 @@ const CHAT = [
 describe('summary tree in the dashboard (headless Chromium against the api and retrieval)', () => {
   let env: TestEnvironment;
   let dataSource: DataSource;
-  let browser: Browser;
+  let ui: DashboardBrowser;
   let page: Page;
   let base: string;
   let acme: string;
@@ -101,15 +98,8 @@ describe('summary tree in the dashboard (headless Chromium against the api and r
     ]);
   }
 
-  /** Serious and critical axe violations inside `selector` (none expected). */
-  async function seriousViolations(selector: string): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
-  const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+  const seriousViolations = (selector: string) => ui.seriousViolations(selector);
+  const fitsWidth = () => ui.fitsWidth();
   const tree = () => page.getByRole('region', { name: 'Summary tree' });
   /** The summary saying `content`: of the nested items holding that text, the innermost (the last). */
   const node = (content: string) => tree().locator('li[data-summary-id]').filter({ hasText: content }).last();
@@ -123,17 +113,13 @@ describe('summary tree in the dashboard (headless Chromium against the api and r
     });
     await dataSource.initialize();
     acme = (await new ApiKeyStore(dataSource).create('acme', 'summary tree spec')).key;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
-    page = await context.newPage();
-    await page.goto(`${base}/`);
-    await page.getByLabel('API key').fill(acme);
-    await page.getByLabel('API key').press('Enter');
-    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    ui = await openDashboard(base);
+    page = ui.page;
+    await ui.signIn(acme);
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await ui?.close();
     await dataSource?.destroy();
     await env?.stop();
   });
@@ -170,6 +156,7 @@ describe('summary tree in the dashboard (headless Chromium against the api and r
     ).toBe('true');
     expect(await seriousViolations('main section')).toEqual([]);
     expect(await fitsWidth()).toBe(true);
+    await ui.screenshotForDocs('summary-tree');
 
     await sources.getByRole('link', { name: `Show message ${ids.messages[2]} in the transcript` }).click();
     const highlighted = page.locator('li[aria-current="true"]');

@@ -7,7 +7,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { encodeMessage, ServiceHeartbeatSchema, Subjects, timestampFromDate } from '@engram/contracts';
-import { metricTotal, ReadinessRegistry } from '@engram/platform';
+import { metricTotal, ReadinessRegistry, SharedMetricNames } from '@engram/platform';
 import { NatsClient } from '../connection/nats.client';
 import { errorMessage } from '../consumers/error-message';
 import { MESSAGING_OPTIONS, type MessagingOptions } from '../messaging.options';
@@ -17,9 +17,9 @@ export const HEARTBEAT_INTERVAL_MS = 5000;
 
 /** The heartbeat's counters, each read from the process's metrics (summed over their labels). */
 export const HEARTBEAT_COUNTERS = {
-  messages_stored: 'engram_messages_stored_total',
-  vectors_made: 'engram_vector_lag_seconds_count',
-  vector_lag_seconds: 'engram_vector_lag_seconds_sum',
+  messages_stored: SharedMetricNames.messagesStored,
+  vectors_made: `${SharedMetricNames.vectorLag}_count`,
+  vector_lag_seconds: `${SharedMetricNames.vectorLag}_sum`,
 } as const;
 
 /**

@@ -2,6 +2,14 @@ import { Counter, Gauge, Histogram, collectDefaultMetrics, register } from 'prom
 
 let started = false;
 
+/** Metrics that outlive their service: the heartbeat reads them by these names (HEARTBEAT_COUNTERS). */
+export const SharedMetricNames = {
+  /** Counter, by ingest: messages stored (new rows, committed). */
+  messagesStored: 'engram_messages_stored_total',
+  /** Histogram, by the embedder: seconds from a message's store to its vector. */
+  vectorLag: 'engram_vector_lag_seconds',
+} as const;
+
 /** Process metrics plus a `service` label on everything this process reports. */
 export function startDefaultMetrics(service: string): void {
   if (started) return;

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { Consumers, tenantOfSubject, timestampDate, type MessageStored } from '@engram/contracts';
-import { histogram } from '@engram/platform';
+import { histogram, SharedMetricNames } from '@engram/platform';
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { ToolSynthesisQueue } from '../tool-calls/tool-synthesis.queue';
 import { EmbedItemsUseCase } from './embed-items.use-case';
@@ -41,7 +41,7 @@ export class EmbedderMessagesConsumer {
 }
 
 const vectorLag = histogram(
-  'engram_vector_lag_seconds',
+  SharedMetricNames.vectorLag,
   "From a message's store to its vector written",
   [],
   [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],

@@ -7,7 +7,7 @@ import {
   type TurnEnvelope,
 } from '@engram/memory-core';
 import { errorMessage, eventEntry, isDependencyFailure, Outbox } from '@engram/messaging';
-import { counter } from '@engram/platform';
+import { counter, SharedMetricNames } from '@engram/platform';
 import {
   actAsTenant,
   ensureTenant,
@@ -60,7 +60,7 @@ interface WrittenTurns {
 }
 
 const messagesStored = counter(
-  'engram_messages_stored_total',
+  SharedMetricNames.messagesStored,
   'Messages ingest stored (new rows, committed)',
   [],
 );
