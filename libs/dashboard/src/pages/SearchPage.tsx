@@ -34,6 +34,7 @@ export function SearchPage() {
   const [conversationId, setConversationId] = useState('');
   const [kinds, setKinds] = useState<string[]>([]);
   const [expand, setExpand] = useState(true);
+  const [synthesize, setSynthesize] = useState(false);
   const search = useMutation({
     mutationFn: () =>
       call<SearchResponse>('search', {
@@ -41,6 +42,7 @@ export function SearchPage() {
         mode,
         fusion,
         expand,
+        synthesize,
         // A look from the dashboard is not a use of memory: it keeps no access statistics.
         recordAccess: false,
         filters: { agent, conversationId, kinds },
@@ -90,6 +92,11 @@ export function SearchPage() {
             checked={expand}
             onChange={(e) => setExpand(e.currentTarget.checked)}
           />
+          <Switch
+            label="Synthesize an answer from the hits"
+            checked={synthesize}
+            onChange={(e) => setSynthesize(e.currentTarget.checked)}
+          />
           <Group>
             <Button type="submit" loading={search.isPending}>
               Search
@@ -109,6 +116,7 @@ export function SearchPage() {
               {search.data.degradedReason}
             </Alert>
           )}
+          {search.data.synthesis?.answer && <Synthesis synthesis={search.data.synthesis} />}
           <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {search.data.hits.map((hit) => (
               <Hit key={`${hit.kind}:${hit.id}:${hit.expandedFrom}`} hit={hit} />
@@ -117,6 +125,24 @@ export function SearchPage() {
         </section>
       )}
     </Stack>
+  );
+}
+
+/** The answer written over the hits, with the refs it cites (each a hit below) and its model. */
+function Synthesis({ synthesis }: { synthesis: NonNullable<SearchResponse['synthesis']> }) {
+  return (
+    <Card component="section" aria-label="Synthesis" withBorder mb="xs">
+      <Title order={3} size="h4">
+        Synthesis
+      </Title>
+      <Text mt={4} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        {synthesis.answer}
+      </Text>
+      <Text size="sm" mt={4} style={{ wordBreak: 'break-word' }}>
+        Cites {synthesis.citedIds.length > 0 ? synthesis.citedIds.join(', ') : 'no hits'} · written by{' '}
+        {synthesis.model}
+      </Text>
+    </Card>
   );
 }
 
