@@ -229,4 +229,39 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     expect(await seriousViolations()).toEqual([]);
     expect(await fitsWidth()).toBe(true);
   });
+
+  it('opens a summary hit’s sources on demand when the search did not expand them', async () => {
+    await waitFor(
+      'a leaf summary of the long session',
+      async () =>
+        (await env.count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [
+          conversationId,
+        ])) > 0,
+      20_000,
+    );
+    await page.getByRole('switch', { name: 'Synthesize an answer from the hits' }).uncheck();
+    await page.getByRole('switch', { name: 'Expand summaries and facts to their sources' }).uncheck();
+    await page.getByLabel('Query').fill('harbour');
+    await page.getByRole('checkbox', { name: 'summary' }).check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    const hit = page.locator('[data-ref^="summary:"]').first();
+    await hit.waitFor();
+    const ref = (await hit.getAttribute('data-ref'))!;
+    const leaf = (
+      await env.sql<{ n: string }>(`SELECT count(*) AS n FROM summary_sources WHERE summary_id = $1`, [
+        ref.slice('summary:'.length),
+      ])
+    )[0]!.n;
+    const show = hit.getByRole('button', { name: 'Show sources' });
+    await show.focus();
+    await page.keyboard.press('Enter');
+    const sources = page.getByRole('list', { name: `Sources of ${ref}` });
+    await sources.locator('li').first().waitFor();
+    expect(await sources.locator('li').count()).toBe(Number(leaf));
+    expect(await hit.getByRole('button', { name: 'Hide sources' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    expect(await seriousViolations()).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
+  });
 });
