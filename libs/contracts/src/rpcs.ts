@@ -22,6 +22,8 @@ import {
   FactHistorySchema,
   FactSchema,
   GetFactRequestSchema,
+  ListCompactionsRequestSchema,
+  ListCompactionsResponseSchema,
   ListConversationsRequestSchema,
   ListConversationsResponseSchema,
   ListFactsRequestSchema,
@@ -113,6 +115,7 @@ import {
 } from './requests/memory.rules';
 import { contextBuildRules } from './requests/context.rules';
 import {
+  compactionsListRules,
   conversationsListRules,
   factsGetRules,
   factsListRules,
@@ -232,6 +235,13 @@ export const Rpcs = {
     SummaryTreeRequestSchema,
     SummaryTreeResponseSchema,
     summariesTreeRules,
+    { owner: 'retrieval', readOnly: true },
+  ),
+  compactionsList: rpc(
+    'mem.rpc.compactions.list',
+    ListCompactionsRequestSchema,
+    ListCompactionsResponseSchema,
+    compactionsListRules,
     { owner: 'retrieval', readOnly: true },
   ),
   deadLettersList: rpc(

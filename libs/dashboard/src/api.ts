@@ -151,6 +151,27 @@ export interface SearchResponse {
   degradedReason: string;
   tookMs: number;
   answeredBy: string;
+  synthesis?: { answer: string; citedIds: string[]; model: string };
+}
+
+export interface BrowsePage {
+  messages: TranscriptMessage[];
+  nextCursor: string;
+  prevCursor: string;
+}
+
+export interface Compaction {
+  id: string;
+  content: string;
+  firstMessageId: string;
+  lastMessageId: string;
+  messageCount: number;
+  compactedTokens: number;
+  tokenEstimate: number;
+  earliestAt?: string;
+  latestAt?: string;
+  model: string;
+  createdAt?: string;
 }
 
 export interface DependencyStatus {

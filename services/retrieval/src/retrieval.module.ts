@@ -38,6 +38,9 @@ import { UpdateFactUseCase } from './facts/update-fact.use-case';
 import { ListStateUseCase } from './state/list-state.use-case';
 import { StateHandler } from './state/state.handler';
 import { StateRepository } from './state/state.repository';
+import { CompactionsHandler } from './transcript/compactions.handler';
+import { CompactionsRepository } from './transcript/compactions.repository';
+import { ListCompactionsUseCase } from './transcript/list-compactions.use-case';
 import { ConversationsHandler } from './transcript/conversations.handler';
 import { ConversationsRepository } from './transcript/conversations.repository';
 import { ListConversationsUseCase } from './transcript/list-conversations.use-case';
@@ -73,6 +76,7 @@ export class RetrievalModule {
         StateHandler,
         ConversationsHandler,
         SummaryTreeHandler,
+        CompactionsHandler,
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
@@ -105,6 +109,8 @@ export class RetrievalModule {
         ListConversationsUseCase,
         SummaryTreeRepository,
         SummaryTreeUseCase,
+        CompactionsRepository,
+        ListCompactionsUseCase,
       ],
     };
   }

@@ -121,6 +121,26 @@ describe('mem.rpc.conversations.list rules', () => {
       limit: 'limit must be between 1 and 1000, or 0 for 100 (got 5000)',
     });
   });
+
+  it('take a query of at most 200 characters without NUL', () => {
+    expect(violations(Rpcs.conversationsList, { query: 'kyoto trip' })).toEqual({});
+    expect(violations(Rpcs.conversationsList, { query: 'x'.repeat(201) })).toEqual({
+      query: 'query is longer than 200 characters',
+    });
+    expect(violations(Rpcs.conversationsList, { query: 'a\u0000b' })).toEqual({
+      query: 'query may not contain NUL characters',
+    });
+  });
+});
+
+describe('mem.rpc.compactions.list rules', () => {
+  it('take a required conversation id', () => {
+    expect(violations(Rpcs.compactionsList, { conversationId: '42' })).toEqual({});
+    expect(violations(Rpcs.compactionsList, {})).toEqual({ conversationId: 'conversationId is required' });
+    expect(violations(Rpcs.compactionsList, { conversationId: 'chat-7' })).toEqual({
+      conversationId: '"chat-7" is not a conversation id',
+    });
+  });
 });
 
 describe('mem.rpc.summaries.tree rules', () => {

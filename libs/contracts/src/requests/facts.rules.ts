@@ -2,6 +2,7 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import type {
   GetFactRequestSchema,
+  ListCompactionsRequestSchema,
   ListConversationsRequestSchema,
   ListFactsRequestSchema,
   ListStateRequestSchema,
@@ -14,12 +15,15 @@ import { optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 import { MAX_FACT_CHARS, MAX_FORGET_REASON_CHARS } from './memory.rules';
 
-/** The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list, summaries.tree). */
+/** The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list, summaries.tree,
+ * compactions.list). */
 
 /** Most facts or conversations one list answers. */
 export const MAX_LIST_PAGE = 1000;
 /** Most agents, categories or state keys one list may name. */
 export const MAX_LIST_FILTER = 100;
+/** Longest conversations.list query: words of a title or a session key, not a document. */
+export const MAX_CONVERSATION_QUERY_CHARS = 200;
 /** An agent's state key, as a [STATE:key] tag names it. */
 const STATE_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -121,8 +125,18 @@ export const conversationsListRules = z.object({
   conversationId: rowId('conversation'),
   limit: pageLimit(),
   offset: pageOffset(),
+  query: rule(z.string(), (query, field) => {
+    if ([...query.trim()].length > MAX_CONVERSATION_QUERY_CHARS)
+      return `${field} is longer than ${MAX_CONVERSATION_QUERY_CHARS} characters`;
+    if (query.includes('\u0000')) return `${field} may not contain NUL characters`;
+    return undefined;
+  }),
 }) satisfies RequestRules<typeof ListConversationsRequestSchema>;
 
 export const summariesTreeRules = z.object({
   conversationId: rowId('conversation', { required: true }),
 }) satisfies RequestRules<typeof SummaryTreeRequestSchema>;
+
+export const compactionsListRules = z.object({
+  conversationId: rowId('conversation', { required: true }),
+}) satisfies RequestRules<typeof ListCompactionsRequestSchema>;

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import {
   Alert,
   Anchor,
@@ -15,7 +15,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { SearchHit, SearchResponse } from '../api';
 import { when, whyItScored } from '../format';
@@ -34,6 +34,7 @@ export function SearchPage() {
   const [conversationId, setConversationId] = useState('');
   const [kinds, setKinds] = useState<string[]>([]);
   const [expand, setExpand] = useState(true);
+  const [synthesize, setSynthesize] = useState(false);
   const search = useMutation({
     mutationFn: () =>
       call<SearchResponse>('search', {
@@ -41,6 +42,7 @@ export function SearchPage() {
         mode,
         fusion,
         expand,
+        synthesize,
         // A look from the dashboard is not a use of memory: it keeps no access statistics.
         recordAccess: false,
         filters: { agent, conversationId, kinds },
@@ -90,6 +92,11 @@ export function SearchPage() {
             checked={expand}
             onChange={(e) => setExpand(e.currentTarget.checked)}
           />
+          <Switch
+            label="Synthesize an answer from the hits"
+            checked={synthesize}
+            onChange={(e) => setSynthesize(e.currentTarget.checked)}
+          />
           <Group>
             <Button type="submit" loading={search.isPending}>
               Search
@@ -109,9 +116,14 @@ export function SearchPage() {
               {search.data.degradedReason}
             </Alert>
           )}
+          {search.data.synthesis?.answer && <Synthesis synthesis={search.data.synthesis} />}
           <Stack gap="xs" component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {search.data.hits.map((hit) => (
-              <Hit key={`${hit.kind}:${hit.id}:${hit.expandedFrom}`} hit={hit} />
+              <Hit
+                key={`${hit.kind}:${hit.id}:${hit.expandedFrom}`}
+                hit={hit}
+                expanded={search.data.hits.some((h) => h.expandedFrom === `${hit.kind}:${hit.id}`)}
+              />
             ))}
           </Stack>
         </section>
@@ -120,10 +132,35 @@ export function SearchPage() {
   );
 }
 
-/** One hit: kind, score and its signals; an expansion is indented under the hit it came from. */
-function Hit({ hit }: { hit: SearchHit }) {
+/** The answer written over the hits, with the refs it cites (each a hit below) and its model. */
+function Synthesis({ synthesis }: { synthesis: NonNullable<SearchResponse['synthesis']> }) {
+  return (
+    <Card component="section" aria-label="Synthesis" withBorder mb="xs">
+      <Title order={3} size="h4">
+        Synthesis
+      </Title>
+      <Text mt={4} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+        {synthesis.answer}
+      </Text>
+      <Text size="sm" mt={4} style={{ wordBreak: 'break-word' }}>
+        Cites {synthesis.citedIds.length > 0 ? synthesis.citedIds.join(', ') : 'no hits'} · written by{' '}
+        {synthesis.model}
+      </Text>
+    </Card>
+  );
+}
+
+/**
+ * One hit: kind, score and its signals; an expansion is indented under the hit it came from. A
+ * summary or fact hit whose sources the search did not expand opens them on demand.
+ */
+function Hit({ hit, expanded }: { hit: SearchHit; expanded: boolean }) {
   const expansion = hit.expandedFrom !== '';
   const conversation = hit.provenance?.conversationId;
+  const ref = `${hit.kind}:${hit.id}`;
+  const [open, setOpen] = useState(false);
+  const sourcesId = useId();
+  const canOpen = !expansion && !expanded && (hit.kind === 'summary' || hit.kind === 'fact');
   return (
     <Card component="li" withBorder ml={expansion ? 'lg' : 0} data-ref={`${hit.kind}:${hit.id}`}>
       <Group gap="xs">
@@ -148,6 +185,61 @@ function Hit({ hit }: { hit: SearchHit }) {
           </>
         )}
       </Text>
+      {canOpen && (
+        <Group mt={4}>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            aria-expanded={open}
+            aria-controls={sourcesId}
+            onClick={() => setOpen((o) => !o)}
+          >
+            {open ? 'Hide sources' : 'Show sources'}
+          </Button>
+        </Group>
+      )}
+      {canOpen && open && <Sources id={sourcesId} itemRef={ref} />}
     </Card>
+  );
+}
+
+/** What a summary or fact stands for, one level down (mem.rpc.recall): its children or source messages. */
+function Sources({ id, itemRef }: { id: string; itemRef: string }) {
+  const call = useRpc();
+  const recall = useQuery({
+    queryKey: ['recall', itemRef, 1],
+    queryFn: () => call<{ items: SearchHit[] }>('recall', { refs: [itemRef], depth: 1 }),
+  });
+  const sources = (recall.data?.items ?? []).filter((item) => item.expandedFrom !== '');
+  return (
+    <div id={id}>
+      <QueryState loading={recall.isPending} error={recall.error} what="the sources" />
+      {recall.isSuccess && sources.length === 0 && <Text size="sm">No sources.</Text>}
+      {sources.length > 0 && (
+        <Stack
+          component="ol"
+          gap="xs"
+          mt="xs"
+          aria-label={`Sources of ${itemRef}`}
+          style={{ listStyle: 'none', margin: 0, paddingLeft: 'var(--mantine-spacing-sm)' }}
+        >
+          {sources.map((item) => (
+            <Card component="li" withBorder padding="xs" key={`${item.kind}:${item.id}`}>
+              <Group gap="xs">
+                <Badge variant="light">{item.kind}</Badge>
+                {item.provenance?.role && <Text size="sm">{item.provenance.role}</Text>}
+                <Text size="sm">{when(item.createdAt)}</Text>
+              </Group>
+              <Text mt={4} style={{ wordBreak: 'break-word' }}>
+                {item.content}
+              </Text>
+              <Text size="sm">
+                {item.kind}:{item.id}
+              </Text>
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </div>
   );
 }

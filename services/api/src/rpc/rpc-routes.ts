@@ -29,9 +29,12 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
     'A fact with its history: every version of its supersession chain (ADD, UPDATE, DELETE), oldest first.',
   factsUpdate: 'Edits a fact: a new version supersedes it (the old one is kept, closed).',
   stateList: 'An agent’s [STATE:] key/values.',
-  conversationsList: 'The tenant’s conversations, with their attributes and message counts.',
+  conversationsList:
+    'The tenant’s conversations, with their attributes and message counts; those whose title, agent, session or channel hold every word of a query.',
   summariesTree:
     'A conversation’s summary tree, roots first: each summary’s span, content and children (a leaf’s messages).',
+  compactionsList:
+    'A conversation’s session compactions, oldest first: each rolling summary, the messages it compacted, tokens and model.',
   contextBuild: 'The blocks of the next prompt, within budget.',
   agentPut: 'Stores an agent’s profile (replacing the whole profile).',
   agentGet: 'Reads an agent’s profile.',

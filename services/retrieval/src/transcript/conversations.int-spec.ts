@@ -75,6 +75,31 @@ describe('mem.rpc.conversations.list (real Postgres and NATS)', () => {
     expect(second.total).toBe(3n);
   });
 
+  it('finds conversations holding every word of the query in title, agent, session key or channel', async () => {
+    const keys = async (request: Record<string, unknown>) =>
+      (await list(request)).conversations.map((c) => c.sessionKey);
+    expect(await keys({ query: 'later' })).toEqual(['late']);
+    expect(await keys({ query: '  SLACK   other ' })).toEqual(['same-time']);
+    expect(await keys({ query: 'helper ear' })).toEqual(['early']);
+    expect(await keys({ query: 'helper slack' })).toEqual([]);
+    // Pattern characters are taken literally.
+    expect(await keys({ query: '%' })).toEqual([]);
+    expect(await keys({ query: 'same_time' })).toEqual([]);
+    const paged = await list({ query: 'helper', limit: 1 });
+    expect(paged.total).toBe(2n);
+    expect(paged.conversations).toHaveLength(1);
+    // Another tenant's conversation is not found by its words.
+    expect(await keys({ query: 'theirs' })).toEqual([]);
+  });
+
+  it('orders by last message, newest first, when asked', async () => {
+    expect((await list({ newestFirst: true })).conversations.map((c) => c.sessionKey)).toEqual([
+      'late',
+      'early',
+      'same-time',
+    ]);
+  });
+
   it('keeps tenants apart', async () => {
     expect((await list({}, 'globex')).conversations.map((c) => c.sessionKey)).toEqual(['theirs']);
     expect((await list({ conversationId: ids['late'] }, 'globex')).total).toBe(0n);
@@ -86,6 +111,10 @@ describe('mem.rpc.conversations.list (real Postgres and NATS)', () => {
       details: {
         fieldViolations: [{ field: 'conversationId', description: '"chat-7" is not a conversation id' }],
       },
+    });
+    expect(await rpcFailure(rpc, Rpcs.conversationsList, { query: 'x'.repeat(201) })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { fieldViolations: [{ field: 'query', description: 'query is longer than 200 characters' }] },
     });
   });
 });

@@ -13,7 +13,8 @@ export const DEFAULT_CONVERSATIONS_PAGE = 100;
 const when = (date: Date | null) => (date === null ? undefined : timestampFromDate(date));
 
 /**
- * mem.rpc.conversations.list: the tenant's conversations (an agent's, or one by id) with what
+ * mem.rpc.conversations.list: the tenant's conversations (an agent's, one by id, or those whose
+ * title, agent, session key or channel hold every word of the query) with what
  * their turns said about them, oldest first, and how many match: what to browse, or export.
  */
 @Injectable()
@@ -30,8 +31,16 @@ export class ListConversationsUseCase {
     const { conversations, total } = await this.transactions.run(tenantId, (manager) =>
       this.conversations.list(
         manager,
-        { agent: request.agent || null, conversationId: request.conversationId || null },
-        { limit: request.limit || DEFAULT_CONVERSATIONS_PAGE, offset: request.offset },
+        {
+          agent: request.agent || null,
+          conversationId: request.conversationId || null,
+          words: request.query.trim().split(/\s+/).filter(Boolean),
+        },
+        {
+          limit: request.limit || DEFAULT_CONVERSATIONS_PAGE,
+          offset: request.offset,
+          newestFirst: request.newestFirst,
+        },
       ),
     );
     return { conversations: conversations.map(conversationMessage), total: BigInt(total) };

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/facts.proto.
  */
 export const file_memory_v1_facts: GenFile = /*@__PURE__*/
-  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSJhChhMaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QSDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSL0AgoMQ29udmVyc2F0aW9uEgoKAmlkGAEgASgJEg0KBWFnZW50GAIgASgJEhMKC3Nlc3Npb25fa2V5GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSEgoKY2hhbm5lbF9pZBgFIAEoCRIUCgxib3RfaWRlbnRpdHkYBiABKAkSDQoFdGl0bGUYByABKAkSDQoFbW9kZWwYCCABKAkSKQoIc2V0dGluZ3MYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDW1lc3NhZ2VfY291bnQYCiABKAQSNAoQZmlyc3RfbWVzc2FnZV9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoPbGFzdF9tZXNzYWdlX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJaChlMaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEi4KDWNvbnZlcnNhdGlvbnMYASADKAsyFy5tZW1vcnkudjEuQ29udmVyc2F0aW9uEg0KBXRvdGFsGAIgASgEIi0KElN1bW1hcnlUcmVlUmVxdWVzdBIXCg9jb252ZXJzYXRpb25faWQYASABKAki1wEKC1N1bW1hcnlOb2RlEgoKAmlkGAEgASgJEg0KBWRlcHRoGAIgASgFEg8KB2NvbnRlbnQYAyABKAkSLwoLZWFybGllc3RfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgGIAEoBBIQCghjaGlsZHJlbhgHIAMoCRITCgttZXNzYWdlX2lkcxgIIAMoCSJAChNTdW1tYXJ5VHJlZVJlc3BvbnNlEikKCXN1bW1hcmllcxgBIAMoCzIWLm1lbW9yeS52MS5TdW1tYXJ5Tm9kZTLHAwoMRmFjdHNTZXJ2aWNlEkYKCUxpc3RGYWN0cxIbLm1lbW9yeS52MS5MaXN0RmFjdHNSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEjwKB0dldEZhY3QSGS5tZW1vcnkudjEuR2V0RmFjdFJlcXVlc3QaFi5tZW1vcnkudjEuRmFjdEhpc3RvcnkSOwoKVXBkYXRlRmFjdBIcLm1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBoPLm1lbW9yeS52MS5GYWN0EkYKCUxpc3RTdGF0ZRIbLm1lbW9yeS52MS5MaXN0U3RhdGVSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RTdGF0ZVJlc3BvbnNlEl4KEUxpc3RDb252ZXJzYXRpb25zEiMubWVtb3J5LnYxLkxpc3RDb252ZXJzYXRpb25zUmVxdWVzdBokLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEkwKC1N1bW1hcnlUcmVlEh0ubWVtb3J5LnYxLlN1bW1hcnlUcmVlUmVxdWVzdBoeLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSKGAQoYTGlzdENvbnZlcnNhdGlvbnNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUSDQoFcXVlcnkYBSABKAkSFAoMbmV3ZXN0X2ZpcnN0GAYgASgIIvQCCgxDb252ZXJzYXRpb24SCgoCaWQYASABKAkSDQoFYWdlbnQYAiABKAkSEwoLc2Vzc2lvbl9rZXkYAyABKAkSDwoHY2hhbm5lbBgEIAEoCRISCgpjaGFubmVsX2lkGAUgASgJEhQKDGJvdF9pZGVudGl0eRgGIAEoCRINCgV0aXRsZRgHIAEoCRINCgVtb2RlbBgIIAEoCRIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbWVzc2FnZV9jb3VudBgKIAEoBBI0ChBmaXJzdF9tZXNzYWdlX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIzCg9sYXN0X21lc3NhZ2VfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIloKGUxpc3RDb252ZXJzYXRpb25zUmVzcG9uc2USLgoNY29udmVyc2F0aW9ucxgBIAMoCzIXLm1lbW9yeS52MS5Db252ZXJzYXRpb24SDQoFdG90YWwYAiABKAQiLQoSU3VtbWFyeVRyZWVSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCSLXAQoLU3VtbWFyeU5vZGUSCgoCaWQYASABKAkSDQoFZGVwdGgYAiABKAUSDwoHY29udGVudBgDIAEoCRIvCgtlYXJsaWVzdF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbGF0ZXN0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1tZXNzYWdlX2NvdW50GAYgASgEEhAKCGNoaWxkcmVuGAcgAygJEhMKC21lc3NhZ2VfaWRzGAggAygJIkAKE1N1bW1hcnlUcmVlUmVzcG9uc2USKQoJc3VtbWFyaWVzGAEgAygLMhYubWVtb3J5LnYxLlN1bW1hcnlOb2RlIjEKFkxpc3RDb21wYWN0aW9uc1JlcXVlc3QSFwoPY29udmVyc2F0aW9uX2lkGAEgASgJIsQCCgpDb21wYWN0aW9uEgoKAmlkGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSGAoQZmlyc3RfbWVzc2FnZV9pZBgDIAEoCRIXCg9sYXN0X21lc3NhZ2VfaWQYBCABKAkSFQoNbWVzc2FnZV9jb3VudBgFIAEoDRIYChBjb21wYWN0ZWRfdG9rZW5zGAYgASgNEhYKDnRva2VuX2VzdGltYXRlGAcgASgNEi8KC2VhcmxpZXN0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglsYXRlc3RfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBW1vZGVsGAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkUKF0xpc3RDb21wYWN0aW9uc1Jlc3BvbnNlEioKC2NvbXBhY3Rpb25zGAEgAygLMhUubWVtb3J5LnYxLkNvbXBhY3Rpb24yoQQKDEZhY3RzU2VydmljZRJGCglMaXN0RmFjdHMSGy5tZW1vcnkudjEuTGlzdEZhY3RzUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0RmFjdHNSZXNwb25zZRI8CgdHZXRGYWN0EhkubWVtb3J5LnYxLkdldEZhY3RSZXF1ZXN0GhYubWVtb3J5LnYxLkZhY3RIaXN0b3J5EjsKClVwZGF0ZUZhY3QSHC5tZW1vcnkudjEuVXBkYXRlRmFjdFJlcXVlc3QaDy5tZW1vcnkudjEuRmFjdBJGCglMaXN0U3RhdGUSGy5tZW1vcnkudjEuTGlzdFN0YXRlUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0U3RhdGVSZXNwb25zZRJeChFMaXN0Q29udmVyc2F0aW9ucxIjLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QaJC5tZW1vcnkudjEuTGlzdENvbnZlcnNhdGlvbnNSZXNwb25zZRJMCgtTdW1tYXJ5VHJlZRIdLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlcXVlc3QaHi5tZW1vcnkudjEuU3VtbWFyeVRyZWVSZXNwb25zZRJYCg9MaXN0Q29tcGFjdGlvbnMSIS5tZW1vcnkudjEuTGlzdENvbXBhY3Rpb25zUmVxdWVzdBoiLm1lbW9yeS52MS5MaXN0Q29tcGFjdGlvbnNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * One fact, one version of what it says. A fact is never erased: an update or a correction
@@ -901,6 +901,22 @@ export type ListConversationsRequest = Message<"memory.v1.ListConversationsReque
    * @generated from field: int32 offset = 4;
    */
   offset: number;
+
+  /**
+   * Only conversations whose title, agent, session key or channel hold every word of it
+   * (any letter case); empty for all. At most 200 characters.
+   *
+   * @generated from field: string query = 5;
+   */
+  query: string;
+
+  /**
+   * Order by last message, newest first (then agent and session key), as a dashboard lists
+   * them; by default by first message, oldest first.
+   *
+   * @generated from field: bool newest_first = 6;
+   */
+  newestFirst: boolean;
 };
 
 /**
@@ -932,6 +948,22 @@ export type ListConversationsRequestJson = {
    * @generated from field: int32 offset = 4;
    */
   offset?: number;
+
+  /**
+   * Only conversations whose title, agent, session key or channel hold every word of it
+   * (any letter case); empty for all. At most 200 characters.
+   *
+   * @generated from field: string query = 5;
+   */
+  query?: string;
+
+  /**
+   * Order by last message, newest first (then agent and session key), as a dashboard lists
+   * them; by default by first message, oldest first.
+   *
+   * @generated from field: bool newest_first = 6;
+   */
+  newestFirst?: boolean;
 };
 
 /**
@@ -1098,7 +1130,8 @@ export const ConversationSchema: GenMessage<Conversation, {jsonType: Conversatio
 export type ListConversationsResponse = Message<"memory.v1.ListConversationsResponse"> & {
   /**
    * By first message (oldest first), then agent and session key: the order survives an
-   * export and an import, which keep every message's time.
+   * export and an import, which keep every message's time. With newest_first, by last
+   * message, newest first.
    *
    * @generated from field: repeated memory.v1.Conversation conversations = 1;
    */
@@ -1118,7 +1151,8 @@ export type ListConversationsResponse = Message<"memory.v1.ListConversationsResp
 export type ListConversationsResponseJson = {
   /**
    * By first message (oldest first), then agent and session key: the order survives an
-   * export and an import, which keep every message's time.
+   * export and an import, which keep every message's time. With newest_first, by last
+   * message, newest first.
    *
    * @generated from field: repeated memory.v1.Conversation conversations = 1;
    */
@@ -1321,6 +1355,225 @@ export const SummaryTreeResponseSchema: GenMessage<SummaryTreeResponse, {jsonTyp
   messageDesc(file_memory_v1_facts, 15);
 
 /**
+ * @generated from message memory.v1.ListCompactionsRequest
+ */
+export type ListCompactionsRequest = Message<"memory.v1.ListCompactionsRequest"> & {
+  /**
+   * The conversation whose compactions to answer (required).
+   *
+   * @generated from field: string conversation_id = 1;
+   */
+  conversationId: string;
+};
+
+/**
+ * @generated from message memory.v1.ListCompactionsRequest
+ */
+export type ListCompactionsRequestJson = {
+  /**
+   * The conversation whose compactions to answer (required).
+   *
+   * @generated from field: string conversation_id = 1;
+   */
+  conversationId?: string;
+};
+
+/**
+ * Describes the message memory.v1.ListCompactionsRequest.
+ * Use `create(ListCompactionsRequestSchema)` to create a new message.
+ */
+export const ListCompactionsRequestSchema: GenMessage<ListCompactionsRequest, {jsonType: ListCompactionsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 16);
+
+/**
+ * One step of session compaction as the compactor recorded it: a rolling summary of every
+ * message compacted so far, this step's messages among them (they are kept, only marked).
+ *
+ * @generated from message memory.v1.Compaction
+ */
+export type Compaction = Message<"memory.v1.Compaction"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The rolling summary the context builder puts in place of the compacted messages.
+   *
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * The messages this step compacted: its first and last (in the conversation's order) and
+   * how many.
+   *
+   * @generated from field: string first_message_id = 3;
+   */
+  firstMessageId: string;
+
+  /**
+   * @generated from field: string last_message_id = 4;
+   */
+  lastMessageId: string;
+
+  /**
+   * @generated from field: uint32 message_count = 5;
+   */
+  messageCount: number;
+
+  /**
+   * Tokens of the messages this step compacted, and of the summary that replaces them.
+   *
+   * @generated from field: uint32 compacted_tokens = 6;
+   */
+  compactedTokens: number;
+
+  /**
+   * @generated from field: uint32 token_estimate = 7;
+   */
+  tokenEstimate: number;
+
+  /**
+   * The span of everything compacted up to this step.
+   *
+   * @generated from field: google.protobuf.Timestamp earliest_at = 8;
+   */
+  earliestAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp latest_at = 9;
+   */
+  latestAt?: Timestamp | undefined;
+
+  /**
+   * The model that wrote the summary.
+   *
+   * @generated from field: string model = 10;
+   */
+  model: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * One step of session compaction as the compactor recorded it: a rolling summary of every
+ * message compacted so far, this step's messages among them (they are kept, only marked).
+ *
+ * @generated from message memory.v1.Compaction
+ */
+export type CompactionJson = {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * The rolling summary the context builder puts in place of the compacted messages.
+   *
+   * @generated from field: string content = 2;
+   */
+  content?: string;
+
+  /**
+   * The messages this step compacted: its first and last (in the conversation's order) and
+   * how many.
+   *
+   * @generated from field: string first_message_id = 3;
+   */
+  firstMessageId?: string;
+
+  /**
+   * @generated from field: string last_message_id = 4;
+   */
+  lastMessageId?: string;
+
+  /**
+   * @generated from field: uint32 message_count = 5;
+   */
+  messageCount?: number;
+
+  /**
+   * Tokens of the messages this step compacted, and of the summary that replaces them.
+   *
+   * @generated from field: uint32 compacted_tokens = 6;
+   */
+  compactedTokens?: number;
+
+  /**
+   * @generated from field: uint32 token_estimate = 7;
+   */
+  tokenEstimate?: number;
+
+  /**
+   * The span of everything compacted up to this step.
+   *
+   * @generated from field: google.protobuf.Timestamp earliest_at = 8;
+   */
+  earliestAt?: TimestampJson;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp latest_at = 9;
+   */
+  latestAt?: TimestampJson;
+
+  /**
+   * The model that wrote the summary.
+   *
+   * @generated from field: string model = 10;
+   */
+  model?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 11;
+   */
+  createdAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.Compaction.
+ * Use `create(CompactionSchema)` to create a new message.
+ */
+export const CompactionSchema: GenMessage<Compaction, {jsonType: CompactionJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 17);
+
+/**
+ * @generated from message memory.v1.ListCompactionsResponse
+ */
+export type ListCompactionsResponse = Message<"memory.v1.ListCompactionsResponse"> & {
+  /**
+   * Every compaction of the conversation, oldest step first (the last is the one in use).
+   * Empty when the conversation was never compacted.
+   *
+   * @generated from field: repeated memory.v1.Compaction compactions = 1;
+   */
+  compactions: Compaction[];
+};
+
+/**
+ * @generated from message memory.v1.ListCompactionsResponse
+ */
+export type ListCompactionsResponseJson = {
+  /**
+   * Every compaction of the conversation, oldest step first (the last is the one in use).
+   * Empty when the conversation was never compacted.
+   *
+   * @generated from field: repeated memory.v1.Compaction compactions = 1;
+   */
+  compactions?: CompactionJson[];
+};
+
+/**
+ * Describes the message memory.v1.ListCompactionsResponse.
+ * Use `create(ListCompactionsResponseSchema)` to create a new message.
+ */
+export const ListCompactionsResponseSchema: GenMessage<ListCompactionsResponse, {jsonType: ListCompactionsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 18);
+
+/**
  * What memory holds, read and edited: facts with their history, an agent's [STATE:] values
  * and the tenant's conversations with their summary trees. Served by retrieval; each RPC is a NATS request on
  * <subject>.{tenant}, read under the tenant's isolation (another tenant's rows do not exist).
@@ -1387,6 +1640,16 @@ export const FactsService: GenService<{
     methodKind: "unary";
     input: typeof SummaryTreeRequestSchema;
     output: typeof SummaryTreeResponseSchema;
+  },
+  /**
+   * mem.rpc.compactions.list.{tenant}: a conversation's session compactions, oldest first.
+   *
+   * @generated from rpc memory.v1.FactsService.ListCompactions
+   */
+  listCompactions: {
+    methodKind: "unary";
+    input: typeof ListCompactionsRequestSchema;
+    output: typeof ListCompactionsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_facts, 0);
