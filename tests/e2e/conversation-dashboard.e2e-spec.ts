@@ -1,12 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { request } from 'undici';
+import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
-
-/** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
-const CHROMIUM = '/usr/bin/chromium';
+import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 const PLACES = ['Lisbon', 'Porto', 'Berlin', 'Kyoto', 'Oslo', 'Quito', 'Dakar', 'Hanoi', 'Lima', 'Perth'];
 /** Turns of the long conversation: 120 messages, more than two transcript pages of 50. */
@@ -33,31 +29,11 @@ const assistant = (t: number) =>
 describe('conversations and search in the dashboard (headless Chromium; ingest, compactor, Gerty)', () => {
   let env: TestEnvironment;
   let dataSource: DataSource;
-  let browser: Browser;
+  let ui: DashboardBrowser;
   let page: Page;
-  let base: string;
   let acme: string;
   let conversationId: string;
 
-  async function post(path: string, key: string, body: unknown): Promise<void> {
-    const res = await request(`${base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${text}`);
-  }
-
-  /** Serious and critical axe violations of the page as it stands (none expected). */
-  async function seriousViolations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
-  const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
   const transcriptBox = () => page.getByRole('region', { name: 'Transcript messages, oldest at the top' });
   const messages = () => transcriptBox().locator('li[data-message-id]');
   /** Whether the message saying `text` is within the transcript box's visible part. */
@@ -75,7 +51,8 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
       label: 'conversation_dashboard',
       processes: ['gerty', 'ingest', 'compactor', 'retrieval', 'api'],
     });
-    base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    ui = await openDashboard(`http://127.0.0.1:${env.process('api').httpPort}`);
+    page = ui.page;
     dataSource = createDataSource(env.env.DATABASE_URL, {
       poolSize: 1,
       applicationName: 'conversation-dashboard-spec',
@@ -88,7 +65,7 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     const start = Date.parse('2026-03-01T09:00:00Z');
     // Each turn says when it happened, so the order is theirs whichever is stored first.
     const turns = Array.from({ length: TURNS }, (_, t) =>
-      post('/v1/turns/helper', acme, {
+      ui.post('/v1/turns/helper', acme, {
         turnId: `harbour-${t}`,
         sessionKey: 'harbour',
         title: 'Harbour travel diary',
@@ -100,13 +77,13 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
       }),
     );
     await Promise.all(turns);
-    await post('/v1/turns/helper', acme, {
+    await ui.post('/v1/turns/helper', acme, {
       turnId: 'groceries-1',
       sessionKey: 'groceries',
       title: 'Weekly groceries',
       messages: [{ role: 'user', author: 'Ada', content: 'Buy oat milk and lemons.' }],
     });
-    await post('/v1/turns/spy', globex, {
+    await ui.post('/v1/turns/spy', globex, {
       turnId: 'smuggling-1',
       sessionKey: 'smuggling',
       title: 'Harbour smuggling plans',
@@ -132,17 +109,11 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
       10_000,
     );
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
-    page = await context.newPage();
-    await page.goto(`${base}/`);
-    await page.getByLabel('API key').fill(acme);
-    await page.getByLabel('API key').press('Enter');
-    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    await ui.signIn(acme);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await ui?.close();
     await dataSource?.destroy();
     await env?.stop();
   });
@@ -157,8 +128,8 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     await page.getByLabel('Search conversations').fill('harbour');
     await page.getByRole('status').getByText('1 conversation matching “harbour”').waitFor();
     expect(await page.locator('main').innerText()).not.toContain('smuggling');
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('opens the transcript at the newest messages and reads older ones as it is scrolled up', async () => {
@@ -192,8 +163,8 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     expect(texts).toHaveLength(2 * TURNS);
     expect(texts[0]).toContain('Day 0: I visited Lisbon');
     expect(texts.at(-1)).toContain(`Noted for day ${TURNS - 1}:`);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('shows the session’s compactions as the compactor made them, linked into the transcript', async () => {
@@ -213,8 +184,8 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     const linked = page.locator('li[aria-current="true"]');
     await linked.waitFor();
     expect(await linked.getAttribute('data-message-id')).toBe(rows[0]!.first);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('searches with a synthesis written by the built-in model', async () => {
@@ -226,8 +197,8 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     await synthesis.waitFor({ timeout: 15_000 });
     expect(await synthesis.innerText()).toMatch(/written by engram-local-rules-v1/);
     expect(await synthesis.innerText()).toMatch(/Cites message:\d+/);
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('opens a summary hit’s sources on demand when the search did not expand them', async () => {
@@ -261,7 +232,7 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     expect(await hit.getByRole('button', { name: 'Hide sources' }).getAttribute('aria-expanded')).toBe(
       'true',
     );
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 });
