@@ -22,6 +22,8 @@ import {
   FactHistorySchema,
   FactSchema,
   GetFactRequestSchema,
+  ListAgentsRequestSchema,
+  ListAgentsResponseSchema,
   ListConversationsRequestSchema,
   ListConversationsResponseSchema,
   ListFactsRequestSchema,
@@ -119,6 +121,7 @@ import {
   factsUpdateRules,
   stateListRules,
   summariesTreeRules,
+  agentsListRules,
 } from './requests/facts.rules';
 import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
 import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
@@ -234,6 +237,10 @@ export const Rpcs = {
     summariesTreeRules,
     { owner: 'retrieval', readOnly: true },
   ),
+  agentsList: rpc('mem.rpc.agents.list', ListAgentsRequestSchema, ListAgentsResponseSchema, agentsListRules, {
+    owner: 'retrieval',
+    readOnly: true,
+  }),
   deadLettersList: rpc(
     'mem.rpc.deadletters.list',
     ListDeadLettersRequestSchema,

@@ -2,6 +2,7 @@ import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
 import type {
   GetFactRequestSchema,
+  ListAgentsRequestSchema,
   ListConversationsRequestSchema,
   ListFactsRequestSchema,
   ListStateRequestSchema,
@@ -14,7 +15,10 @@ import { optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 import { MAX_FACT_CHARS, MAX_FORGET_REASON_CHARS } from './memory.rules';
 
-/** The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list, summaries.tree). */
+/**
+ * The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list,
+ * summaries.tree, agents.list).
+ */
 
 /** Most facts or conversations one list answers. */
 export const MAX_LIST_PAGE = 1000;
@@ -126,3 +130,8 @@ export const conversationsListRules = z.object({
 export const summariesTreeRules = z.object({
   conversationId: rowId('conversation', { required: true }),
 }) satisfies RequestRules<typeof SummaryTreeRequestSchema>;
+
+export const agentsListRules = z.object({
+  limit: pageLimit(),
+  offset: pageOffset(),
+}) satisfies RequestRules<typeof ListAgentsRequestSchema>;

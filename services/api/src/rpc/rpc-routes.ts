@@ -30,6 +30,8 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
   factsUpdate: 'Edits a fact: a new version supersedes it (the old one is kept, closed).',
   stateList: 'An agent’s [STATE:] key/values.',
   conversationsList: 'The tenant’s conversations, with their attributes and message counts.',
+  agentsList:
+    'The tenant’s agents by name, each with its profile, counts (messages, conversations, open facts, scene nodes) and last message.',
   summariesTree:
     'A conversation’s summary tree, roots first: each summary’s span, content and children (a leaf’s messages).',
   contextBuild: 'The blocks of the next prompt, within budget.',

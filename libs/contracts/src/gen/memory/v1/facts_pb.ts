@@ -6,13 +6,15 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { StructJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { AgentProfile, AgentProfileJson } from "./agents_pb";
+import { file_memory_v1_agents } from "./agents_pb";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file memory/v1/facts.proto.
  */
 export const file_memory_v1_facts: GenFile = /*@__PURE__*/
-  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSJhChhMaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QSDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSL0AgoMQ29udmVyc2F0aW9uEgoKAmlkGAEgASgJEg0KBWFnZW50GAIgASgJEhMKC3Nlc3Npb25fa2V5GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSEgoKY2hhbm5lbF9pZBgFIAEoCRIUCgxib3RfaWRlbnRpdHkYBiABKAkSDQoFdGl0bGUYByABKAkSDQoFbW9kZWwYCCABKAkSKQoIc2V0dGluZ3MYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDW1lc3NhZ2VfY291bnQYCiABKAQSNAoQZmlyc3RfbWVzc2FnZV9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoPbGFzdF9tZXNzYWdlX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJaChlMaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEi4KDWNvbnZlcnNhdGlvbnMYASADKAsyFy5tZW1vcnkudjEuQ29udmVyc2F0aW9uEg0KBXRvdGFsGAIgASgEIi0KElN1bW1hcnlUcmVlUmVxdWVzdBIXCg9jb252ZXJzYXRpb25faWQYASABKAki1wEKC1N1bW1hcnlOb2RlEgoKAmlkGAEgASgJEg0KBWRlcHRoGAIgASgFEg8KB2NvbnRlbnQYAyABKAkSLwoLZWFybGllc3RfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgGIAEoBBIQCghjaGlsZHJlbhgHIAMoCRITCgttZXNzYWdlX2lkcxgIIAMoCSJAChNTdW1tYXJ5VHJlZVJlc3BvbnNlEikKCXN1bW1hcmllcxgBIAMoCzIWLm1lbW9yeS52MS5TdW1tYXJ5Tm9kZTLHAwoMRmFjdHNTZXJ2aWNlEkYKCUxpc3RGYWN0cxIbLm1lbW9yeS52MS5MaXN0RmFjdHNSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEjwKB0dldEZhY3QSGS5tZW1vcnkudjEuR2V0RmFjdFJlcXVlc3QaFi5tZW1vcnkudjEuRmFjdEhpc3RvcnkSOwoKVXBkYXRlRmFjdBIcLm1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBoPLm1lbW9yeS52MS5GYWN0EkYKCUxpc3RTdGF0ZRIbLm1lbW9yeS52MS5MaXN0U3RhdGVSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RTdGF0ZVJlc3BvbnNlEl4KEUxpc3RDb252ZXJzYXRpb25zEiMubWVtb3J5LnYxLkxpc3RDb252ZXJzYXRpb25zUmVxdWVzdBokLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEkwKC1N1bW1hcnlUcmVlEh0ubWVtb3J5LnYxLlN1bW1hcnlUcmVlUmVxdWVzdBoeLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSJhChhMaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QSDQoFYWdlbnQYASABKAkSFwoPY29udmVyc2F0aW9uX2lkGAIgASgJEg0KBWxpbWl0GAMgASgFEg4KBm9mZnNldBgEIAEoBSL0AgoMQ29udmVyc2F0aW9uEgoKAmlkGAEgASgJEg0KBWFnZW50GAIgASgJEhMKC3Nlc3Npb25fa2V5GAMgASgJEg8KB2NoYW5uZWwYBCABKAkSEgoKY2hhbm5lbF9pZBgFIAEoCRIUCgxib3RfaWRlbnRpdHkYBiABKAkSDQoFdGl0bGUYByABKAkSDQoFbW9kZWwYCCABKAkSKQoIc2V0dGluZ3MYCSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhUKDW1lc3NhZ2VfY291bnQYCiABKAQSNAoQZmlyc3RfbWVzc2FnZV9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoPbGFzdF9tZXNzYWdlX2F0GAwgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpjcmVhdGVkX2F0GA0gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJaChlMaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEi4KDWNvbnZlcnNhdGlvbnMYASADKAsyFy5tZW1vcnkudjEuQ29udmVyc2F0aW9uEg0KBXRvdGFsGAIgASgEIi0KElN1bW1hcnlUcmVlUmVxdWVzdBIXCg9jb252ZXJzYXRpb25faWQYASABKAki1wEKC1N1bW1hcnlOb2RlEgoKAmlkGAEgASgJEg0KBWRlcHRoGAIgASgFEg8KB2NvbnRlbnQYAyABKAkSLwoLZWFybGllc3RfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgGIAEoBBIQCghjaGlsZHJlbhgHIAMoCRITCgttZXNzYWdlX2lkcxgIIAMoCSJAChNTdW1tYXJ5VHJlZVJlc3BvbnNlEikKCXN1bW1hcmllcxgBIAMoCzIWLm1lbW9yeS52MS5TdW1tYXJ5Tm9kZSIyChFMaXN0QWdlbnRzUmVxdWVzdBINCgVsaW1pdBgBIAEoBRIOCgZvZmZzZXQYAiABKAUizgEKDEFnZW50U3VtbWFyeRINCgVhZ2VudBgBIAEoCRIoCgdwcm9maWxlGAIgASgLMhcubWVtb3J5LnYxLkFnZW50UHJvZmlsZRIQCghtZXNzYWdlcxgDIAEoBBIVCg1jb252ZXJzYXRpb25zGAQgASgEEhIKCm9wZW5fZmFjdHMYBSABKAQSEwoLc2NlbmVfbm9kZXMYBiABKAQSMwoPbGFzdF9tZXNzYWdlX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJMChJMaXN0QWdlbnRzUmVzcG9uc2USJwoGYWdlbnRzGAEgAygLMhcubWVtb3J5LnYxLkFnZW50U3VtbWFyeRINCgV0b3RhbBgCIAEoBDKSBAoMRmFjdHNTZXJ2aWNlEkYKCUxpc3RGYWN0cxIbLm1lbW9yeS52MS5MaXN0RmFjdHNSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RGYWN0c1Jlc3BvbnNlEjwKB0dldEZhY3QSGS5tZW1vcnkudjEuR2V0RmFjdFJlcXVlc3QaFi5tZW1vcnkudjEuRmFjdEhpc3RvcnkSOwoKVXBkYXRlRmFjdBIcLm1lbW9yeS52MS5VcGRhdGVGYWN0UmVxdWVzdBoPLm1lbW9yeS52MS5GYWN0EkYKCUxpc3RTdGF0ZRIbLm1lbW9yeS52MS5MaXN0U3RhdGVSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3RTdGF0ZVJlc3BvbnNlEl4KEUxpc3RDb252ZXJzYXRpb25zEiMubWVtb3J5LnYxLkxpc3RDb252ZXJzYXRpb25zUmVxdWVzdBokLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1Jlc3BvbnNlEkwKC1N1bW1hcnlUcmVlEh0ubWVtb3J5LnYxLlN1bW1hcnlUcmVlUmVxdWVzdBoeLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlc3BvbnNlEkkKCkxpc3RBZ2VudHMSHC5tZW1vcnkudjEuTGlzdEFnZW50c1JlcXVlc3QaHS5tZW1vcnkudjEuTGlzdEFnZW50c1Jlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_memory_v1_agents]);
 
 /**
  * One fact, one version of what it says. A fact is never erased: an update or a correction
@@ -1321,6 +1323,211 @@ export const SummaryTreeResponseSchema: GenMessage<SummaryTreeResponse, {jsonTyp
   messageDesc(file_memory_v1_facts, 15);
 
 /**
+ * mem.rpc.agents.list.{tenant}: every agent of the tenant, by name: each agent that has a
+ * conversation, an open fact, a stored profile (mem.rpc.agent.put) or being memory.
+ *
+ * @generated from message memory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequest = Message<"memory.v1.ListAgentsRequest"> & {
+  /**
+   * 1..1000; 0 = 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * mem.rpc.agents.list.{tenant}: every agent of the tenant, by name: each agent that has a
+ * conversation, an open fact, a stored profile (mem.rpc.agent.put) or being memory.
+ *
+ * @generated from message memory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequestJson = {
+  /**
+   * 1..1000; 0 = 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message memory.v1.ListAgentsRequest.
+ * Use `create(ListAgentsRequestSchema)` to create a new message.
+ */
+export const ListAgentsRequestSchema: GenMessage<ListAgentsRequest, {jsonType: ListAgentsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 16);
+
+/**
+ * One agent: its profile when one is stored, and how much memory it has.
+ *
+ * @generated from message memory.v1.AgentSummary
+ */
+export type AgentSummary = Message<"memory.v1.AgentSummary"> & {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Absent when the agent has no stored profile.
+   *
+   * @generated from field: memory.v1.AgentProfile profile = 2;
+   */
+  profile?: AgentProfile | undefined;
+
+  /**
+   * Messages of its conversations (the conversations' counters, kept by ingest with the
+   * messages they count).
+   *
+   * @generated from field: uint64 messages = 3;
+   */
+  messages: bigint;
+
+  /**
+   * @generated from field: uint64 conversations = 4;
+   */
+  conversations: bigint;
+
+  /**
+   * Facts not superseded or forgotten (expired ones included, as in mem.rpc.stats).
+   *
+   * @generated from field: uint64 open_facts = 5;
+   */
+  openFacts: bigint;
+
+  /**
+   * Scene nodes of its being memory that are not dead (active or dying).
+   *
+   * @generated from field: uint64 scene_nodes = 6;
+   */
+  sceneNodes: bigint;
+
+  /**
+   * Its latest message; absent when it has none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_message_at = 7;
+   */
+  lastMessageAt?: Timestamp | undefined;
+};
+
+/**
+ * One agent: its profile when one is stored, and how much memory it has.
+ *
+ * @generated from message memory.v1.AgentSummary
+ */
+export type AgentSummaryJson = {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent?: string;
+
+  /**
+   * Absent when the agent has no stored profile.
+   *
+   * @generated from field: memory.v1.AgentProfile profile = 2;
+   */
+  profile?: AgentProfileJson;
+
+  /**
+   * Messages of its conversations (the conversations' counters, kept by ingest with the
+   * messages they count).
+   *
+   * @generated from field: uint64 messages = 3;
+   */
+  messages?: string;
+
+  /**
+   * @generated from field: uint64 conversations = 4;
+   */
+  conversations?: string;
+
+  /**
+   * Facts not superseded or forgotten (expired ones included, as in mem.rpc.stats).
+   *
+   * @generated from field: uint64 open_facts = 5;
+   */
+  openFacts?: string;
+
+  /**
+   * Scene nodes of its being memory that are not dead (active or dying).
+   *
+   * @generated from field: uint64 scene_nodes = 6;
+   */
+  sceneNodes?: string;
+
+  /**
+   * Its latest message; absent when it has none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_message_at = 7;
+   */
+  lastMessageAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.AgentSummary.
+ * Use `create(AgentSummarySchema)` to create a new message.
+ */
+export const AgentSummarySchema: GenMessage<AgentSummary, {jsonType: AgentSummaryJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 17);
+
+/**
+ * @generated from message memory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponse = Message<"memory.v1.ListAgentsResponse"> & {
+  /**
+   * By agent name.
+   *
+   * @generated from field: repeated memory.v1.AgentSummary agents = 1;
+   */
+  agents: AgentSummary[];
+
+  /**
+   * How many agents the tenant has, whatever the limit and offset.
+   *
+   * @generated from field: uint64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * @generated from message memory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponseJson = {
+  /**
+   * By agent name.
+   *
+   * @generated from field: repeated memory.v1.AgentSummary agents = 1;
+   */
+  agents?: AgentSummaryJson[];
+
+  /**
+   * How many agents the tenant has, whatever the limit and offset.
+   *
+   * @generated from field: uint64 total = 2;
+   */
+  total?: string;
+};
+
+/**
+ * Describes the message memory.v1.ListAgentsResponse.
+ * Use `create(ListAgentsResponseSchema)` to create a new message.
+ */
+export const ListAgentsResponseSchema: GenMessage<ListAgentsResponse, {jsonType: ListAgentsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 18);
+
+/**
  * What memory holds, read and edited: facts with their history, an agent's [STATE:] values
  * and the tenant's conversations with their summary trees. Served by retrieval; each RPC is a NATS request on
  * <subject>.{tenant}, read under the tenant's isolation (another tenant's rows do not exist).
@@ -1387,6 +1594,16 @@ export const FactsService: GenService<{
     methodKind: "unary";
     input: typeof SummaryTreeRequestSchema;
     output: typeof SummaryTreeResponseSchema;
+  },
+  /**
+   * mem.rpc.agents.list.{tenant}: the tenant's agents with their profiles, counts and last activity.
+   *
+   * @generated from rpc memory.v1.FactsService.ListAgents
+   */
+  listAgents: {
+    methodKind: "unary";
+    input: typeof ListAgentsRequestSchema;
+    output: typeof ListAgentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_facts, 0);
