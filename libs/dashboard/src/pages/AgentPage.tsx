@@ -246,60 +246,67 @@ function FactCard({ fact }: { fact: Fact }) {
         )}
       </Group>
 
-      <Modal opened={dialog === 'forget'} onClose={() => setDialog(null)} title="Forget this fact?">
-        <Stack>
-          <Text>“{fact.content}” will no longer be found by search. Its history is kept.</Text>
-          <TextInput
-            label="Reason (optional)"
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-          />
-          {forget.error && <QueryState loading={false} error={forget.error} what="forget" />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDialog(null)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={forget.isPending} onClick={() => forget.mutate()}>
-              Forget fact
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {/* A modal is mounted only while open: a closed Mantine Modal still keeps a portal in the body, three per fact. */}
+      {dialog === 'forget' && (
+        <Modal opened onClose={() => setDialog(null)} title="Forget this fact?">
+          <Stack>
+            <Text>“{fact.content}” will no longer be found by search. Its history is kept.</Text>
+            <TextInput
+              label="Reason (optional)"
+              value={reason}
+              onChange={(e) => setReason(e.currentTarget.value)}
+            />
+            {forget.error && <QueryState loading={false} error={forget.error} what="forget" />}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setDialog(null)}>
+                Cancel
+              </Button>
+              <Button color="red" loading={forget.isPending} onClick={() => forget.mutate()}>
+                Forget fact
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
 
-      <Modal opened={dialog === 'edit'} onClose={() => setDialog(null)} title="Edit fact">
-        <Stack>
-          <Textarea
-            label="Fact text"
-            autosize
-            minRows={3}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-          />
-          {edit.error && <QueryState loading={false} error={edit.error} what="save" />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDialog(null)}>
-              Cancel
-            </Button>
-            <Button loading={edit.isPending} disabled={text.trim() === ''} onClick={() => edit.mutate()}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {dialog === 'edit' && (
+        <Modal opened onClose={() => setDialog(null)} title="Edit fact">
+          <Stack>
+            <Textarea
+              label="Fact text"
+              autosize
+              minRows={3}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+            />
+            {edit.error && <QueryState loading={false} error={edit.error} what="save" />}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setDialog(null)}>
+                Cancel
+              </Button>
+              <Button loading={edit.isPending} disabled={text.trim() === ''} onClick={() => edit.mutate()}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
 
-      <Modal opened={dialog === 'history'} onClose={() => setDialog(null)} title="Fact history">
-        <QueryState loading={history.isPending} error={history.error} what="the history" />
-        {history.data && (
-          <Timeline bulletSize={14}>
-            {history.data.versions.map((version, i) => (
-              <Timeline.Item key={i} title={`${version.event} · ${when(version.at)}`}>
-                <Text size="sm">{version.newContent || version.oldContent}</Text>
-                {version.fact.forgetReason && <Text size="sm">Reason: {version.fact.forgetReason}</Text>}
-              </Timeline.Item>
-            ))}
-          </Timeline>
-        )}
-      </Modal>
+      {dialog === 'history' && (
+        <Modal opened onClose={() => setDialog(null)} title="Fact history">
+          <QueryState loading={history.isPending} error={history.error} what="the history" />
+          {history.data && (
+            <Timeline bulletSize={14}>
+              {history.data.versions.map((version, i) => (
+                <Timeline.Item key={i} title={`${version.event} · ${when(version.at)}`}>
+                  <Text size="sm">{version.newContent || version.oldContent}</Text>
+                  {version.fact.forgetReason && <Text size="sm">Reason: {version.fact.forgetReason}</Text>}
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          )}
+        </Modal>
+      )}
     </Card>
   );
 }
