@@ -24,6 +24,8 @@ import {
   GetFactRequestSchema,
   ListCompactionsRequestSchema,
   ListCompactionsResponseSchema,
+  ListAgentsRequestSchema,
+  ListAgentsResponseSchema,
   ListConversationsRequestSchema,
   ListConversationsResponseSchema,
   ListFactsRequestSchema,
@@ -122,6 +124,7 @@ import {
   factsUpdateRules,
   stateListRules,
   summariesTreeRules,
+  agentsListRules,
 } from './requests/facts.rules';
 import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
 import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
@@ -244,6 +247,10 @@ export const Rpcs = {
     compactionsListRules,
     { owner: 'retrieval', readOnly: true },
   ),
+  agentsList: rpc('mem.rpc.agents.list', ListAgentsRequestSchema, ListAgentsResponseSchema, agentsListRules, {
+    owner: 'retrieval',
+    readOnly: true,
+  }),
   deadLettersList: rpc(
     'mem.rpc.deadletters.list',
     ListDeadLettersRequestSchema,

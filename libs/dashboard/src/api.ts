@@ -55,6 +55,22 @@ export interface AgentProfile {
   updatedAt?: string;
 }
 
+/** One agent of agents/list: its profile when stored, its counts and its latest message. */
+export interface AgentSummary {
+  agent: string;
+  profile?: AgentProfile;
+  messages: string;
+  conversations: string;
+  openFacts: string;
+  sceneNodes: string;
+  lastMessageAt?: string;
+}
+
+export interface TenantSettings {
+  tenantId: string;
+  memoryEnabled: boolean;
+}
+
 export interface Fact {
   id: string;
   agent: string;

@@ -3,6 +3,9 @@ import { GertyClient } from '@engram/gerty-client';
 import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
+import { AgentsHandler } from './agents/agents.handler';
+import { AgentsRepository } from './agents/agents.repository';
+import { ListAgentsUseCase } from './agents/list-agents.use-case';
 import { AccessRecorder } from './access/access-recorder.service';
 import { AccessRepository } from './access/access.repository';
 import { RetrievalAccessConsumer } from './access/retrieval-access.consumer';
@@ -77,6 +80,7 @@ export class RetrievalModule {
         ConversationsHandler,
         SummaryTreeHandler,
         CompactionsHandler,
+        AgentsHandler,
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
@@ -111,6 +115,8 @@ export class RetrievalModule {
         SummaryTreeUseCase,
         CompactionsRepository,
         ListCompactionsUseCase,
+        AgentsRepository,
+        ListAgentsUseCase,
       ],
     };
   }

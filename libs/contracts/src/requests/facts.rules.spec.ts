@@ -152,3 +152,14 @@ describe('mem.rpc.summaries.tree rules', () => {
     });
   });
 });
+
+describe('mem.rpc.agents.list rules', () => {
+  it('take a page', () => {
+    expect(violations(Rpcs.agentsList, {})).toEqual({});
+    expect(violations(Rpcs.agentsList, { limit: 1000, offset: 200 })).toEqual({});
+    expect(violations(Rpcs.agentsList, { limit: 1001, offset: -1 })).toEqual({
+      limit: 'limit must be between 1 and 1000, or 0 for 100 (got 1001)',
+      offset: 'offset must be 0 or more (got -1)',
+    });
+  });
+});

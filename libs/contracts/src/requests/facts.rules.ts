@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type {
   GetFactRequestSchema,
   ListCompactionsRequestSchema,
+  ListAgentsRequestSchema,
   ListConversationsRequestSchema,
   ListFactsRequestSchema,
   ListStateRequestSchema,
@@ -15,8 +16,10 @@ import { optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 import { MAX_FACT_CHARS, MAX_FORGET_REASON_CHARS } from './memory.rules';
 
-/** The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list, summaries.tree,
- * compactions.list). */
+/**
+ * The rules of what memory holds, read and edited (mem.rpc.facts.*, state.list, conversations.list,
+ * summaries.tree, compactions.list, agents.list).
+ */
 
 /** Most facts or conversations one list answers. */
 export const MAX_LIST_PAGE = 1000;
@@ -140,3 +143,8 @@ export const summariesTreeRules = z.object({
 export const compactionsListRules = z.object({
   conversationId: rowId('conversation', { required: true }),
 }) satisfies RequestRules<typeof ListCompactionsRequestSchema>;
+
+export const agentsListRules = z.object({
+  limit: pageLimit(),
+  offset: pageOffset(),
+}) satisfies RequestRules<typeof ListAgentsRequestSchema>;

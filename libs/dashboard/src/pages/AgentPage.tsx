@@ -6,6 +6,7 @@ import {
   Card,
   Group,
   Modal,
+  Pagination,
   Stack,
   Switch,
   Table,
@@ -15,18 +16,22 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, type AgentProfile, type Fact, type FactVersion, type StateEntry } from '../api';
 import { groupBy, lifetimeLeft, when } from '../format';
 import { useRpc } from '../session';
 import { QueryState } from './common';
 
+/** Facts per page of the agent's facts (facts/list answers a page and the total). */
+const FACTS_PAGE = 50;
+
 /** One agent's memory: profile, [STATE:] values, and its facts by category (sticky ones starred). */
 export function AgentPage() {
   const agent = useParams().agent ?? '';
   const call = useRpc();
   const [showClosed, setShowClosed] = useState(false);
+  const [page, setPage] = useState(1);
   const profile = useQuery({
     queryKey: ['agent', agent],
     queryFn: () =>
@@ -40,14 +45,18 @@ export function AgentPage() {
     queryFn: () => call<{ entries: StateEntry[] }>('state/list', { agent }),
   });
   const facts = useQuery({
-    queryKey: ['facts', agent, showClosed],
+    queryKey: ['facts', agent, showClosed, page],
     queryFn: () =>
       call<{ facts: Fact[]; total: string }>('facts/list', {
         agents: [agent],
         includeClosed: showClosed,
-        limit: 1000,
+        limit: FACTS_PAGE,
+        offset: (page - 1) * FACTS_PAGE,
       }),
+    placeholderData: keepPreviousData,
   });
+  const total = Number(facts.data?.total ?? 0);
+  const pages = Math.ceil(total / FACTS_PAGE);
 
   return (
     <Stack>
@@ -105,11 +114,20 @@ export function AgentPage() {
           <Switch
             label="Show forgotten and superseded facts"
             checked={showClosed}
-            onChange={(event) => setShowClosed(event.currentTarget.checked)}
+            onChange={(event) => {
+              setShowClosed(event.currentTarget.checked);
+              setPage(1);
+            }}
           />
         </Group>
         <QueryState loading={facts.isPending} error={facts.error} what="the facts" />
         {facts.data && facts.data.facts.length === 0 && <Text>No facts.</Text>}
+        {facts.data && total > 0 && (
+          <Text size="sm" mt="xs">
+            {total} facts, newest first
+            {pages > 1 && ` · showing ${(page - 1) * FACTS_PAGE + 1}–${Math.min(page * FACTS_PAGE, total)}`}
+          </Text>
+        )}
         {facts.data &&
           groupBy(facts.data.facts, (fact) => fact.category).map(([category, group]) => (
             <Stack key={category} gap="xs" mt="md" component="section" aria-label={`Category ${category}`}>
@@ -121,6 +139,18 @@ export function AgentPage() {
               ))}
             </Stack>
           ))}
+        {pages > 1 && (
+          <nav aria-label="Pages of facts">
+            <Pagination
+              mt="md"
+              total={pages}
+              value={page}
+              onChange={setPage}
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+              getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            />
+          </nav>
+        )}
       </section>
     </Stack>
   );
@@ -216,60 +246,67 @@ function FactCard({ fact }: { fact: Fact }) {
         )}
       </Group>
 
-      <Modal opened={dialog === 'forget'} onClose={() => setDialog(null)} title="Forget this fact?">
-        <Stack>
-          <Text>“{fact.content}” will no longer be found by search. Its history is kept.</Text>
-          <TextInput
-            label="Reason (optional)"
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-          />
-          {forget.error && <QueryState loading={false} error={forget.error} what="forget" />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDialog(null)}>
-              Cancel
-            </Button>
-            <Button color="red" loading={forget.isPending} onClick={() => forget.mutate()}>
-              Forget fact
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {/* A modal is mounted only while open: a closed Mantine Modal still keeps a portal in the body, three per fact. */}
+      {dialog === 'forget' && (
+        <Modal opened onClose={() => setDialog(null)} title="Forget this fact?">
+          <Stack>
+            <Text>“{fact.content}” will no longer be found by search. Its history is kept.</Text>
+            <TextInput
+              label="Reason (optional)"
+              value={reason}
+              onChange={(e) => setReason(e.currentTarget.value)}
+            />
+            {forget.error && <QueryState loading={false} error={forget.error} what="forget" />}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setDialog(null)}>
+                Cancel
+              </Button>
+              <Button color="red" loading={forget.isPending} onClick={() => forget.mutate()}>
+                Forget fact
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
 
-      <Modal opened={dialog === 'edit'} onClose={() => setDialog(null)} title="Edit fact">
-        <Stack>
-          <Textarea
-            label="Fact text"
-            autosize
-            minRows={3}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-          />
-          {edit.error && <QueryState loading={false} error={edit.error} what="save" />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDialog(null)}>
-              Cancel
-            </Button>
-            <Button loading={edit.isPending} disabled={text.trim() === ''} onClick={() => edit.mutate()}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {dialog === 'edit' && (
+        <Modal opened onClose={() => setDialog(null)} title="Edit fact">
+          <Stack>
+            <Textarea
+              label="Fact text"
+              autosize
+              minRows={3}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+            />
+            {edit.error && <QueryState loading={false} error={edit.error} what="save" />}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setDialog(null)}>
+                Cancel
+              </Button>
+              <Button loading={edit.isPending} disabled={text.trim() === ''} onClick={() => edit.mutate()}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
 
-      <Modal opened={dialog === 'history'} onClose={() => setDialog(null)} title="Fact history">
-        <QueryState loading={history.isPending} error={history.error} what="the history" />
-        {history.data && (
-          <Timeline bulletSize={14}>
-            {history.data.versions.map((version, i) => (
-              <Timeline.Item key={i} title={`${version.event} · ${when(version.at)}`}>
-                <Text size="sm">{version.newContent || version.oldContent}</Text>
-                {version.fact.forgetReason && <Text size="sm">Reason: {version.fact.forgetReason}</Text>}
-              </Timeline.Item>
-            ))}
-          </Timeline>
-        )}
-      </Modal>
+      {dialog === 'history' && (
+        <Modal opened onClose={() => setDialog(null)} title="Fact history">
+          <QueryState loading={history.isPending} error={history.error} what="the history" />
+          {history.data && (
+            <Timeline bulletSize={14}>
+              {history.data.versions.map((version, i) => (
+                <Timeline.Item key={i} title={`${version.event} · ${when(version.at)}`}>
+                  <Text size="sm">{version.newContent || version.oldContent}</Text>
+                  {version.fact.forgetReason && <Text size="sm">Reason: {version.fact.forgetReason}</Text>}
+                </Timeline.Item>
+              ))}
+            </Timeline>
+          )}
+        </Modal>
+      )}
     </Card>
   );
 }

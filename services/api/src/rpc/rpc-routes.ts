@@ -31,6 +31,8 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
   stateList: 'An agent’s [STATE:] key/values.',
   conversationsList:
     'The tenant’s conversations, with their attributes and message counts; those whose title, agent, session or channel hold every word of a query.',
+  agentsList:
+    'The tenant’s agents by name, each with its profile, counts (messages, conversations, open facts, scene nodes) and last message.',
   summariesTree:
     'A conversation’s summary tree, roots first: each summary’s span, content and children (a leaf’s messages).',
   compactionsList:

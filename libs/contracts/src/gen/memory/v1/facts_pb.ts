@@ -6,13 +6,15 @@ import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegen
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { StructJson, Timestamp, TimestampJson } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { AgentProfile, AgentProfileJson } from "./agents_pb";
+import { file_memory_v1_agents } from "./agents_pb";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file memory/v1/facts.proto.
  */
 export const file_memory_v1_facts: GenFile = /*@__PURE__*/
-  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSKGAQoYTGlzdENvbnZlcnNhdGlvbnNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUSDQoFcXVlcnkYBSABKAkSFAoMbmV3ZXN0X2ZpcnN0GAYgASgIIvQCCgxDb252ZXJzYXRpb24SCgoCaWQYASABKAkSDQoFYWdlbnQYAiABKAkSEwoLc2Vzc2lvbl9rZXkYAyABKAkSDwoHY2hhbm5lbBgEIAEoCRISCgpjaGFubmVsX2lkGAUgASgJEhQKDGJvdF9pZGVudGl0eRgGIAEoCRINCgV0aXRsZRgHIAEoCRINCgVtb2RlbBgIIAEoCRIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbWVzc2FnZV9jb3VudBgKIAEoBBI0ChBmaXJzdF9tZXNzYWdlX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIzCg9sYXN0X21lc3NhZ2VfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIloKGUxpc3RDb252ZXJzYXRpb25zUmVzcG9uc2USLgoNY29udmVyc2F0aW9ucxgBIAMoCzIXLm1lbW9yeS52MS5Db252ZXJzYXRpb24SDQoFdG90YWwYAiABKAQiLQoSU3VtbWFyeVRyZWVSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCSLXAQoLU3VtbWFyeU5vZGUSCgoCaWQYASABKAkSDQoFZGVwdGgYAiABKAUSDwoHY29udGVudBgDIAEoCRIvCgtlYXJsaWVzdF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbGF0ZXN0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1tZXNzYWdlX2NvdW50GAYgASgEEhAKCGNoaWxkcmVuGAcgAygJEhMKC21lc3NhZ2VfaWRzGAggAygJIkAKE1N1bW1hcnlUcmVlUmVzcG9uc2USKQoJc3VtbWFyaWVzGAEgAygLMhYubWVtb3J5LnYxLlN1bW1hcnlOb2RlIjEKFkxpc3RDb21wYWN0aW9uc1JlcXVlc3QSFwoPY29udmVyc2F0aW9uX2lkGAEgASgJIsQCCgpDb21wYWN0aW9uEgoKAmlkGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSGAoQZmlyc3RfbWVzc2FnZV9pZBgDIAEoCRIXCg9sYXN0X21lc3NhZ2VfaWQYBCABKAkSFQoNbWVzc2FnZV9jb3VudBgFIAEoDRIYChBjb21wYWN0ZWRfdG9rZW5zGAYgASgNEhYKDnRva2VuX2VzdGltYXRlGAcgASgNEi8KC2VhcmxpZXN0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglsYXRlc3RfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBW1vZGVsGAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkUKF0xpc3RDb21wYWN0aW9uc1Jlc3BvbnNlEioKC2NvbXBhY3Rpb25zGAEgAygLMhUubWVtb3J5LnYxLkNvbXBhY3Rpb24yoQQKDEZhY3RzU2VydmljZRJGCglMaXN0RmFjdHMSGy5tZW1vcnkudjEuTGlzdEZhY3RzUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0RmFjdHNSZXNwb25zZRI8CgdHZXRGYWN0EhkubWVtb3J5LnYxLkdldEZhY3RSZXF1ZXN0GhYubWVtb3J5LnYxLkZhY3RIaXN0b3J5EjsKClVwZGF0ZUZhY3QSHC5tZW1vcnkudjEuVXBkYXRlRmFjdFJlcXVlc3QaDy5tZW1vcnkudjEuRmFjdBJGCglMaXN0U3RhdGUSGy5tZW1vcnkudjEuTGlzdFN0YXRlUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0U3RhdGVSZXNwb25zZRJeChFMaXN0Q29udmVyc2F0aW9ucxIjLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QaJC5tZW1vcnkudjEuTGlzdENvbnZlcnNhdGlvbnNSZXNwb25zZRJMCgtTdW1tYXJ5VHJlZRIdLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlcXVlc3QaHi5tZW1vcnkudjEuU3VtbWFyeVRyZWVSZXNwb25zZRJYCg9MaXN0Q29tcGFjdGlvbnMSIS5tZW1vcnkudjEuTGlzdENvbXBhY3Rpb25zUmVxdWVzdBoiLm1lbW9yeS52MS5MaXN0Q29tcGFjdGlvbnNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChVtZW1vcnkvdjEvZmFjdHMucHJvdG8SCW1lbW9yeS52MSKpBAoERmFjdBIKCgJpZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhAKCGNhdGVnb3J5GAQgASgJEhAKCGxpZmV0aW1lGAUgASgJEhIKCmltcG9ydGFuY2UYBiABKAUSDgoGb3JpZ2luGAcgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgIIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYCSADKAkSLgoKdmFsaWRfZnJvbRgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLAoIdmFsaWRfdG8YCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhUKDXN1cGVyc2VkZWRfYnkYDCABKAkSFQoNZm9yZ2V0X3JlYXNvbhgNIAEoCRIuCgpjcmVhdGVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GA8gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GBAgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIUCgxhY2Nlc3NfY291bnQYESABKAQSNAoQbGFzdF9hY2Nlc3NlZF9hdBgSIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIZmlyc3RfaWQYEyABKAki2AEKEExpc3RGYWN0c1JlcXVlc3QSDgoGYWdlbnRzGAEgAygJEhIKCmNhdGVnb3JpZXMYAiADKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhYKDmluY2x1ZGVfY2xvc2VkGAQgASgIEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVsaW1pdBgHIAEoBRIOCgZvZmZzZXQYCCABKAUiQgoRTGlzdEZhY3RzUmVzcG9uc2USHgoFZmFjdHMYASADKAsyDy5tZW1vcnkudjEuRmFjdBINCgV0b3RhbBgCIAEoBCIhCg5HZXRGYWN0UmVxdWVzdBIPCgdmYWN0X2lkGAEgASgJIo0BCgtGYWN0VmVyc2lvbhIdCgRmYWN0GAEgASgLMg8ubWVtb3J5LnYxLkZhY3QSDQoFZXZlbnQYAiABKAkSEwoLb2xkX2NvbnRlbnQYAyABKAkSEwoLbmV3X2NvbnRlbnQYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlkKC0ZhY3RIaXN0b3J5EiAKB2N1cnJlbnQYASABKAsyDy5tZW1vcnkudjEuRmFjdBIoCgh2ZXJzaW9ucxgCIAMoCzIWLm1lbW9yeS52MS5GYWN0VmVyc2lvbiKRAQoRVXBkYXRlRmFjdFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIPCgdjb250ZW50GAIgASgJEhUKCGNhdGVnb3J5GAMgASgJSACIAQESFwoKaW1wb3J0YW5jZRgEIAEoBUgBiAEBEg4KBnJlYXNvbhgFIAEoCUILCglfY2F0ZWdvcnlCDQoLX2ltcG9ydGFuY2UiLwoQTGlzdFN0YXRlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIMCgRrZXlzGAIgAygJIqIBCgpTdGF0ZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCRItCglzdGF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhkKEXNvdXJjZV9tZXNzYWdlX2lkGAUgASgJIjsKEUxpc3RTdGF0ZVJlc3BvbnNlEiYKB2VudHJpZXMYASADKAsyFS5tZW1vcnkudjEuU3RhdGVFbnRyeSKGAQoYTGlzdENvbnZlcnNhdGlvbnNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRINCgVsaW1pdBgDIAEoBRIOCgZvZmZzZXQYBCABKAUSDQoFcXVlcnkYBSABKAkSFAoMbmV3ZXN0X2ZpcnN0GAYgASgIIvQCCgxDb252ZXJzYXRpb24SCgoCaWQYASABKAkSDQoFYWdlbnQYAiABKAkSEwoLc2Vzc2lvbl9rZXkYAyABKAkSDwoHY2hhbm5lbBgEIAEoCRISCgpjaGFubmVsX2lkGAUgASgJEhQKDGJvdF9pZGVudGl0eRgGIAEoCRINCgV0aXRsZRgHIAEoCRINCgVtb2RlbBgIIAEoCRIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSFQoNbWVzc2FnZV9jb3VudBgKIAEoBBI0ChBmaXJzdF9tZXNzYWdlX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIzCg9sYXN0X21lc3NhZ2VfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIloKGUxpc3RDb252ZXJzYXRpb25zUmVzcG9uc2USLgoNY29udmVyc2F0aW9ucxgBIAMoCzIXLm1lbW9yeS52MS5Db252ZXJzYXRpb24SDQoFdG90YWwYAiABKAQiLQoSU3VtbWFyeVRyZWVSZXF1ZXN0EhcKD2NvbnZlcnNhdGlvbl9pZBgBIAEoCSLXAQoLU3VtbWFyeU5vZGUSCgoCaWQYASABKAkSDQoFZGVwdGgYAiABKAUSDwoHY29udGVudBgDIAEoCRIvCgtlYXJsaWVzdF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbGF0ZXN0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIVCg1tZXNzYWdlX2NvdW50GAYgASgEEhAKCGNoaWxkcmVuGAcgAygJEhMKC21lc3NhZ2VfaWRzGAggAygJIkAKE1N1bW1hcnlUcmVlUmVzcG9uc2USKQoJc3VtbWFyaWVzGAEgAygLMhYubWVtb3J5LnYxLlN1bW1hcnlOb2RlIjEKFkxpc3RDb21wYWN0aW9uc1JlcXVlc3QSFwoPY29udmVyc2F0aW9uX2lkGAEgASgJIsQCCgpDb21wYWN0aW9uEgoKAmlkGAEgASgJEg8KB2NvbnRlbnQYAiABKAkSGAoQZmlyc3RfbWVzc2FnZV9pZBgDIAEoCRIXCg9sYXN0X21lc3NhZ2VfaWQYBCABKAkSFQoNbWVzc2FnZV9jb3VudBgFIAEoDRIYChBjb21wYWN0ZWRfdG9rZW5zGAYgASgNEhYKDnRva2VuX2VzdGltYXRlGAcgASgNEi8KC2VhcmxpZXN0X2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBItCglsYXRlc3RfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBW1vZGVsGAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkUKF0xpc3RDb21wYWN0aW9uc1Jlc3BvbnNlEioKC2NvbXBhY3Rpb25zGAEgAygLMhUubWVtb3J5LnYxLkNvbXBhY3Rpb24iMgoRTGlzdEFnZW50c1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFIs4BCgxBZ2VudFN1bW1hcnkSDQoFYWdlbnQYASABKAkSKAoHcHJvZmlsZRgCIAEoCzIXLm1lbW9yeS52MS5BZ2VudFByb2ZpbGUSEAoIbWVzc2FnZXMYAyABKAQSFQoNY29udmVyc2F0aW9ucxgEIAEoBBISCgpvcGVuX2ZhY3RzGAUgASgEEhMKC3NjZW5lX25vZGVzGAYgASgEEjMKD2xhc3RfbWVzc2FnZV9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTAoSTGlzdEFnZW50c1Jlc3BvbnNlEicKBmFnZW50cxgBIAMoCzIXLm1lbW9yeS52MS5BZ2VudFN1bW1hcnkSDQoFdG90YWwYAiABKAQy7AQKDEZhY3RzU2VydmljZRJGCglMaXN0RmFjdHMSGy5tZW1vcnkudjEuTGlzdEZhY3RzUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0RmFjdHNSZXNwb25zZRI8CgdHZXRGYWN0EhkubWVtb3J5LnYxLkdldEZhY3RSZXF1ZXN0GhYubWVtb3J5LnYxLkZhY3RIaXN0b3J5EjsKClVwZGF0ZUZhY3QSHC5tZW1vcnkudjEuVXBkYXRlRmFjdFJlcXVlc3QaDy5tZW1vcnkudjEuRmFjdBJGCglMaXN0U3RhdGUSGy5tZW1vcnkudjEuTGlzdFN0YXRlUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0U3RhdGVSZXNwb25zZRJeChFMaXN0Q29udmVyc2F0aW9ucxIjLm1lbW9yeS52MS5MaXN0Q29udmVyc2F0aW9uc1JlcXVlc3QaJC5tZW1vcnkudjEuTGlzdENvbnZlcnNhdGlvbnNSZXNwb25zZRJMCgtTdW1tYXJ5VHJlZRIdLm1lbW9yeS52MS5TdW1tYXJ5VHJlZVJlcXVlc3QaHi5tZW1vcnkudjEuU3VtbWFyeVRyZWVSZXNwb25zZRJYCg9MaXN0Q29tcGFjdGlvbnMSIS5tZW1vcnkudjEuTGlzdENvbXBhY3Rpb25zUmVxdWVzdBoiLm1lbW9yeS52MS5MaXN0Q29tcGFjdGlvbnNSZXNwb25zZRJJCgpMaXN0QWdlbnRzEhwubWVtb3J5LnYxLkxpc3RBZ2VudHNSZXF1ZXN0Gh0ubWVtb3J5LnYxLkxpc3RBZ2VudHNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_memory_v1_agents]);
 
 /**
  * One fact, one version of what it says. A fact is never erased: an update or a correction
@@ -1574,6 +1576,211 @@ export const ListCompactionsResponseSchema: GenMessage<ListCompactionsResponse, 
   messageDesc(file_memory_v1_facts, 18);
 
 /**
+ * mem.rpc.agents.list.{tenant}: every agent of the tenant, by name: each agent that has a
+ * conversation, an open fact, a stored profile (mem.rpc.agent.put) or being memory.
+ *
+ * @generated from message memory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequest = Message<"memory.v1.ListAgentsRequest"> & {
+  /**
+   * 1..1000; 0 = 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * mem.rpc.agents.list.{tenant}: every agent of the tenant, by name: each agent that has a
+ * conversation, an open fact, a stored profile (mem.rpc.agent.put) or being memory.
+ *
+ * @generated from message memory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequestJson = {
+  /**
+   * 1..1000; 0 = 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message memory.v1.ListAgentsRequest.
+ * Use `create(ListAgentsRequestSchema)` to create a new message.
+ */
+export const ListAgentsRequestSchema: GenMessage<ListAgentsRequest, {jsonType: ListAgentsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 19);
+
+/**
+ * One agent: its profile when one is stored, and how much memory it has.
+ *
+ * @generated from message memory.v1.AgentSummary
+ */
+export type AgentSummary = Message<"memory.v1.AgentSummary"> & {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Absent when the agent has no stored profile.
+   *
+   * @generated from field: memory.v1.AgentProfile profile = 2;
+   */
+  profile?: AgentProfile | undefined;
+
+  /**
+   * Messages of its conversations (the conversations' counters, kept by ingest with the
+   * messages they count).
+   *
+   * @generated from field: uint64 messages = 3;
+   */
+  messages: bigint;
+
+  /**
+   * @generated from field: uint64 conversations = 4;
+   */
+  conversations: bigint;
+
+  /**
+   * Facts not superseded or forgotten (expired ones included, as in mem.rpc.stats).
+   *
+   * @generated from field: uint64 open_facts = 5;
+   */
+  openFacts: bigint;
+
+  /**
+   * Scene nodes of its being memory that are not dead (active or dying).
+   *
+   * @generated from field: uint64 scene_nodes = 6;
+   */
+  sceneNodes: bigint;
+
+  /**
+   * Its latest message; absent when it has none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_message_at = 7;
+   */
+  lastMessageAt?: Timestamp | undefined;
+};
+
+/**
+ * One agent: its profile when one is stored, and how much memory it has.
+ *
+ * @generated from message memory.v1.AgentSummary
+ */
+export type AgentSummaryJson = {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent?: string;
+
+  /**
+   * Absent when the agent has no stored profile.
+   *
+   * @generated from field: memory.v1.AgentProfile profile = 2;
+   */
+  profile?: AgentProfileJson;
+
+  /**
+   * Messages of its conversations (the conversations' counters, kept by ingest with the
+   * messages they count).
+   *
+   * @generated from field: uint64 messages = 3;
+   */
+  messages?: string;
+
+  /**
+   * @generated from field: uint64 conversations = 4;
+   */
+  conversations?: string;
+
+  /**
+   * Facts not superseded or forgotten (expired ones included, as in mem.rpc.stats).
+   *
+   * @generated from field: uint64 open_facts = 5;
+   */
+  openFacts?: string;
+
+  /**
+   * Scene nodes of its being memory that are not dead (active or dying).
+   *
+   * @generated from field: uint64 scene_nodes = 6;
+   */
+  sceneNodes?: string;
+
+  /**
+   * Its latest message; absent when it has none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_message_at = 7;
+   */
+  lastMessageAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.AgentSummary.
+ * Use `create(AgentSummarySchema)` to create a new message.
+ */
+export const AgentSummarySchema: GenMessage<AgentSummary, {jsonType: AgentSummaryJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 20);
+
+/**
+ * @generated from message memory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponse = Message<"memory.v1.ListAgentsResponse"> & {
+  /**
+   * By agent name.
+   *
+   * @generated from field: repeated memory.v1.AgentSummary agents = 1;
+   */
+  agents: AgentSummary[];
+
+  /**
+   * How many agents the tenant has, whatever the limit and offset.
+   *
+   * @generated from field: uint64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * @generated from message memory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponseJson = {
+  /**
+   * By agent name.
+   *
+   * @generated from field: repeated memory.v1.AgentSummary agents = 1;
+   */
+  agents?: AgentSummaryJson[];
+
+  /**
+   * How many agents the tenant has, whatever the limit and offset.
+   *
+   * @generated from field: uint64 total = 2;
+   */
+  total?: string;
+};
+
+/**
+ * Describes the message memory.v1.ListAgentsResponse.
+ * Use `create(ListAgentsResponseSchema)` to create a new message.
+ */
+export const ListAgentsResponseSchema: GenMessage<ListAgentsResponse, {jsonType: ListAgentsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_facts, 21);
+
+/**
  * What memory holds, read and edited: facts with their history, an agent's [STATE:] values
  * and the tenant's conversations with their summary trees. Served by retrieval; each RPC is a NATS request on
  * <subject>.{tenant}, read under the tenant's isolation (another tenant's rows do not exist).
@@ -1650,6 +1857,16 @@ export const FactsService: GenService<{
     methodKind: "unary";
     input: typeof ListCompactionsRequestSchema;
     output: typeof ListCompactionsResponseSchema;
+  },
+  /**
+   * mem.rpc.agents.list.{tenant}: the tenant's agents with their profiles, counts and last activity.
+   *
+   * @generated from rpc memory.v1.FactsService.ListAgents
+   */
+  listAgents: {
+    methodKind: "unary";
+    input: typeof ListAgentsRequestSchema;
+    output: typeof ListAgentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_facts, 0);

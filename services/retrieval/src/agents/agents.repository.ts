@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from '@engram/store';
+
+/** One agent of the tenant with its stored profile (columns null without one) and its counts. */
+export interface AgentSummaryRow {
+  readonly agent: string;
+  readonly has_profile: boolean;
+  readonly name: string | null;
+  readonly personality: string | null;
+  readonly job: string | null;
+  readonly user_name: string | null;
+  readonly tools: string[] | null;
+  readonly scene_memory: boolean | null;
+  readonly model: string | null;
+  readonly settings: Record<string, unknown> | null;
+  readonly profile_created_at: Date | null;
+  readonly profile_updated_at: Date | null;
+  readonly conversations: string;
+  readonly messages: string;
+  readonly open_facts: string;
+  readonly scene_nodes: string;
+  readonly last_message_at: Date | null;
+  readonly total: string;
+}
+
+/*
+ * Each count is one grouped read of an index led by (tenant_id, agent): conversations_tenant_agent
+ * (messages are the conversations' counters, so the cost follows conversations, not messages),
+ * facts_active (open facts only), memory_nodes_of_being, and the primary keys of agents and beings.
+ * An agent whose facts are all closed and that has nothing else is not listed: closed facts
+ * have no index by agent, and such an agent has no memory in use.
+ */
+const AGENTS = `
+  WITH conv AS (
+         SELECT agent, count(*) AS conversations, sum(message_count) AS messages, max(last_message_at) AS last_message_at
+           FROM conversations GROUP BY agent),
+       open_facts AS (SELECT agent, count(*) AS n FROM facts WHERE valid_to IS NULL GROUP BY agent),
+       nodes AS (SELECT agent, count(*) AS n FROM memory_nodes WHERE status <> 'dead' GROUP BY agent),
+       named AS (
+         SELECT agent FROM conv UNION SELECT agent FROM open_facts UNION SELECT agent FROM agents
+         UNION SELECT agent FROM beings UNION SELECT agent FROM nodes),
+       page AS (SELECT agent, count(*) OVER () AS total FROM named ORDER BY agent LIMIT $1 OFFSET $2)
+  SELECT p.agent, p.total, a.agent IS NOT NULL AS has_profile,
+         a.name, a.personality, a.job, a.user_name, a.tools, a.scene_memory, a.model, a.settings,
+         a.created_at AS profile_created_at, a.updated_at AS profile_updated_at,
+         coalesce(c.conversations, 0) AS conversations, coalesce(c.messages, 0) AS messages,
+         c.last_message_at, coalesce(f.n, 0) AS open_facts, coalesce(n.n, 0) AS scene_nodes
+    FROM page p
+    LEFT JOIN conv c ON c.agent = p.agent
+    LEFT JOIN open_facts f ON f.agent = p.agent
+    LEFT JOIN nodes n ON n.agent = p.agent
+    LEFT JOIN agents a ON a.agent = p.agent
+   ORDER BY p.agent`;
+
+const COUNT = `
+  SELECT count(*) AS total FROM (
+    SELECT agent FROM conversations UNION SELECT agent FROM facts WHERE valid_to IS NULL
+    UNION SELECT agent FROM agents UNION SELECT agent FROM beings
+    UNION SELECT agent FROM memory_nodes WHERE status <> 'dead') named`;
+
+/** The tenant's agents with profile and counts, in the caller's tenant transaction (row-level security confines every table). */
+@Injectable()
+export class AgentsRepository {
+  async list(
+    manager: EntityManager,
+    page: { limit: number; offset: number },
+  ): Promise<{ agents: AgentSummaryRow[]; total: number }> {
+    const agents: AgentSummaryRow[] = await manager.query(AGENTS, [page.limit, page.offset]);
+    if (agents.length > 0) return { agents, total: Number(agents[0]!.total) };
+    // A page past the end has no row to carry the total.
+    const [{ total }]: Array<{ total: string }> =
+      page.offset > 0 ? await manager.query(COUNT) : [{ total: '0' }];
+    return { agents, total: Number(total) };
+  }
+}
