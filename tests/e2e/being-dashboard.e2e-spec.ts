@@ -3,7 +3,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { request } from 'undici';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
-import { startTestEnvironment, type TestEnvironment } from '@engram/testing';
+import {
+  startService,
+  startTestEnvironment,
+  type ServiceProcess,
+  type TestEnvironment,
+} from '@engram/testing';
 
 /** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -26,6 +31,7 @@ interface SceneNode {
  */
 describe('being memory dashboard (headless Chromium against the api and the services behind it)', () => {
   let env: TestEnvironment;
+  const services: ServiceProcess[] = [];
   let dataSource: DataSource;
   let browser: Browser;
   let page: Page;
@@ -54,18 +60,19 @@ describe('being memory dashboard (headless Chromium against the api and the serv
   const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
 
   beforeAll(async () => {
-    env = await startTestEnvironment({
-      label: 'being_dashboard',
-      // Retrieval answers the sign-in's check of the key, context-builder the agent page's profile.
-      processes: [
-        'gerty',
-        { name: 'patrol', env: { PATROL_EVERY_MS: '0' } },
-        'retrieval',
-        'context-builder',
-        'api',
-      ],
-    });
-    base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    // Gerty first (it loads its built-in model), then the rest: started together on a busy
+    // machine they would starve each other past their readiness deadline. Retrieval answers the
+    // sign-in's check of the key, context-builder the agent page's profile.
+    env = await startTestEnvironment({ label: 'being_dashboard', processes: ['gerty'] });
+    for (const [name, own] of [
+      ['patrol', { PATROL_EVERY_MS: '0' }],
+      ['retrieval', {}],
+      ['context-builder', {}],
+      ['api', {}],
+    ] as const)
+      services.push(await startService(name, { ...env.env, ...own }));
+    await Promise.all(services.map((s) => s.waitUntilReady(60_000)));
+    base = `http://127.0.0.1:${services.find((s) => s.name === 'api')!.httpPort}`;
     dataSource = createDataSource(env.env.DATABASE_URL, {
       poolSize: 1,
       applicationName: 'being-dashboard-spec',
@@ -110,6 +117,10 @@ describe('being memory dashboard (headless Chromium against the api and the serv
   afterAll(async () => {
     await browser?.close();
     await dataSource?.destroy();
+    for (const service of services.reverse()) {
+      service.kill();
+      await service.exited;
+    }
     await env?.stop();
   });
 
@@ -172,7 +183,10 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     const run = /run (\d+)/.exec((await report.getAttribute('aria-label'))!)![1]!;
     expect(run).not.toBe(firstRun);
     await report.getByRole('row', { name: 'sessions nodes 1' }).waitFor();
-    await report.getByRole('row', { name: 'decay dying 0, dead 0, recovered 0' }).waitFor();
+    const decay = report
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'decay', exact: true }) });
+    for (const count of ['dying 0', 'dead 0', 'recovered 0']) await decay.getByText(count).waitFor();
     await report.getByRole('row', { name: 'diary skipped: no model' }).waitFor();
     await curve.getByRole('cell', { name: `run ${run}`, exact: true }).waitFor();
 

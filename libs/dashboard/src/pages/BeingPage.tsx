@@ -33,7 +33,8 @@ import { useRpc } from '../session';
 import { QueryState } from './common';
 
 const STATUSES = ['active', 'dying', 'dead'] as const;
-const STATUS_COLORS = { active: 'green.9', dying: 'orange.9', dead: 'gray.8' } as const;
+// Filled in dark shades: white text on them keeps WCAG AA contrast.
+const STATUS_COLORS = { active: 'teal.9', dying: 'red.9', dead: 'gray.8' } as const;
 
 const NESTED_LIST = {
   listStyle: 'none',
@@ -185,7 +186,7 @@ function ClusterItem({
           {children.length > 0 && ` · with sub-clusters ${statusCounts(total)}`}
         </Text>
         {isRoot && (
-          <Badge variant="light" color="gray.8">
+          <Badge variant="light" color="gray">
             root
           </Badge>
         )}
@@ -247,7 +248,7 @@ function NodeList({
                 <StatusBadge status={node.status} />
                 <Text size="sm">importance {node.importance.toFixed(2)}</Text>
                 {node.pinned && (
-                  <Badge variant="light" color="blue.9">
+                  <Badge variant="light" color="blue">
                     pinned
                   </Badge>
                 )}
@@ -269,7 +270,7 @@ function NodeList({
 
 function StatusBadge({ status }: { status: SceneNode['status'] }) {
   return (
-    <Badge variant="outline" color={STATUS_COLORS[status] ?? 'gray.8'}>
+    <Badge variant="filled" color={STATUS_COLORS[status] ?? 'gray.8'}>
       {status}
     </Badge>
   );
@@ -537,16 +538,16 @@ function NotesPanel({ agent }: { agent: string }) {
         {notes.data?.notes.map((n) => (
           <Card component="li" key={n.id} withBorder padding="xs" data-note-id={n.id}>
             <Group gap="xs">
-              <Badge variant="light" color="gray.8">
+              <Badge variant="light" color="gray">
                 {n.kind}
               </Badge>
               {n.kind !== 'scene' && !n.readAt && (
-                <Badge variant="light" color="blue.9">
+                <Badge variant="light" color="blue">
                   unread
                 </Badge>
               )}
               {n.parseFailed && (
-                <Badge variant="light" color="red.9">
+                <Badge variant="filled" color="red.9">
                   did not parse
                 </Badge>
               )}
