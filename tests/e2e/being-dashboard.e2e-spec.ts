@@ -189,6 +189,10 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     for (const count of ['dying 0', 'dead 0', 'recovered 0']) await decay.getByText(count).waitFor();
     await report.getByRole('row', { name: 'diary skipped: no model' }).waitFor();
     await curve.getByRole('cell', { name: `run ${run}`, exact: true }).waitFor();
+    // ❼ gave the lone scene of Mornings back to Private: the tree is read again, the scene still open.
+    await privateRoot.getByText('1 active, 0 dying, 0 dead', { exact: true }).waitFor();
+    expect(await clusters.getByRole('button', { name: 'Mornings' }).count()).toBe(0);
+    await detail.getByText('peaceful').waitFor();
 
     expect(await seriousViolations()).toEqual([]);
     expect(await fitsWidth()).toBe(true);

@@ -202,6 +202,11 @@ export const nodesListRules = z.object({
       : `${field} must be among ${NODE_STATUSES.join(', ')} (got ${quoted(stranger)})`;
   }),
   limit: limit(MAX_NODES_PAGE),
+  nodeIds: rule(z.array(z.string()), (list, field) => {
+    if (list.length > MAX_BEING_LIST) return `at most ${MAX_BEING_LIST} ${field} (got ${list.length})`;
+    const bad = list.find((id) => !isRowId(id) || id.startsWith('0'));
+    return bad === undefined ? undefined : `${quoted(bad)} is not a node id`;
+  }),
 }) satisfies RequestRules<typeof ListNodesRequestSchema>;
 
 export const nodeHistoryRules = z.object({

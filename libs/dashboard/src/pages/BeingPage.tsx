@@ -103,7 +103,7 @@ export function BeingPage() {
             ) : (
               <Text>Choose a cluster to see its scenes.</Text>
             )}
-            {nodeId && <NodeDetail agent={agent} nodeId={nodeId} clusterId={clusterId} />}
+            {nodeId && <NodeDetail agent={agent} nodeId={nodeId} />}
           </Stack>
         </SimpleGrid>
       )}
@@ -277,21 +277,14 @@ function StatusBadge({ status }: { status: SceneNode['status'] }) {
 }
 
 /** One scene whole: the scene's parts, its feeling and state, its importance curve, pin/unpin. */
-function NodeDetail({
-  agent,
-  nodeId,
-  clusterId,
-}: {
-  agent: string;
-  nodeId: string;
-  clusterId: string | null;
-}) {
+function NodeDetail({ agent, nodeId }: { agent: string; nodeId: string }) {
   const call = useRpc();
   const client = useQueryClient();
   const headingId = useId();
+  // By id, wherever it is now: a patrol may have moved it to another cluster.
   const nodes = useQuery({
-    queryKey: ['being', agent, 'nodes', clusterId, 'all'],
-    queryFn: () => call<{ nodes: SceneNode[] }>('being/nodes/list', { agent, clusterId, limit: 500 }),
+    queryKey: ['being', agent, 'node', nodeId],
+    queryFn: () => call<{ nodes: SceneNode[] }>('being/nodes/list', { agent, nodeIds: [nodeId] }),
   });
   const node = nodes.data?.nodes.find((n) => n.id === nodeId);
   const history = useQuery({
@@ -309,7 +302,9 @@ function NodeDetail({
         Scene {nodeId}
       </Title>
       <QueryState loading={nodes.isPending} error={nodes.error} what="the scene" />
-      {nodes.data && !node && <Text>This scene is no longer in the cluster.</Text>}
+      {nodes.data && !node && (
+        <Text>This scene is no longer one of its own: a patrol merged it into another.</Text>
+      )}
       {node && (
         <Stack gap={4} mt="xs">
           <Text fw={600} style={{ wordBreak: 'break-word' }}>

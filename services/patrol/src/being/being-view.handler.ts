@@ -36,6 +36,7 @@ export class BeingViewHandler {
       clusterId: request.clusterId || null,
       statuses: request.statuses,
       limit: request.limit || DEFAULT_NODES_LIMIT,
+      nodeIds: request.nodeIds,
     });
     return { nodes: rows.map(toSceneNode) };
   }

@@ -67,6 +67,12 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
       expect(inCluster.nodes.map((n) => n.action)).toContain('watered the tomatoes');
       const limited = await rpc.call(Rpcs.beingNodesList, { agent: 'mia', limit: 1 }, acme);
       expect(limited.nodes).toHaveLength(1);
+      const byId = await rpc.call(
+        Rpcs.beingNodesList,
+        { agent: 'mia', nodeIds: [nodes['heard a distant train']!] },
+        acme,
+      );
+      expect(byId.nodes.map((n) => n.action)).toEqual(['heard a distant train']);
     });
 
     it('revives nothing: a dead node stays dead, its activation and reactivations untouched', async () => {

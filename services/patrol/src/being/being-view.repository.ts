@@ -8,6 +8,8 @@ export interface NodesQuery {
   /** Empty: every status. */
   readonly statuses: readonly string[];
   readonly limit: number;
+  /** Empty: any node. */
+  readonly nodeIds: readonly string[];
 }
 
 export interface HistoryRow {
@@ -48,9 +50,10 @@ export class BeingViewRepository {
           WHERE m.agent = $1 AND m.absorbed_into IS NULL
             AND ($2::bigint IS NULL OR m.cluster_id = $2::bigint)
             AND (cardinality($3::text[]) = 0 OR m.status = ANY($3::text[]))
+            AND (cardinality($5::bigint[]) = 0 OR m.id = ANY($5::bigint[]))
           ORDER BY m.importance DESC, m.id DESC
           LIMIT $4`,
-        [agent, query.clusterId, query.statuses, query.limit],
+        [agent, query.clusterId, query.statuses, query.limit, query.nodeIds],
       ),
     );
   }
