@@ -5,6 +5,7 @@ import { useSession } from './session';
 import { SignInPage } from './pages/SignInPage';
 import { AgentsPage } from './pages/AgentsPage';
 import { AgentPage } from './pages/AgentPage';
+import { BeingPage } from './pages/BeingPage';
 import { SearchPage } from './pages/SearchPage';
 import { ConversationsPage } from './pages/ConversationsPage';
 import { ConversationPage } from './pages/ConversationPage';
@@ -47,6 +48,7 @@ export function App() {
           <Route path="/" element={<Navigate to="/agents" replace />} />
           <Route path="/agents" element={<AgentsPage />} />
           <Route path="/agents/:agent" element={<AgentPage />} />
+          <Route path="/agents/:agent/being" element={<BeingPage />} />
           <Route path="/conversations" element={<ConversationsPage />} />
           <Route path="/conversations/:conversationId" element={<ConversationPage />} />
           <Route path="/search" element={<SearchPage />} />

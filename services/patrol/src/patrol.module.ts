@@ -9,6 +9,8 @@ import { BeingNotesHandler } from './being/being-notes.handler';
 import { BeingNotesRepository } from './being/being-notes.repository';
 import { BeingProfileHandler } from './being/being-profile.handler';
 import { BeingProfileRepository } from './being/being-profile.repository';
+import { BeingViewHandler } from './being/being-view.handler';
+import { BeingViewRepository } from './being/being-view.repository';
 import { PATROL_CONFIG, type PatrolConfig } from './patrol.config';
 import { BeingVoiceRepository } from './patrol/being-voice.repository';
 import { PatrolGertyGateway } from './patrol/patrol-gerty.gateway';
@@ -49,6 +51,7 @@ export class PatrolModule {
         BeingProfileHandler,
         BeingNodesHandler,
         BeingRecallHandler,
+        BeingViewHandler,
         PatrolRunHandler,
       ],
       providers: [
@@ -73,6 +76,7 @@ export class PatrolModule {
         BeingNotesRepository,
         BeingProfileRepository,
         BeingNodesRepository,
+        BeingViewRepository,
       ],
     };
   }

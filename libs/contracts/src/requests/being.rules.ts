@@ -5,7 +5,10 @@ import type {
   BeingRecallRequestSchema,
   Emotion,
   GetBeingRequestSchema,
+  JournalRequestSchema,
+  ListNodesRequestSchema,
   ListNotesRequestSchema,
+  NodeHistoryRequestSchema,
   MarkNotesReadRequestSchema,
   PinNodeRequestSchema,
   PutPartnerRuleRequestSchema,
@@ -16,7 +19,7 @@ import type {
   RunPatrolRequestSchema,
   SearchMemoryRequestSchema,
 } from '../gen/memory/v1/being_pb';
-import { NOTE_KINDS, SEARCH_MATCHES } from '../values/vocabulary';
+import { NODE_STATUSES, NOTE_KINDS, SEARCH_MATCHES } from '../values/vocabulary';
 import { isRowId } from '../values/row-id';
 import { oneOf, quoted, rowId, textProblem, token } from './field-rules';
 import { rule, type RuleInput, type RequestRules } from './request-rules';
@@ -31,6 +34,10 @@ export const MAX_LABEL_CHARS = 200;
 export const MAX_BEING_LIST = 100;
 /** Most notes one list answers. */
 export const MAX_NOTES_PAGE = 500;
+/** Most nodes one nodes.list answers. */
+export const MAX_NODES_PAGE = 500;
+/** Most diary entries one journal answers. */
+export const MAX_DIARY_PAGE = 500;
 /** Most scenes a search_memory answers. */
 export const MAX_SCENES_PAGE = 100;
 /** Longest message recall embeds, in characters. */
@@ -184,3 +191,30 @@ export const patrolRunRules = z.object({
   model: bounded(MAX_LABEL_CHARS),
   apiKey: bounded(MAX_BEING_TEXT_CHARS),
 }) satisfies RequestRules<typeof RunPatrolRequestSchema>;
+
+export const nodesListRules = z.object({
+  agent: token(),
+  clusterId: rowId('cluster'),
+  statuses: rule(z.array(z.string()), (list, field) => {
+    const stranger = list.find((k) => !(NODE_STATUSES as readonly string[]).includes(k));
+    return stranger === undefined
+      ? undefined
+      : `${field} must be among ${NODE_STATUSES.join(', ')} (got ${quoted(stranger)})`;
+  }),
+  limit: limit(MAX_NODES_PAGE),
+  nodeIds: rule(z.array(z.string()), (list, field) => {
+    if (list.length > MAX_BEING_LIST) return `at most ${MAX_BEING_LIST} ${field} (got ${list.length})`;
+    const bad = list.find((id) => !isRowId(id) || id.startsWith('0'));
+    return bad === undefined ? undefined : `${quoted(bad)} is not a node id`;
+  }),
+}) satisfies RequestRules<typeof ListNodesRequestSchema>;
+
+export const nodeHistoryRules = z.object({
+  agent: token(),
+  nodeId: rowId('node', { required: true }),
+}) satisfies RequestRules<typeof NodeHistoryRequestSchema>;
+
+export const journalRules = z.object({
+  agent: token(),
+  limit: limit(MAX_DIARY_PAGE),
+}) satisfies RequestRules<typeof JournalRequestSchema>;

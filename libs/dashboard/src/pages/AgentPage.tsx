@@ -60,7 +60,12 @@ export function AgentPage() {
 
   return (
     <Stack>
-      <Title order={2}>Agent {agent}</Title>
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Agent {agent}</Title>
+        <Anchor component={Link} to={`/agents/${encodeURIComponent(agent)}/being`}>
+          Being memory
+        </Anchor>
+      </Group>
       <Card withBorder component="section" aria-labelledby="profile-title">
         <Title order={3} size="h4" id="profile-title">
           Profile

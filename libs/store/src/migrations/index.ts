@@ -13,6 +13,7 @@ import { Outbox1760000000011 } from './1760000000011-outbox';
 import { BeingMemory1760000000012 } from './1760000000012-being-memory';
 import { ApiKeys1760000000013 } from './1760000000013-api-keys';
 import { FactHistory1760000000014 } from './1760000000014-fact-history';
+import { NodeHistory1760000000015 } from './1760000000015-node-history';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   BeingMemory1760000000012,
   ApiKeys1760000000013,
   FactHistory1760000000014,
+  NodeHistory1760000000015,
 ];

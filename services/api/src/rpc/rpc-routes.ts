@@ -62,6 +62,11 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
   beingRecallMemory: 'Being memory: every scene of a cluster.',
   beingSearchMemory:
     'Being memory: scenes by keywords (any or every one) in their action, feeling, themes and dates.',
+  beingNodesList:
+    'Being memory: a being’s scenes (all, or a cluster’s own) by status, most important first; revives nothing.',
+  beingNodeHistory:
+    'Being memory: a scene’s importance and status patrol run by run, from the run that made it.',
+  beingJournal: 'Being memory: the diary, newest day first, and the think notes in force.',
   patrolRun: 'Being memory: runs the being’s patrol now and answers what each step changed.',
 };
 

@@ -91,6 +91,16 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
     // Sessions counted once for that run, nodes made once.
     expect(await sessions(agent)).toEqual(Array.from({ length: 5 }, () => ({ session_count: 1 })));
     expect(await env.count(`SELECT count(*) AS n FROM memory_nodes WHERE agent = $1`, [agent])).toBe(5);
+    // Each node's importance curve has one first point and one decay point for that run.
+    expect(
+      await env.sql(
+        `SELECT step, count(*)::int AS n FROM node_history WHERE run_id = $1 GROUP BY step ORDER BY step`,
+        [left!.id],
+      ),
+    ).toEqual([
+      { step: 'decay', n: 5 },
+      { step: 'scenes', n: 5 },
+    ]);
     expect(
       await env.count(`SELECT count(*) AS n FROM patrol_runs WHERE agent = $1 AND finished_at IS NOT NULL`, [
         agent,

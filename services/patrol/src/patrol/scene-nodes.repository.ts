@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DEATH_THRESHOLD, FADE_FACTOR_SQL, parseVector, storedScene, type Scene } from '@engram/being';
+import {
+  DEATH_THRESHOLD,
+  EFFECTIVE_IMPORTANCE_SQL,
+  FADE_FACTOR_SQL,
+  parseVector,
+  storedScene,
+  type Scene,
+} from '@engram/being';
 import type { EntityManager } from '@engram/store';
 
 /** A cluster of a being as the patrol's steps see it. */
@@ -157,6 +164,28 @@ export class SceneNodesRepository {
               importance = least(importance, ${DEATH_THRESHOLD} / ${FADE_FACTOR_SQL})
         WHERE id = ANY($1::bigint[]) AND NOT pinned`,
       [ids, absorbedInto],
+    );
+  }
+
+  /**
+   * Records the importance and status of the being's nodes (those merged into another are
+   * not nodes of their own) as of `step` of run `runId` — every node, or those of `ids` —
+   * once: a point already recorded for (node, run, step) is kept.
+   */
+  async recordHistory(
+    manager: EntityManager,
+    tenantId: string,
+    agent: string,
+    runId: string,
+    step: 'scenes' | 'decay',
+    ids?: readonly string[],
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO node_history (tenant_id, node_id, run_id, step, importance, effective_importance, status)
+       SELECT $1, id, $3, $4, importance, ${EFFECTIVE_IMPORTANCE_SQL}, status FROM memory_nodes
+        WHERE agent = $2 AND absorbed_into IS NULL AND ($5::bigint[] IS NULL OR id = ANY($5::bigint[]))
+       ON CONFLICT (tenant_id, node_id, run_id, step) DO NOTHING`,
+      [tenantId, agent, runId, step, ids ?? null],
     );
   }
 }

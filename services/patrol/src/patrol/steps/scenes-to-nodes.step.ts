@@ -47,7 +47,8 @@ interface ScenesPlan {
  * embedded (when + action + feeling) in one batch, and placed in the most similar
  * sub-cluster at cosine ≥ 0.45, else classified Business or Private (nearest root
  * prototype, so it runs on the built-in model) and put in that root. The affected
- * clusters' mean vectors are recomputed. A note becomes at most one node (its natural key).
+ * clusters' mean vectors are recomputed. A note becomes at most one node (its natural key);
+ * a new node's importance is its first point in node_history.
  */
 @Injectable()
 export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
@@ -119,13 +120,13 @@ export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
   }
 
   async apply(manager: EntityManager, run: PatrolRun, plan: ScenesPlan): Promise<StepCounts> {
-    let created = 0;
+    const created: string[] = [];
     for (const n of plan.nodes) {
-      const inserted: unknown[] = await manager.query(
+      const inserted: Array<{ id: string }> = await manager.query(
         `INSERT INTO memory_nodes (tenant_id, agent, scene, feeling, importance, cluster_id, themes, emotion,
                                    embedding, embedding_model, source_note_id)
          VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9::halfvec, $10, $11)
-         ON CONFLICT (tenant_id, source_note_id) DO NOTHING RETURNING id`,
+         ON CONFLICT (tenant_id, source_note_id) DO NOTHING RETURNING id::text`,
         [
           run.tenantId,
           run.agent,
@@ -140,8 +141,11 @@ export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
           n.noteId,
         ],
       );
-      created += inserted.length;
+      created.push(...inserted.map((r) => r.id));
     }
+    // The first point of each new node's importance curve: its value as the scene gave it.
+    if (created.length > 0)
+      await this.nodes.recordHistory(manager, run.tenantId, run.agent, run.runId, 'scenes', created);
     await manager.query(
       `UPDATE notes SET processed_at = now() WHERE id = ANY($1::bigint[]) AND processed_at IS NULL`,
       [plan.nodes.map((n) => n.noteId)],
@@ -157,7 +161,7 @@ export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
       );
     await this.nodes.recomputeCentroids(manager, run.agent);
     return {
-      nodes: created,
+      nodes: created.length,
       joined: plan.nodes.filter((n) => n.joined).length,
       business: plan.nodes.filter((n) => n.root === 'business').length,
       private: plan.nodes.filter((n) => n.root === 'private').length,

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/being.proto.
  */
 export const file_memory_v1_being: GenFile = /*@__PURE__*/
-  fileDesc("ChVtZW1vcnkvdjEvYmVpbmcucHJvdG8SCW1lbW9yeS52MSJuCgdFbW90aW9uEg8KB3ZhbGVuY2UYASABKAESDwoHYXJvdXNhbBgCIAEoARIRCglkb21pbmFuY2UYAyABKAESDgoGc2FmZXR5GAQgASgBEg8KB25vdmVsdHkYBSABKAESDQoFdHJ1c3QYBiABKAEijAEKD0FkZFNjZW5lUmVxdWVzdBINCgVhZ2VudBgBIAEoCRINCgVzY2VuZRgCIAEoCRIXCgppbXBvcnRhbmNlGAMgASgBSACIAQESDgoGdGhlbWVzGAQgAygJEiMKB2Vtb3Rpb24YBSABKAsyEi5tZW1vcnkudjEuRW1vdGlvbkINCgtfaW1wb3J0YW5jZSJLChBBZGRTY2VuZVJlc3BvbnNlEg8KB25vdGVfaWQYASABKAkSFAoMcGFyc2VfZmFpbGVkGAIgASgIEhAKCHByb2JsZW1zGAMgAygJImoKDkFkZE5vdGVSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEgwKBGtpbmQYAiABKAkSDwoHY29udGVudBgDIAEoCRIqCgZkdWVfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIocCCglCZWluZ05vdGUSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhQKDHBhcnNlX2ZhaWxlZBgEIAEoCBIqCgZkdWVfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKB3JlYWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHByb2Nlc3NlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVAoQTGlzdE5vdGVzUmVxdWVzdBINCgVhZ2VudBgBIAEoCRINCgVraW5kcxgCIAMoCRITCgt1bnJlYWRfb25seRgDIAEoCBINCgVsaW1pdBgEIAEoBSI4ChFMaXN0Tm90ZXNSZXNwb25zZRIjCgVub3RlcxgBIAMoCzIULm1lbW9yeS52MS5CZWluZ05vdGUiNwoUTWFya05vdGVzUmVhZFJlcXVlc3QSDQoFYWdlbnQYASABKAkSEAoIbm90ZV9pZHMYAiADKAkiJwoVTWFya05vdGVzUmVhZFJlc3BvbnNlEg4KBm1hcmtlZBgBIAEoBSJFChVQdXRQYXJ0bmVyUnVsZVJlcXVlc3QSDQoFYWdlbnQYASABKAkSDAoEcnVsZRgCIAEoCRIPCgdlbmFibGVkGAMgASgIIjgKC1BhcnRuZXJSdWxlEgoKAmlkGAEgASgJEgwKBHJ1bGUYAiABKAkSDwoHZW5hYmxlZBgDIAEoCCJYChZQdXRSZWxhdGlvbnNoaXBSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEg4KBnBlcnNvbhgCIAEoCRIQCghyZWxhdGlvbhgDIAEoCRINCgVub3RlcxgEIAEoCSI/CgxSZWxhdGlvbnNoaXASDgoGcGVyc29uGAEgASgJEhAKCHJlbGF0aW9uGAIgASgJEg0KBW5vdGVzGAMgASgJIkEKFFB1dFByZWZlcmVuY2VSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEgsKA2tleRgCIAEoCRINCgV2YWx1ZRgDIAEoCSIoCgpQcmVmZXJlbmNlEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSKNAQoOUHV0U291bFJlcXVlc3QSDQoFYWdlbnQYASABKAkSEwoLcGVyc29uYWxpdHkYAiABKAkSDQoFdm9pY2UYAyABKAkSDgoGdmFsdWVzGAQgAygJEhEKCWJhY2tzdG9yeRgFIAEoCRITCgtpbm5lcl93b3JsZBgGIAEoCRIQCghleGFtcGxlcxgHIAMoCSJ0CgRTb3VsEhMKC3BlcnNvbmFsaXR5GAEgASgJEg0KBXZvaWNlGAIgASgJEg4KBnZhbHVlcxgDIAMoCRIRCgliYWNrc3RvcnkYBCABKAkSEwoLaW5uZXJfd29ybGQYBSABKAkSEAoIZXhhbXBsZXMYBiADKAkiIAoPR2V0QmVpbmdSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIngKDkNsdXN0ZXJTdW1tYXJ5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEcm9vdBgDIAEoCRIRCglwYXJlbnRfaWQYBCABKAkSDgoGYWN0aXZlGAUgASgFEg0KBWR5aW5nGAYgASgFEgwKBGRlYWQYByABKAUikwIKBUJlaW5nEg0KBWFnZW50GAEgASgJEh0KBHNvdWwYAiABKAsyDy5tZW1vcnkudjEuU291bBIlCgVydWxlcxgDIAMoCzIWLm1lbW9yeS52MS5QYXJ0bmVyUnVsZRIuCg1yZWxhdGlvbnNoaXBzGAQgAygLMhcubWVtb3J5LnYxLlJlbGF0aW9uc2hpcBIqCgtwcmVmZXJlbmNlcxgFIAMoCzIVLm1lbW9yeS52MS5QcmVmZXJlbmNlEisKCGNsdXN0ZXJzGAYgAygLMhkubWVtb3J5LnYxLkNsdXN0ZXJTdW1tYXJ5EhQKDHVucmVhZF9ub3RlcxgHIAEoBRIWCg5wZW5kaW5nX3NjZW5lcxgIIAEoBSJACg5QaW5Ob2RlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEg4KBnBpbm5lZBgDIAEoCCIoCghXaGVuSXRlbRIMCgRkYXRlGAEgASgJEg4KBmFjdGlvbhgCIAEoCSKgAwoJU2NlbmVOb2RlEgoKAmlkGAEgASgJEhIKCmNsdXN0ZXJfaWQYAiABKAkSDgoGYWN0aW9uGAMgASgJEg4KBmFjdG9ycxgEIAMoCRIhCgR3aGVuGAUgAygLMhMubWVtb3J5LnYxLldoZW5JdGVtEg8KB3NldHRpbmcYBiABKAkSEAoIZGlhbG9ndWUYByADKAkSDwoHc2Vuc29yeRgIIAMoCRIPCgdmZWVsaW5nGAkgASgJEhIKCmltcG9ydGFuY2UYCiABKAESDgoGdGhlbWVzGAsgAygJEiMKB2Vtb3Rpb24YDCABKAsyEi5tZW1vcnkudjEuRW1vdGlvbhIOCgZzdGF0dXMYDSABKAkSDQoFZnJlc2gYDiABKAgSDgoGcGlubmVkGA8gASgIEhUKDXNlc3Npb25fY291bnQYECABKAUSGgoScmVhY3RpdmF0aW9uX2NvdW50GBEgASgFEjIKDmxhc3RfYWN0aXZhdGVkGBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgR0ZXh0GBMgASgJIjQKEkJlaW5nUmVjYWxsUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdtZXNzYWdlGAIgASgJIkgKE0JlaW5nUmVjYWxsUmVzcG9uc2USDAoEdGV4dBgBIAEoCRIjCgVub2RlcxgCIAMoCzIULm1lbW9yeS52MS5TY2VuZU5vZGUiOAoTUmVjYWxsTWVtb3J5UmVxdWVzdBINCgVhZ2VudBgBIAEoCRISCgpjbHVzdGVyX2lkGAIgASgJIjkKElNjZW5lTm9kZXNSZXNwb25zZRIjCgVub2RlcxgBIAMoCzIULm1lbW9yeS52MS5TY2VuZU5vZGUiVAoTU2VhcmNoTWVtb3J5UmVxdWVzdBINCgVhZ2VudBgBIAEoCRIQCghrZXl3b3JkcxgCIAMoCRINCgVtYXRjaBgDIAEoCRINCgVsaW1pdBgEIAEoBSJBChBSdW5QYXRyb2xSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEg0KBW1vZGVsGAIgASgJEg8KB2FwaV9rZXkYAyABKAkiqQEKEFBhdHJvbFN0ZXBSZXBvcnQSDAoEc3RlcBgBIAEoCRIPCgdza2lwcGVkGAIgASgIEg4KBnJlYXNvbhgDIAEoCRI3CgZjb3VudHMYBCADKAsyJy5tZW1vcnkudjEuUGF0cm9sU3RlcFJlcG9ydC5Db3VudHNFbnRyeRotCgtDb3VudHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAU6AjgBIssBCgxQYXRyb2xSZXBvcnQSDgoGcnVuX2lkGAEgASgJEg0KBWFnZW50GAIgASgJEg8KB3Jlc3VtZWQYAyABKAgSKgoFc3RlcHMYBCADKAsyGy5tZW1vcnkudjEuUGF0cm9sU3RlcFJlcG9ydBIuCgpzdGFydGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtmaW5pc2hlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAy5gcKDEJlaW5nU2VydmljZRJDCghBZGRTY2VuZRIaLm1lbW9yeS52MS5BZGRTY2VuZVJlcXVlc3QaGy5tZW1vcnkudjEuQWRkU2NlbmVSZXNwb25zZRI6CgdBZGROb3RlEhkubWVtb3J5LnYxLkFkZE5vdGVSZXF1ZXN0GhQubWVtb3J5LnYxLkJlaW5nTm90ZRJGCglMaXN0Tm90ZXMSGy5tZW1vcnkudjEuTGlzdE5vdGVzUmVxdWVzdBocLm1lbW9yeS52MS5MaXN0Tm90ZXNSZXNwb25zZRJSCg1NYXJrTm90ZXNSZWFkEh8ubWVtb3J5LnYxLk1hcmtOb3Rlc1JlYWRSZXF1ZXN0GiAubWVtb3J5LnYxLk1hcmtOb3Rlc1JlYWRSZXNwb25zZRJKCg5QdXRQYXJ0bmVyUnVsZRIgLm1lbW9yeS52MS5QdXRQYXJ0bmVyUnVsZVJlcXVlc3QaFi5tZW1vcnkudjEuUGFydG5lclJ1bGUSTQoPUHV0UmVsYXRpb25zaGlwEiEubWVtb3J5LnYxLlB1dFJlbGF0aW9uc2hpcFJlcXVlc3QaFy5tZW1vcnkudjEuUmVsYXRpb25zaGlwEkcKDVB1dFByZWZlcmVuY2USHy5tZW1vcnkudjEuUHV0UHJlZmVyZW5jZVJlcXVlc3QaFS5tZW1vcnkudjEuUHJlZmVyZW5jZRI1CgdQdXRTb3VsEhkubWVtb3J5LnYxLlB1dFNvdWxSZXF1ZXN0Gg8ubWVtb3J5LnYxLlNvdWwSOAoIR2V0QmVpbmcSGi5tZW1vcnkudjEuR2V0QmVpbmdSZXF1ZXN0GhAubWVtb3J5LnYxLkJlaW5nEjoKB1Bpbk5vZGUSGS5tZW1vcnkudjEuUGluTm9kZVJlcXVlc3QaFC5tZW1vcnkudjEuU2NlbmVOb2RlEkcKBlJlY2FsbBIdLm1lbW9yeS52MS5CZWluZ1JlY2FsbFJlcXVlc3QaHi5tZW1vcnkudjEuQmVpbmdSZWNhbGxSZXNwb25zZRJNCgxSZWNhbGxNZW1vcnkSHi5tZW1vcnkudjEuUmVjYWxsTWVtb3J5UmVxdWVzdBodLm1lbW9yeS52MS5TY2VuZU5vZGVzUmVzcG9uc2USTQoMU2VhcmNoTWVtb3J5Eh4ubWVtb3J5LnYxLlNlYXJjaE1lbW9yeVJlcXVlc3QaHS5tZW1vcnkudjEuU2NlbmVOb2Rlc1Jlc3BvbnNlEkEKCVJ1blBhdHJvbBIbLm1lbW9yeS52MS5SdW5QYXRyb2xSZXF1ZXN0GhcubWVtb3J5LnYxLlBhdHJvbFJlcG9ydGIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChVtZW1vcnkvdjEvYmVpbmcucHJvdG8SCW1lbW9yeS52MSJuCgdFbW90aW9uEg8KB3ZhbGVuY2UYASABKAESDwoHYXJvdXNhbBgCIAEoARIRCglkb21pbmFuY2UYAyABKAESDgoGc2FmZXR5GAQgASgBEg8KB25vdmVsdHkYBSABKAESDQoFdHJ1c3QYBiABKAEijAEKD0FkZFNjZW5lUmVxdWVzdBINCgVhZ2VudBgBIAEoCRINCgVzY2VuZRgCIAEoCRIXCgppbXBvcnRhbmNlGAMgASgBSACIAQESDgoGdGhlbWVzGAQgAygJEiMKB2Vtb3Rpb24YBSABKAsyEi5tZW1vcnkudjEuRW1vdGlvbkINCgtfaW1wb3J0YW5jZSJLChBBZGRTY2VuZVJlc3BvbnNlEg8KB25vdGVfaWQYASABKAkSFAoMcGFyc2VfZmFpbGVkGAIgASgIEhAKCHByb2JsZW1zGAMgAygJImoKDkFkZE5vdGVSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEgwKBGtpbmQYAiABKAkSDwoHY29udGVudBgDIAEoCRIqCgZkdWVfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIocCCglCZWluZ05vdGUSCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIPCgdjb250ZW50GAMgASgJEhQKDHBhcnNlX2ZhaWxlZBgEIAEoCBIqCgZkdWVfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEisKB3JlYWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHByb2Nlc3NlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiVAoQTGlzdE5vdGVzUmVxdWVzdBINCgVhZ2VudBgBIAEoCRINCgVraW5kcxgCIAMoCRITCgt1bnJlYWRfb25seRgDIAEoCBINCgVsaW1pdBgEIAEoBSI4ChFMaXN0Tm90ZXNSZXNwb25zZRIjCgVub3RlcxgBIAMoCzIULm1lbW9yeS52MS5CZWluZ05vdGUiNwoUTWFya05vdGVzUmVhZFJlcXVlc3QSDQoFYWdlbnQYASABKAkSEAoIbm90ZV9pZHMYAiADKAkiJwoVTWFya05vdGVzUmVhZFJlc3BvbnNlEg4KBm1hcmtlZBgBIAEoBSJFChVQdXRQYXJ0bmVyUnVsZVJlcXVlc3QSDQoFYWdlbnQYASABKAkSDAoEcnVsZRgCIAEoCRIPCgdlbmFibGVkGAMgASgIIjgKC1BhcnRuZXJSdWxlEgoKAmlkGAEgASgJEgwKBHJ1bGUYAiABKAkSDwoHZW5hYmxlZBgDIAEoCCJYChZQdXRSZWxhdGlvbnNoaXBSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEg4KBnBlcnNvbhgCIAEoCRIQCghyZWxhdGlvbhgDIAEoCRINCgVub3RlcxgEIAEoCSI/CgxSZWxhdGlvbnNoaXASDgoGcGVyc29uGAEgASgJEhAKCHJlbGF0aW9uGAIgASgJEg0KBW5vdGVzGAMgASgJIkEKFFB1dFByZWZlcmVuY2VSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEgsKA2tleRgCIAEoCRINCgV2YWx1ZRgDIAEoCSIoCgpQcmVmZXJlbmNlEgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCSKNAQoOUHV0U291bFJlcXVlc3QSDQoFYWdlbnQYASABKAkSEwoLcGVyc29uYWxpdHkYAiABKAkSDQoFdm9pY2UYAyABKAkSDgoGdmFsdWVzGAQgAygJEhEKCWJhY2tzdG9yeRgFIAEoCRITCgtpbm5lcl93b3JsZBgGIAEoCRIQCghleGFtcGxlcxgHIAMoCSJ0CgRTb3VsEhMKC3BlcnNvbmFsaXR5GAEgASgJEg0KBXZvaWNlGAIgASgJEg4KBnZhbHVlcxgDIAMoCRIRCgliYWNrc3RvcnkYBCABKAkSEwoLaW5uZXJfd29ybGQYBSABKAkSEAoIZXhhbXBsZXMYBiADKAkiIAoPR2V0QmVpbmdSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIngKDkNsdXN0ZXJTdW1tYXJ5EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEcm9vdBgDIAEoCRIRCglwYXJlbnRfaWQYBCABKAkSDgoGYWN0aXZlGAUgASgFEg0KBWR5aW5nGAYgASgFEgwKBGRlYWQYByABKAUikwIKBUJlaW5nEg0KBWFnZW50GAEgASgJEh0KBHNvdWwYAiABKAsyDy5tZW1vcnkudjEuU291bBIlCgVydWxlcxgDIAMoCzIWLm1lbW9yeS52MS5QYXJ0bmVyUnVsZRIuCg1yZWxhdGlvbnNoaXBzGAQgAygLMhcubWVtb3J5LnYxLlJlbGF0aW9uc2hpcBIqCgtwcmVmZXJlbmNlcxgFIAMoCzIVLm1lbW9yeS52MS5QcmVmZXJlbmNlEisKCGNsdXN0ZXJzGAYgAygLMhkubWVtb3J5LnYxLkNsdXN0ZXJTdW1tYXJ5EhQKDHVucmVhZF9ub3RlcxgHIAEoBRIWCg5wZW5kaW5nX3NjZW5lcxgIIAEoBSJACg5QaW5Ob2RlUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdub2RlX2lkGAIgASgJEg4KBnBpbm5lZBgDIAEoCCIoCghXaGVuSXRlbRIMCgRkYXRlGAEgASgJEg4KBmFjdGlvbhgCIAEoCSKgAwoJU2NlbmVOb2RlEgoKAmlkGAEgASgJEhIKCmNsdXN0ZXJfaWQYAiABKAkSDgoGYWN0aW9uGAMgASgJEg4KBmFjdG9ycxgEIAMoCRIhCgR3aGVuGAUgAygLMhMubWVtb3J5LnYxLldoZW5JdGVtEg8KB3NldHRpbmcYBiABKAkSEAoIZGlhbG9ndWUYByADKAkSDwoHc2Vuc29yeRgIIAMoCRIPCgdmZWVsaW5nGAkgASgJEhIKCmltcG9ydGFuY2UYCiABKAESDgoGdGhlbWVzGAsgAygJEiMKB2Vtb3Rpb24YDCABKAsyEi5tZW1vcnkudjEuRW1vdGlvbhIOCgZzdGF0dXMYDSABKAkSDQoFZnJlc2gYDiABKAgSDgoGcGlubmVkGA8gASgIEhUKDXNlc3Npb25fY291bnQYECABKAUSGgoScmVhY3RpdmF0aW9uX2NvdW50GBEgASgFEjIKDmxhc3RfYWN0aXZhdGVkGBIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIMCgR0ZXh0GBMgASgJIjQKEkJlaW5nUmVjYWxsUmVxdWVzdBINCgVhZ2VudBgBIAEoCRIPCgdtZXNzYWdlGAIgASgJIkgKE0JlaW5nUmVjYWxsUmVzcG9uc2USDAoEdGV4dBgBIAEoCRIjCgVub2RlcxgCIAMoCzIULm1lbW9yeS52MS5TY2VuZU5vZGUiOAoTUmVjYWxsTWVtb3J5UmVxdWVzdBINCgVhZ2VudBgBIAEoCRISCgpjbHVzdGVyX2lkGAIgASgJIjkKElNjZW5lTm9kZXNSZXNwb25zZRIjCgVub2RlcxgBIAMoCzIULm1lbW9yeS52MS5TY2VuZU5vZGUiVAoTU2VhcmNoTWVtb3J5UmVxdWVzdBINCgVhZ2VudBgBIAEoCRIQCghrZXl3b3JkcxgCIAMoCRINCgVtYXRjaBgDIAEoCRINCgVsaW1pdBgEIAEoBSJoChBMaXN0Tm9kZXNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhIKCmNsdXN0ZXJfaWQYAiABKAkSEAoIc3RhdHVzZXMYAyADKAkSDQoFbGltaXQYBCABKAUSEAoIbm9kZV9pZHMYBSADKAkiNAoSTm9kZUhpc3RvcnlSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEg8KB25vZGVfaWQYAiABKAkiowEKEE5vZGVIaXN0b3J5UG9pbnQSDgoGcnVuX2lkGAEgASgJEgwKBHN0ZXAYAiABKAkSEgoKaW1wb3J0YW5jZRgDIAEoARIcChRlZmZlY3RpdmVfaW1wb3J0YW5jZRgEIAEoARIOCgZzdGF0dXMYBSABKAkSLwoLcmVjb3JkZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkIKE05vZGVIaXN0b3J5UmVzcG9uc2USKwoGcG9pbnRzGAEgAygLMhsubWVtb3J5LnYxLk5vZGVIaXN0b3J5UG9pbnQiLgoOSm91cm5hbFJlcXVlc3QSDQoFYWdlbnQYASABKAkSDQoFbGltaXQYAiABKAUiWgoKRGlhcnlFbnRyeRILCgNkYXkYASABKAkSDwoHY29udGVudBgCIAEoCRIuCgp1cGRhdGVkX2F0GAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJoCglUaGlua05vdGUSCgoCaWQYASABKAkSDwoHY29udGVudBgCIAEoCRIOCgZydW5faWQYAyABKAkSLgoKY3JlYXRlZF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiYgoPSm91cm5hbFJlc3BvbnNlEiQKBWRpYXJ5GAEgAygLMhUubWVtb3J5LnYxLkRpYXJ5RW50cnkSKQoLdGhpbmtfbm90ZXMYAiADKAsyFC5tZW1vcnkudjEuVGhpbmtOb3RlIkEKEFJ1blBhdHJvbFJlcXVlc3QSDQoFYWdlbnQYASABKAkSDQoFbW9kZWwYAiABKAkSDwoHYXBpX2tleRgDIAEoCSKpAQoQUGF0cm9sU3RlcFJlcG9ydBIMCgRzdGVwGAEgASgJEg8KB3NraXBwZWQYAiABKAgSDgoGcmVhc29uGAMgASgJEjcKBmNvdW50cxgEIAMoCzInLm1lbW9yeS52MS5QYXRyb2xTdGVwUmVwb3J0LkNvdW50c0VudHJ5Gi0KC0NvdW50c0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBToCOAEiywEKDFBhdHJvbFJlcG9ydBIOCgZydW5faWQYASABKAkSDQoFYWdlbnQYAiABKAkSDwoHcmVzdW1lZBgDIAEoCBIqCgVzdGVwcxgEIAMoCzIbLm1lbW9yeS52MS5QYXRyb2xTdGVwUmVwb3J0Ei4KCnN0YXJ0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2ZpbmlzaGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDK/CQoMQmVpbmdTZXJ2aWNlEkMKCEFkZFNjZW5lEhoubWVtb3J5LnYxLkFkZFNjZW5lUmVxdWVzdBobLm1lbW9yeS52MS5BZGRTY2VuZVJlc3BvbnNlEjoKB0FkZE5vdGUSGS5tZW1vcnkudjEuQWRkTm90ZVJlcXVlc3QaFC5tZW1vcnkudjEuQmVpbmdOb3RlEkYKCUxpc3ROb3RlcxIbLm1lbW9yeS52MS5MaXN0Tm90ZXNSZXF1ZXN0GhwubWVtb3J5LnYxLkxpc3ROb3Rlc1Jlc3BvbnNlElIKDU1hcmtOb3Rlc1JlYWQSHy5tZW1vcnkudjEuTWFya05vdGVzUmVhZFJlcXVlc3QaIC5tZW1vcnkudjEuTWFya05vdGVzUmVhZFJlc3BvbnNlEkoKDlB1dFBhcnRuZXJSdWxlEiAubWVtb3J5LnYxLlB1dFBhcnRuZXJSdWxlUmVxdWVzdBoWLm1lbW9yeS52MS5QYXJ0bmVyUnVsZRJNCg9QdXRSZWxhdGlvbnNoaXASIS5tZW1vcnkudjEuUHV0UmVsYXRpb25zaGlwUmVxdWVzdBoXLm1lbW9yeS52MS5SZWxhdGlvbnNoaXASRwoNUHV0UHJlZmVyZW5jZRIfLm1lbW9yeS52MS5QdXRQcmVmZXJlbmNlUmVxdWVzdBoVLm1lbW9yeS52MS5QcmVmZXJlbmNlEjUKB1B1dFNvdWwSGS5tZW1vcnkudjEuUHV0U291bFJlcXVlc3QaDy5tZW1vcnkudjEuU291bBI4CghHZXRCZWluZxIaLm1lbW9yeS52MS5HZXRCZWluZ1JlcXVlc3QaEC5tZW1vcnkudjEuQmVpbmcSOgoHUGluTm9kZRIZLm1lbW9yeS52MS5QaW5Ob2RlUmVxdWVzdBoULm1lbW9yeS52MS5TY2VuZU5vZGUSRwoGUmVjYWxsEh0ubWVtb3J5LnYxLkJlaW5nUmVjYWxsUmVxdWVzdBoeLm1lbW9yeS52MS5CZWluZ1JlY2FsbFJlc3BvbnNlEk0KDFJlY2FsbE1lbW9yeRIeLm1lbW9yeS52MS5SZWNhbGxNZW1vcnlSZXF1ZXN0Gh0ubWVtb3J5LnYxLlNjZW5lTm9kZXNSZXNwb25zZRJNCgxTZWFyY2hNZW1vcnkSHi5tZW1vcnkudjEuU2VhcmNoTWVtb3J5UmVxdWVzdBodLm1lbW9yeS52MS5TY2VuZU5vZGVzUmVzcG9uc2USRwoJTGlzdE5vZGVzEhsubWVtb3J5LnYxLkxpc3ROb2Rlc1JlcXVlc3QaHS5tZW1vcnkudjEuU2NlbmVOb2Rlc1Jlc3BvbnNlEkwKC05vZGVIaXN0b3J5Eh0ubWVtb3J5LnYxLk5vZGVIaXN0b3J5UmVxdWVzdBoeLm1lbW9yeS52MS5Ob2RlSGlzdG9yeVJlc3BvbnNlEkAKB0pvdXJuYWwSGS5tZW1vcnkudjEuSm91cm5hbFJlcXVlc3QaGi5tZW1vcnkudjEuSm91cm5hbFJlc3BvbnNlEkEKCVJ1blBhdHJvbBIbLm1lbW9yeS52MS5SdW5QYXRyb2xSZXF1ZXN0GhcubWVtb3J5LnYxLlBhdHJvbFJlcG9ydGIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * The six VADSNT values of a scene's emotion: valence in [-1, 1], the others in [0, 1].
@@ -1759,6 +1759,448 @@ export const SearchMemoryRequestSchema: GenMessage<SearchMemoryRequest, {jsonTyp
   messageDesc(file_memory_v1_being, 27);
 
 /**
+ * @generated from message memory.v1.ListNodesRequest
+ */
+export type ListNodesRequest = Message<"memory.v1.ListNodesRequest"> & {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Empty: every cluster of the being; else that cluster's own nodes (not its sub-clusters').
+   *
+   * @generated from field: string cluster_id = 2;
+   */
+  clusterId: string;
+
+  /**
+   * Empty: every status; else among "active", "dying", "dead".
+   *
+   * @generated from field: repeated string statuses = 3;
+   */
+  statuses: string[];
+
+  /**
+   * 1..500; 0 = 100. Most important first.
+   *
+   * @generated from field: int32 limit = 4;
+   */
+  limit: number;
+
+  /**
+   * Empty: any node; else only these (at most 100).
+   *
+   * @generated from field: repeated string node_ids = 5;
+   */
+  nodeIds: string[];
+};
+
+/**
+ * @generated from message memory.v1.ListNodesRequest
+ */
+export type ListNodesRequestJson = {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent?: string;
+
+  /**
+   * Empty: every cluster of the being; else that cluster's own nodes (not its sub-clusters').
+   *
+   * @generated from field: string cluster_id = 2;
+   */
+  clusterId?: string;
+
+  /**
+   * Empty: every status; else among "active", "dying", "dead".
+   *
+   * @generated from field: repeated string statuses = 3;
+   */
+  statuses?: string[];
+
+  /**
+   * 1..500; 0 = 100. Most important first.
+   *
+   * @generated from field: int32 limit = 4;
+   */
+  limit?: number;
+
+  /**
+   * Empty: any node; else only these (at most 100).
+   *
+   * @generated from field: repeated string node_ids = 5;
+   */
+  nodeIds?: string[];
+};
+
+/**
+ * Describes the message memory.v1.ListNodesRequest.
+ * Use `create(ListNodesRequestSchema)` to create a new message.
+ */
+export const ListNodesRequestSchema: GenMessage<ListNodesRequest, {jsonType: ListNodesRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 28);
+
+/**
+ * @generated from message memory.v1.NodeHistoryRequest
+ */
+export type NodeHistoryRequest = Message<"memory.v1.NodeHistoryRequest"> & {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * @generated from field: string node_id = 2;
+   */
+  nodeId: string;
+};
+
+/**
+ * @generated from message memory.v1.NodeHistoryRequest
+ */
+export type NodeHistoryRequestJson = {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent?: string;
+
+  /**
+   * @generated from field: string node_id = 2;
+   */
+  nodeId?: string;
+};
+
+/**
+ * Describes the message memory.v1.NodeHistoryRequest.
+ * Use `create(NodeHistoryRequestSchema)` to create a new message.
+ */
+export const NodeHistoryRequestSchema: GenMessage<NodeHistoryRequest, {jsonType: NodeHistoryRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 29);
+
+/**
+ * @generated from message memory.v1.NodeHistoryPoint
+ */
+export type NodeHistoryPoint = Message<"memory.v1.NodeHistoryPoint"> & {
+  /**
+   * @generated from field: string run_id = 1;
+   */
+  runId: string;
+
+  /**
+   * "scenes" when the run made the node (its first value), "decay" after the run's decay step.
+   *
+   * @generated from field: string step = 2;
+   */
+  step: string;
+
+  /**
+   * The node's stored importance then (0..1).
+   *
+   * @generated from field: double importance = 3;
+   */
+  importance: number;
+
+  /**
+   * importance · e^(−session_count/30) · (1 + reactivation_count) then: what decay judges.
+   *
+   * @generated from field: double effective_importance = 4;
+   */
+  effectiveImportance: number;
+
+  /**
+   * "active", "dying" or "dead".
+   *
+   * @generated from field: string status = 5;
+   */
+  status: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp recorded_at = 6;
+   */
+  recordedAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message memory.v1.NodeHistoryPoint
+ */
+export type NodeHistoryPointJson = {
+  /**
+   * @generated from field: string run_id = 1;
+   */
+  runId?: string;
+
+  /**
+   * "scenes" when the run made the node (its first value), "decay" after the run's decay step.
+   *
+   * @generated from field: string step = 2;
+   */
+  step?: string;
+
+  /**
+   * The node's stored importance then (0..1).
+   *
+   * @generated from field: double importance = 3;
+   */
+  importance?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * importance · e^(−session_count/30) · (1 + reactivation_count) then: what decay judges.
+   *
+   * @generated from field: double effective_importance = 4;
+   */
+  effectiveImportance?: number | "NaN" | "Infinity" | "-Infinity";
+
+  /**
+   * "active", "dying" or "dead".
+   *
+   * @generated from field: string status = 5;
+   */
+  status?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp recorded_at = 6;
+   */
+  recordedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.NodeHistoryPoint.
+ * Use `create(NodeHistoryPointSchema)` to create a new message.
+ */
+export const NodeHistoryPointSchema: GenMessage<NodeHistoryPoint, {jsonType: NodeHistoryPointJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 30);
+
+/**
+ * @generated from message memory.v1.NodeHistoryResponse
+ */
+export type NodeHistoryResponse = Message<"memory.v1.NodeHistoryResponse"> & {
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated memory.v1.NodeHistoryPoint points = 1;
+   */
+  points: NodeHistoryPoint[];
+};
+
+/**
+ * @generated from message memory.v1.NodeHistoryResponse
+ */
+export type NodeHistoryResponseJson = {
+  /**
+   * Oldest first.
+   *
+   * @generated from field: repeated memory.v1.NodeHistoryPoint points = 1;
+   */
+  points?: NodeHistoryPointJson[];
+};
+
+/**
+ * Describes the message memory.v1.NodeHistoryResponse.
+ * Use `create(NodeHistoryResponseSchema)` to create a new message.
+ */
+export const NodeHistoryResponseSchema: GenMessage<NodeHistoryResponse, {jsonType: NodeHistoryResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 31);
+
+/**
+ * @generated from message memory.v1.JournalRequest
+ */
+export type JournalRequest = Message<"memory.v1.JournalRequest"> & {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Diary entries: 1..500; 0 = 30.
+   *
+   * @generated from field: int32 limit = 2;
+   */
+  limit: number;
+};
+
+/**
+ * @generated from message memory.v1.JournalRequest
+ */
+export type JournalRequestJson = {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent?: string;
+
+  /**
+   * Diary entries: 1..500; 0 = 30.
+   *
+   * @generated from field: int32 limit = 2;
+   */
+  limit?: number;
+};
+
+/**
+ * Describes the message memory.v1.JournalRequest.
+ * Use `create(JournalRequestSchema)` to create a new message.
+ */
+export const JournalRequestSchema: GenMessage<JournalRequest, {jsonType: JournalRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 32);
+
+/**
+ * @generated from message memory.v1.DiaryEntry
+ */
+export type DiaryEntry = Message<"memory.v1.DiaryEntry"> & {
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: string day = 1;
+   */
+  day: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 3;
+   */
+  updatedAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message memory.v1.DiaryEntry
+ */
+export type DiaryEntryJson = {
+  /**
+   * YYYY-MM-DD.
+   *
+   * @generated from field: string day = 1;
+   */
+  day?: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp updated_at = 3;
+   */
+  updatedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.DiaryEntry.
+ * Use `create(DiaryEntrySchema)` to create a new message.
+ */
+export const DiaryEntrySchema: GenMessage<DiaryEntry, {jsonType: DiaryEntryJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 33);
+
+/**
+ * @generated from message memory.v1.ThinkNote
+ */
+export type ThinkNote = Message<"memory.v1.ThinkNote"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * The patrol run that wrote it (empty for notes kept from before being memory).
+   *
+   * @generated from field: string run_id = 3;
+   */
+  runId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * @generated from message memory.v1.ThinkNote
+ */
+export type ThinkNoteJson = {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id?: string;
+
+  /**
+   * @generated from field: string content = 2;
+   */
+  content?: string;
+
+  /**
+   * The patrol run that wrote it (empty for notes kept from before being memory).
+   *
+   * @generated from field: string run_id = 3;
+   */
+  runId?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp created_at = 4;
+   */
+  createdAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.ThinkNote.
+ * Use `create(ThinkNoteSchema)` to create a new message.
+ */
+export const ThinkNoteSchema: GenMessage<ThinkNote, {jsonType: ThinkNoteJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 34);
+
+/**
+ * @generated from message memory.v1.JournalResponse
+ */
+export type JournalResponse = Message<"memory.v1.JournalResponse"> & {
+  /**
+   * Newest day first.
+   *
+   * @generated from field: repeated memory.v1.DiaryEntry diary = 1;
+   */
+  diary: DiaryEntry[];
+
+  /**
+   * The newest set, the one in force, in the order written.
+   *
+   * @generated from field: repeated memory.v1.ThinkNote think_notes = 2;
+   */
+  thinkNotes: ThinkNote[];
+};
+
+/**
+ * @generated from message memory.v1.JournalResponse
+ */
+export type JournalResponseJson = {
+  /**
+   * Newest day first.
+   *
+   * @generated from field: repeated memory.v1.DiaryEntry diary = 1;
+   */
+  diary?: DiaryEntryJson[];
+
+  /**
+   * The newest set, the one in force, in the order written.
+   *
+   * @generated from field: repeated memory.v1.ThinkNote think_notes = 2;
+   */
+  thinkNotes?: ThinkNoteJson[];
+};
+
+/**
+ * Describes the message memory.v1.JournalResponse.
+ * Use `create(JournalResponseSchema)` to create a new message.
+ */
+export const JournalResponseSchema: GenMessage<JournalResponse, {jsonType: JournalResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_being, 35);
+
+/**
  * @generated from message memory.v1.RunPatrolRequest
  */
 export type RunPatrolRequest = Message<"memory.v1.RunPatrolRequest"> & {
@@ -1813,7 +2255,7 @@ export type RunPatrolRequestJson = {
  * Use `create(RunPatrolRequestSchema)` to create a new message.
  */
 export const RunPatrolRequestSchema: GenMessage<RunPatrolRequest, {jsonType: RunPatrolRequestJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_being, 28);
+  messageDesc(file_memory_v1_being, 36);
 
 /**
  * @generated from message memory.v1.PatrolStepReport
@@ -1882,7 +2324,7 @@ export type PatrolStepReportJson = {
  * Use `create(PatrolStepReportSchema)` to create a new message.
  */
 export const PatrolStepReportSchema: GenMessage<PatrolStepReport, {jsonType: PatrolStepReportJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_being, 29);
+  messageDesc(file_memory_v1_being, 37);
 
 /**
  * @generated from message memory.v1.PatrolReport
@@ -1963,7 +2405,7 @@ export type PatrolReportJson = {
  * Use `create(PatrolReportSchema)` to create a new message.
  */
 export const PatrolReportSchema: GenMessage<PatrolReport, {jsonType: PatrolReportJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_being, 30);
+  messageDesc(file_memory_v1_being, 38);
 
 /**
  * Being memory: what a companion agent (a being: tenant + agent) remembers as scenes,
@@ -2103,6 +2545,36 @@ export const BeingService: GenService<{
     methodKind: "unary";
     input: typeof SearchMemoryRequestSchema;
     output: typeof SceneNodesResponseSchema;
+  },
+  /**
+   * mem.rpc.being.nodes.list.{tenant}: a being's nodes as they are; revives nothing.
+   *
+   * @generated from rpc memory.v1.BeingService.ListNodes
+   */
+  listNodes: {
+    methodKind: "unary";
+    input: typeof ListNodesRequestSchema;
+    output: typeof SceneNodesResponseSchema;
+  },
+  /**
+   * mem.rpc.being.node.history.{tenant}: a node's importance and status, patrol run by run.
+   *
+   * @generated from rpc memory.v1.BeingService.NodeHistory
+   */
+  nodeHistory: {
+    methodKind: "unary";
+    input: typeof NodeHistoryRequestSchema;
+    output: typeof NodeHistoryResponseSchema;
+  },
+  /**
+   * mem.rpc.being.journal.{tenant}: the diary, newest day first, and the think notes in force.
+   *
+   * @generated from rpc memory.v1.BeingService.Journal
+   */
+  journal: {
+    methodKind: "unary";
+    input: typeof JournalRequestSchema;
+    output: typeof JournalResponseSchema;
   },
   /**
    * mem.rpc.patrol.run.{tenant}: runs the patrol now and answers what changed.
