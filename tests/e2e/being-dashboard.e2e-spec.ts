@@ -1,17 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { request } from 'undici';
+import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
-import {
-  startService,
-  startTestEnvironment,
-  type ServiceProcess,
-  type TestEnvironment,
-} from '@engram/testing';
-
-/** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
-const CHROMIUM = '/usr/bin/chromium';
+import { startTestEnvironment, type TestEnvironment } from '@engram/testing';
+import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 interface PatrolReport {
   runId: string;
@@ -31,48 +22,31 @@ interface SceneNode {
  */
 describe('being memory dashboard (headless Chromium against the api and the services behind it)', () => {
   let env: TestEnvironment;
-  const services: ServiceProcess[] = [];
   let dataSource: DataSource;
-  let browser: Browser;
+  let ui: DashboardBrowser;
   let page: Page;
   let base: string;
   let key: string;
   let firstRun: string;
 
-  async function post<T>(path: string, body: unknown): Promise<T> {
-    const res = await request(`${base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.body.json()) as T;
-    if (res.statusCode >= 300) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(json)}`);
-    return json;
-  }
-
-  async function seriousViolations(): Promise<string[]> {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }
-
-  const fitsWidth = () => page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+  const post = <T>(path: string, body: unknown) => ui.post<T>(path, key, body);
 
   beforeAll(async () => {
-    // Gerty first (it loads its built-in model), then the rest: started together on a busy
-    // machine they would starve each other past their readiness deadline. Retrieval answers the
-    // sign-in's check of the key, context-builder the agent page's profile.
-    env = await startTestEnvironment({ label: 'being_dashboard', processes: ['gerty'] });
-    for (const [name, own] of [
-      ['patrol', { PATROL_EVERY_MS: '0' }],
-      ['retrieval', {}],
-      ['context-builder', {}],
-      ['api', {}],
-    ] as const)
-      services.push(await startService(name, { ...env.env, ...own }));
-    await Promise.all(services.map((s) => s.waitUntilReady(60_000)));
-    base = `http://127.0.0.1:${services.find((s) => s.name === 'api')!.httpPort}`;
+    // Retrieval answers the sign-in's check of the key, context-builder the agent page's profile;
+    // patrol runs only when asked.
+    env = await startTestEnvironment({
+      label: 'being_dashboard',
+      processes: [
+        'gerty',
+        { name: 'patrol', env: { PATROL_EVERY_MS: '0' } },
+        'retrieval',
+        'context-builder',
+        'api',
+      ],
+    });
+    base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    ui = await openDashboard(base);
+    page = ui.page;
     dataSource = createDataSource(env.env.DATABASE_URL, {
       poolSize: 1,
       applicationName: 'being-dashboard-spec',
@@ -109,26 +83,16 @@ describe('being memory dashboard (headless Chromium against the api and the serv
       `INSERT INTO diary (tenant_id, agent, day, content) VALUES ('acme', 'wren', '2026-11-20', 'A misty walk with Sam.');
        INSERT INTO think_notes (tenant_id, agent, content) VALUES ('acme', 'wren', 'Ask Sam about the heron.')`,
     );
-
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await (await browser.newContext({ viewport: { width: 360, height: 780 } })).newPage();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await ui?.close();
     await dataSource?.destroy();
-    for (const service of services.reverse()) {
-      service.kill();
-      await service.exited;
-    }
     await env?.stop();
   });
 
   it('shows the cluster tree with counts, a scene with its curve, pins it, and runs a patrol', async () => {
-    await page.goto(`${base}/`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByLabel('API key').press('Enter');
-    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    await ui.signIn(key);
     await page.goto(`${base}/agents/wren`);
     await page.getByRole('link', { name: 'Being memory' }).click();
     await page.getByRole('heading', { name: 'Being memory of wren' }).waitFor();
@@ -167,8 +131,9 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     await page.getByText('Ask Sam about the heron.').waitFor();
     await page.getByRole('region', { name: 'Notes' }).getByText('Buy birdseed').waitFor();
 
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
+    await ui.screenshotForDocs('being-memory');
 
     // Pin: the page says so, and so does the being's memory.
     await detail.getByRole('button', { name: 'Pin scene' }).click();
@@ -194,8 +159,8 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     expect(await clusters.getByRole('button', { name: 'Mornings' }).count()).toBe(0);
     await detail.getByText('peaceful').waitFor();
 
-    expect(await seriousViolations()).toEqual([]);
-    expect(await fitsWidth()).toBe(true);
+    expect(await ui.seriousViolations()).toEqual([]);
+    expect(await ui.fitsWidth()).toBe(true);
   });
 
   it('says so for an agent that is not a being', async () => {
