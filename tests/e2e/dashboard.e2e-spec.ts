@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { brotliDecompressSync } from 'node:zlib';
 import { request } from 'undici';
 import { DataSource } from 'typeorm';
 import { ApiKeyStore, createDataSource } from '@engram/store';
@@ -97,12 +98,25 @@ describe('memory dashboard (headless Chromium against the api and the services b
   });
 
   it('is served at / and at the paths it routes, beside the api’s own routes', async () => {
+    let html = '';
     for (const path of ['/', '/agents/bot?x=1']) {
       const res = await request(`${base}${path}`);
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
-      expect(await res.body.text()).toContain('<div id="root"></div>');
+      html = await res.body.text();
+      expect(html).toContain('<div id="root"></div>');
     }
+    // Its script, compressed for a browser that takes brotli, whole for one that takes nothing.
+    const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)![1]!;
+    const br = await request(`${base}${script}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    const compressed = Buffer.from(await br.body.arrayBuffer());
+    expect([br.statusCode, br.headers['content-encoding']]).toEqual([200, 'br']);
+    expect(br.headers['cache-control']).toContain('immutable');
+    const plain = await request(`${base}${script}`);
+    const whole = Buffer.from(await plain.body.arrayBuffer());
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotliDecompressSync(compressed).equals(whole)).toBe(true);
+    expect(compressed.length).toBeLessThan(whole.length / 2);
     for (const path of ['/v1/no-such-rpc', '/assets/no-such-file.js', '/favicon.ico']) {
       const res = await request(`${base}${path}`);
       await res.body.dump();

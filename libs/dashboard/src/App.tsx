@@ -1,17 +1,23 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Anchor, AppShell, Button, Group, Loader, Title } from '@mantine/core';
 import { NavLink, Navigate, Route, Routes } from 'react-router';
 import { useSession } from './session';
 import { SignInPage } from './pages/SignInPage';
 import { AgentsPage } from './pages/AgentsPage';
 import { AgentPage } from './pages/AgentPage';
-import { BeingPage } from './pages/BeingPage';
-import { SearchPage } from './pages/SearchPage';
-import { ConversationsPage } from './pages/ConversationsPage';
-import { ConversationPage } from './pages/ConversationPage';
 
-// The health page's charts (@mantine/charts, recharts) are 428 of the script's 936 KB: loaded when it opens.
-const HealthPage = lazy(() => import('./pages/HealthPage').then((m) => ({ default: m.HealthPage })));
+/** A page whose script is loaded when it first opens. */
+function onDemand<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+// The first script holds the agents' pages only (what a sign-in opens); the others, and the
+// charts of the being and health pages (@mantine/charts, recharts: ~430 KB), come when opened.
+const BeingPage = onDemand(() => import('./pages/BeingPage'), 'BeingPage');
+const SearchPage = onDemand(() => import('./pages/SearchPage'), 'SearchPage');
+const ConversationsPage = onDemand(() => import('./pages/ConversationsPage'), 'ConversationsPage');
+const ConversationPage = onDemand(() => import('./pages/ConversationPage'), 'ConversationPage');
+const HealthPage = onDemand(() => import('./pages/HealthPage'), 'HealthPage');
 
 const SECTIONS = [
   { to: '/agents', label: 'Agents' },
@@ -44,24 +50,19 @@ export function App() {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
-        <Routes>
-          <Route path="/" element={<Navigate to="/agents" replace />} />
-          <Route path="/agents" element={<AgentsPage />} />
-          <Route path="/agents/:agent" element={<AgentPage />} />
-          <Route path="/agents/:agent/being" element={<BeingPage />} />
-          <Route path="/conversations" element={<ConversationsPage />} />
-          <Route path="/conversations/:conversationId" element={<ConversationPage />} />
-          <Route path="/search" element={<SearchPage />} />
-          <Route
-            path="/status"
-            element={
-              <Suspense fallback={<Loader aria-label="Loading the health page" size="sm" />}>
-                <HealthPage />
-              </Suspense>
-            }
-          />
-          <Route path="*" element={<Navigate to="/agents" replace />} />
-        </Routes>
+        <Suspense fallback={<Loader aria-label="Loading the page" size="sm" />}>
+          <Routes>
+            <Route path="/" element={<Navigate to="/agents" replace />} />
+            <Route path="/agents" element={<AgentsPage />} />
+            <Route path="/agents/:agent" element={<AgentPage />} />
+            <Route path="/agents/:agent/being" element={<BeingPage />} />
+            <Route path="/conversations" element={<ConversationsPage />} />
+            <Route path="/conversations/:conversationId" element={<ConversationPage />} />
+            <Route path="/search" element={<SearchPage />} />
+            <Route path="/status" element={<HealthPage />} />
+            <Route path="*" element={<Navigate to="/agents" replace />} />
+          </Routes>
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );

@@ -1,4 +1,4 @@
-import { groupBy, lifetimeLeft, whyItScored } from './format';
+import { groupBy, lifetimeLeft, when, whyItScored } from './format';
 
 describe('dashboard wording', () => {
   const now = new Date('2026-01-10T12:00:00Z');
@@ -21,6 +21,12 @@ describe('dashboard wording', () => {
       ['fact', [facts[1]]],
       ['preference', [facts[0], facts[2]]],
     ]);
+  });
+
+  it('shows a timestamp in the reader’s time zone, to the second; none as a dash', () => {
+    expect(when(new Date(2026, 3, 1, 9, 5, 7).toISOString())).toBe('2026-04-01 09:05:07');
+    expect(when(new Date(2026, 11, 31, 23, 59, 59).toISOString())).toBe('2026-12-31 23:59:59');
+    expect(when(undefined)).toBe('—');
   });
 
   it('says why a hit scored from its non-zero signals', () => {

@@ -24,7 +24,8 @@ runService({
   configure: (app) => {
     const fastify = app as NestFastifyApplication;
     fastify.useStaticAssets({ root: getAbsoluteFSPath(), prefix: '/docs/assets/', decorateReply: false });
-    // The dashboard's built assets: content-hashed names, so a browser may keep them for good.
+    // The dashboard's built assets: content-hashed names, so a browser may keep them for good;
+    // the build wrote each script and stylesheet brotli- and gzip-compressed beside it too.
     const dashboardAssets = join(dashboardDist(), 'assets');
     if (existsSync(dashboardAssets))
       fastify.useStaticAssets({
@@ -33,6 +34,7 @@ runService({
         decorateReply: false,
         immutable: true,
         maxAge: '365d',
+        preCompressed: true,
       });
     const server = fastify.getHttpAdapter().getInstance();
     server.removeContentTypeParser('text/plain');
