@@ -6,7 +6,6 @@ import {
   Card,
   Group,
   Modal,
-  Pagination,
   Stack,
   Switch,
   Table,
@@ -21,7 +20,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError, type AgentProfile, type Fact, type FactVersion, type StateEntry } from '../api';
 import { groupBy, lifetimeLeft, when } from '../format';
 import { useRpc } from '../session';
-import { QueryState } from './common';
+import { PageNav, QueryState } from './common';
 
 /** Facts per page of the agent's facts (facts/list answers a page and the total). */
 const FACTS_PAGE = 50;
@@ -144,18 +143,7 @@ export function AgentPage() {
               ))}
             </Stack>
           ))}
-        {pages > 1 && (
-          <nav aria-label="Pages of facts">
-            <Pagination
-              mt="md"
-              total={pages}
-              value={page}
-              onChange={setPage}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-            />
-          </nav>
-        )}
+        <PageNav label="Pages of facts" pages={pages} page={page} onChange={setPage} />
       </section>
     </Stack>
   );

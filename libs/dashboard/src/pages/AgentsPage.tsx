@@ -1,22 +1,11 @@
 import { useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  Card,
-  Group,
-  Pagination,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { AgentSummary, TenantSettings } from '../api';
 import { when } from '../format';
 import { useRpc } from '../session';
-import { QueryState } from './common';
+import { PageNav, QueryState } from './common';
 
 /** Agents per page: agents/list answers one page with the tenant's total. */
 const AGENTS_PAGE = 30;
@@ -49,17 +38,7 @@ export function AgentsPage() {
           <AgentCard key={agent.agent} summary={agent} />
         ))}
       </SimpleGrid>
-      {pages > 1 && (
-        <nav aria-label="Pages of agents">
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={setPage}
-            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-          />
-        </nav>
-      )}
+      <PageNav label="Pages of agents" pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }
