@@ -170,7 +170,9 @@ export class SceneNodesRepository {
   /**
    * Records the importance and status of the being's nodes (those merged into another are
    * not nodes of their own) as of `step` of run `runId` — every node, or those of `ids` —
-   * once: a point already recorded for (node, run, step) is kept.
+   * once: a point already recorded for (node, run, step) is kept. A node still dead at its last
+   * point gets none (its curve ends at its death until it is revived), so the history grows
+   * with the living nodes, not with every node that ever died.
    */
   async recordHistory(
     manager: EntityManager,
@@ -184,6 +186,9 @@ export class SceneNodesRepository {
       `INSERT INTO node_history (tenant_id, node_id, run_id, step, importance, effective_importance, status)
        SELECT $1, id, $3, $4, importance, ${EFFECTIVE_IMPORTANCE_SQL}, status FROM memory_nodes
         WHERE agent = $2 AND absorbed_into IS NULL AND ($5::bigint[] IS NULL OR id = ANY($5::bigint[]))
+          AND (status <> 'dead' OR (SELECT h.status FROM node_history h
+                                     WHERE h.tenant_id = $1 AND h.node_id = memory_nodes.id AND h.run_id <> $3
+                                     ORDER BY h.run_id DESC, h.step = 'decay' DESC LIMIT 1) IS DISTINCT FROM 'dead')
        ON CONFLICT (tenant_id, node_id, run_id, step) DO NOTHING`,
       [tenantId, agent, runId, step, ids ?? null],
     );
