@@ -1,8 +1,6 @@
 import type { Page } from 'playwright-core';
-import { DataSource } from 'typeorm';
-import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, type TestEnvironment } from '@engram/testing';
-import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
+import { createApiKeys, openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 interface PatrolReport {
   runId: string;
@@ -22,7 +20,6 @@ interface SceneNode {
  */
 describe('being memory dashboard (headless Chromium against the api and the services behind it)', () => {
   let env: TestEnvironment;
-  let dataSource: DataSource;
   let ui: DashboardBrowser;
   let page: Page;
   let base: string;
@@ -47,12 +44,7 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
     ui = await openDashboard(base);
     page = ui.page;
-    dataSource = createDataSource(env.env.DATABASE_URL, {
-      poolSize: 1,
-      applicationName: 'being-dashboard-spec',
-    });
-    await dataSource.initialize();
-    key = (await new ApiKeyStore(dataSource).create('acme', 'being dashboard spec')).key;
+    [key] = await createApiKeys(env.env.DATABASE_URL, 'being dashboard spec', ['acme']);
 
     await post('/v1/being/scene/add', {
       agent: 'wren',
@@ -87,7 +79,6 @@ describe('being memory dashboard (headless Chromium against the api and the serv
 
   afterAll(async () => {
     await ui?.close();
-    await dataSource?.destroy();
     await env?.stop();
   });
 

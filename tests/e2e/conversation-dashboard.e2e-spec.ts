@@ -1,8 +1,6 @@
 import type { Page } from 'playwright-core';
-import { DataSource } from 'typeorm';
-import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
-import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
+import { createApiKeys, openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 const PLACES = ['Lisbon', 'Porto', 'Berlin', 'Kyoto', 'Oslo', 'Quito', 'Dakar', 'Hanoi', 'Lima', 'Perth'];
 /** Turns of the long conversation: 120 messages, more than two transcript pages of 50. */
@@ -28,7 +26,6 @@ const assistant = (t: number) =>
  */
 describe('conversations and search in the dashboard (headless Chromium; ingest, compactor, Gerty)', () => {
   let env: TestEnvironment;
-  let dataSource: DataSource;
   let ui: DashboardBrowser;
   let page: Page;
   let acme: string;
@@ -53,14 +50,11 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
     });
     ui = await openDashboard(`http://127.0.0.1:${env.process('api').httpPort}`);
     page = ui.page;
-    dataSource = createDataSource(env.env.DATABASE_URL, {
-      poolSize: 1,
-      applicationName: 'conversation-dashboard-spec',
-    });
-    await dataSource.initialize();
-    const keys = new ApiKeyStore(dataSource);
-    acme = (await keys.create('acme', 'conversation dashboard spec')).key;
-    const globex = (await keys.create('globex', 'conversation dashboard spec')).key;
+    let globex: string;
+    [acme, globex] = await createApiKeys(env.env.DATABASE_URL, 'conversation dashboard spec', [
+      'acme',
+      'globex',
+    ]);
 
     const start = Date.parse('2026-03-01T09:00:00Z');
     // Each turn says when it happened, so the order is theirs whichever is stored first.
@@ -114,7 +108,6 @@ describe('conversations and search in the dashboard (headless Chromium; ingest, 
 
   afterAll(async () => {
     await ui?.close();
-    await dataSource?.destroy();
     await env?.stop();
   });
 

@@ -1,8 +1,6 @@
 import type { Page } from 'playwright-core';
-import { DataSource } from 'typeorm';
-import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
-import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
+import { createApiKeys, openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 interface AgentSummary {
   agent: string;
@@ -19,7 +17,6 @@ interface AgentSummary {
  */
 describe('dashboard agents, memory switch and fact pages (headless Chromium, real services)', () => {
   let env: TestEnvironment;
-  let dataSource: DataSource;
   let ui: DashboardBrowser;
   let page: Page;
   let base: string;
@@ -38,12 +35,7 @@ describe('dashboard agents, memory switch and fact pages (headless Chromium, rea
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
     ui = await openDashboard(base);
     page = ui.page;
-    dataSource = createDataSource(env.env.DATABASE_URL, {
-      poolSize: 1,
-      applicationName: 'dashboard-agents-spec',
-    });
-    await dataSource.initialize();
-    key = (await new ApiKeyStore(dataSource).create('acme', 'dashboard agents spec')).key;
+    [key] = await createApiKeys(env.env.DATABASE_URL, 'dashboard agents spec', ['acme']);
 
     await post('/v1/agent/put', { agent: 'bot', name: 'Penny', job: 'Keeps errands in order', tools: [] });
     await post('/v1/agent/put', { agent: 'quiet', name: 'Quinn', tools: [] });
@@ -62,21 +54,17 @@ describe('dashboard agents, memory switch and fact pages (headless Chromium, rea
       30_000,
     );
     // Sixty more facts, older than the tagged one: two pages of the agent's facts.
-    await dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT set_config('engram.tenant_id', 'acme', true)`);
-      await manager.query(
-        `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key, valid_from, created_at)
-         SELECT 'acme', 'bot', 'Paged fact number ' || i, 'general', 'sticky', 5, 'saved', 'paged:' || i,
-                now() - make_interval(days => i), now() - make_interval(days => i)
-           FROM generate_series(1, 60) i`,
-      );
-    });
+    await env.sql(
+      `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key, valid_from, created_at)
+       SELECT 'acme', 'bot', 'Paged fact number ' || i, 'general', 'sticky', 5, 'saved', 'paged:' || i,
+              now() - make_interval(days => i), now() - make_interval(days => i)
+         FROM generate_series(1, 60) i`,
+    );
     await ui.signIn(key);
   });
 
   afterAll(async () => {
     await ui?.close();
-    await dataSource?.destroy();
     await env?.stop();
   });
 
@@ -115,15 +103,21 @@ describe('dashboard agents, memory switch and fact pages (headless Chromium, rea
     );
 
     await memory.click();
-    await waitFor('settings.get to say memory is on', () => memoryEnabled(), 10_000);
-    expect(await memory.isChecked()).toBe(true);
+    // The switch follows the server's answer, so the server may store the setting before it turns.
+    await waitFor('the switch to show memory on', () => memory.isChecked(), 10_000);
+    expect(await memoryEnabled()).toBe(true);
     expect(await ui.seriousViolations()).toEqual([]);
   });
 
   it('pages through an agent’s facts', async () => {
     await page.goto(`${base}/agents/bot`);
     await page.getByText('61 facts, newest first · showing 1–50').waitFor();
-    expect(await page.locator('[data-fact-id]').count()).toBe(50);
+    // The first screenful is drawn first; the rest of the page's cards follow in the background.
+    await waitFor(
+      'the page’s 50 fact cards',
+      async () => (await page.locator('[data-fact-id]').count()) === 50,
+      10_000,
+    );
     expect(await page.getByText('Ada’s locker code is 4411.').count()).toBe(1);
 
     await page
@@ -131,8 +125,12 @@ describe('dashboard agents, memory switch and fact pages (headless Chromium, rea
       .getByRole('button', { name: 'Page 2' })
       .click();
     await page.getByText('61 facts, newest first · showing 51–61').waitFor();
-    await page.getByText('Paged fact number 60', { exact: true }).waitFor();
-    expect(await page.locator('[data-fact-id]').count()).toBe(11);
+    await waitFor(
+      'the second page’s 11 fact cards',
+      async () => (await page.locator('[data-fact-id]').count()) === 11,
+      10_000,
+    );
+    expect(await page.getByText('Paged fact number 60', { exact: true }).count()).toBe(1);
     expect(await page.getByText('Ada’s locker code is 4411.').count()).toBe(0);
     expect(await ui.seriousViolations()).toEqual([]);
   });

@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
 import { brotliDecompressSync } from 'node:zlib';
 import { request } from 'undici';
-import { DataSource } from 'typeorm';
-import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
-import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
+import { createApiKeys, openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 interface Fact {
   id: string;
@@ -18,7 +16,6 @@ interface Fact {
  */
 describe('memory dashboard (headless Chromium against the api and the services behind it)', () => {
   let env: TestEnvironment;
-  let dataSource: DataSource;
   let ui: DashboardBrowser;
   let page: Page;
   let base: string;
@@ -70,11 +67,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
     ui = await openDashboard(base);
     page = ui.page;
-    dataSource = createDataSource(env.env.DATABASE_URL, { poolSize: 1, applicationName: 'dashboard-spec' });
-    await dataSource.initialize();
-    const keys = new ApiKeyStore(dataSource);
-    acme = (await keys.create('acme', 'dashboard spec')).key;
-    globex = (await keys.create('globex', 'dashboard spec')).key;
+    [acme, globex] = await createApiKeys(env.env.DATABASE_URL, 'dashboard spec', ['acme', 'globex']);
     await seedAgent(
       acme,
       'bot',
@@ -93,7 +86,6 @@ describe('memory dashboard (headless Chromium against the api and the services b
 
   afterAll(async () => {
     await ui?.close();
-    await dataSource?.destroy();
     await env?.stop();
   });
 

@@ -1,9 +1,7 @@
 import type { Client } from 'pg';
 import type { Page } from 'playwright-core';
-import { DataSource } from 'typeorm';
-import { ApiKeyStore, createDataSource } from '@engram/store';
 import { startTestEnvironment, type TestEnvironment } from '@engram/testing';
-import { openDashboard, type DashboardBrowser } from './support/dashboard-browser';
+import { createApiKeys, openDashboard, type DashboardBrowser } from './support/dashboard-browser';
 
 /** Four turns of one conversation, summarised two by two. */
 const CHAT = [
@@ -21,7 +19,6 @@ const CHAT = [
  */
 describe('summary tree in the dashboard (headless Chromium against the api and retrieval)', () => {
   let env: TestEnvironment;
-  let dataSource: DataSource;
   let ui: DashboardBrowser;
   let page: Page;
   let base: string;
@@ -107,12 +104,7 @@ describe('summary tree in the dashboard (headless Chromium against the api and r
   beforeAll(async () => {
     env = await startTestEnvironment({ label: 'summary_tree', seed, processes: ['retrieval', 'api'] });
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
-    dataSource = createDataSource(env.env.DATABASE_URL, {
-      poolSize: 1,
-      applicationName: 'summary-tree-spec',
-    });
-    await dataSource.initialize();
-    acme = (await new ApiKeyStore(dataSource).create('acme', 'summary tree spec')).key;
+    [acme] = await createApiKeys(env.env.DATABASE_URL, 'summary tree spec', ['acme']);
     ui = await openDashboard(base);
     page = ui.page;
     await ui.signIn(acme);
@@ -120,7 +112,6 @@ describe('summary tree in the dashboard (headless Chromium against the api and r
 
   afterAll(async () => {
     await ui?.close();
-    await dataSource?.destroy();
     await env?.stop();
   });
 

@@ -33,4 +33,5 @@ export * from './requests/facts.rules';
 export * from './requests/dead-letters.rules';
 export { create, type MessageShape, type MessageInitShape, type DescMessage } from '@bufbuild/protobuf';
 export { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+export { optionalTimestamp } from './timestamps';
 export * from './json-schema';

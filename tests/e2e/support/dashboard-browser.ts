@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { request } from 'undici';
+import { ApiKeyStore, createDataSource } from '@engram/store';
 
 /** Debian's chromium package (scripts/provision.sh installs it): nothing is downloaded at test time. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -29,6 +30,24 @@ export interface DashboardBrowser {
    */
   screenshotForDocs(name: string, viewport?: { width: number; height: number }): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A new API key per tenant named, in order, made as `engram apikey create` makes them (the app role). */
+export async function createApiKeys(
+  databaseUrl: string,
+  name: string,
+  tenants: readonly string[],
+): Promise<string[]> {
+  const dataSource = createDataSource(databaseUrl, { poolSize: 1, applicationName: name });
+  await dataSource.initialize();
+  try {
+    const keys = new ApiKeyStore(dataSource);
+    const made: string[] = [];
+    for (const tenant of tenants) made.push((await keys.create(tenant, name)).key);
+    return made;
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** Opens Debian's headless Chromium at 360 px against the api at `base`. */

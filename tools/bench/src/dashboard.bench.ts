@@ -73,6 +73,8 @@ interface DashboardBenchResult {
   readonly benchmark: 'dashboard';
   readonly finishedAt: string;
   readonly machine: MachineDescription;
+  /** The browser that drew the pages (its version moves the figures as much as the code does). */
+  readonly browser: string;
   readonly corpus: {
     readonly tenantMessages: number;
     readonly agents: number;
@@ -303,6 +305,7 @@ async function main(flags: Flags): Promise<void> {
       benchmark: 'dashboard',
       finishedAt: new Date().toISOString(),
       machine,
+      browser: `Chromium ${browser.version()}`,
       corpus: {
         tenantMessages: flags.messages,
         agents: flags.agents,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import {
   Anchor,
   Badge,
@@ -24,6 +24,9 @@ import { PageNav, QueryState } from './common';
 
 /** Facts per page of the agent's facts (facts/list answers a page and the total). */
 const FACTS_PAGE = 50;
+
+/** Fact cards drawn in the page's first frame; the rest of the page of facts follows in the background. */
+const FACTS_FIRST_DRAWN = 8;
 
 /** One agent's memory: profile, [STATE:] values, and its facts by category (sticky ones starred). */
 export function AgentPage() {
@@ -132,21 +135,32 @@ export function AgentPage() {
             {pages > 1 && ` · showing ${(page - 1) * FACTS_PAGE + 1}–${Math.min(page * FACTS_PAGE, total)}`}
           </Text>
         )}
-        {facts.data &&
-          groupBy(facts.data.facts, (fact) => fact.category).map(([category, group]) => (
-            <Stack key={category} gap="xs" mt="md" component="section" aria-label={`Category ${category}`}>
-              <Title order={4}>
-                {category} ({group.length})
-              </Title>
-              {group.map((fact) => (
-                <FactCard key={fact.id} fact={fact} />
-              ))}
-            </Stack>
-          ))}
+        {facts.data && <FactsByCategory key={`${showClosed}:${page}`} facts={facts.data.facts} />}
         <PageNav label="Pages of facts" pages={pages} page={page} onChange={setPage} />
       </section>
     </Stack>
   );
+}
+
+const byCategory = (fact: Fact) => fact.category;
+
+/**
+ * A page of facts grouped by category. The first screenful is drawn at once and the rest in a
+ * deferred render, so the page shows its first facts without waiting for all fifty cards.
+ */
+function FactsByCategory({ facts }: { facts: readonly Fact[] }) {
+  const drawn = useDeferredValue(facts, facts.slice(0, FACTS_FIRST_DRAWN));
+  const inCategory = new Map(groupBy(facts, byCategory).map(([category, all]) => [category, all.length]));
+  return groupBy(drawn, byCategory).map(([category, group]) => (
+    <Stack key={category} gap="xs" mt="md" component="section" aria-label={`Category ${category}`}>
+      <Title order={4}>
+        {category} ({inCategory.get(category)})
+      </Title>
+      {group.map((fact) => (
+        <FactCard key={fact.id} fact={fact} />
+      ))}
+    </Stack>
+  ));
 }
 
 /** A fact with what the page can do to it: edit its text, forget it (confirmed), read its history. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  timestampFromDate,
+  optionalTimestamp,
   type ListAgentsRequest,
   type ListAgentsResponseSchema,
   type MessageInitShape,
@@ -47,14 +47,14 @@ function agentMessage(row: AgentSummaryRow) {
           sceneMemory: row.scene_memory ?? false,
           ...(row.model !== null && { model: row.model }),
           settings: (row.settings ?? {}) as never,
-          ...(row.profile_created_at && { createdAt: timestampFromDate(row.profile_created_at) }),
-          ...(row.profile_updated_at && { updatedAt: timestampFromDate(row.profile_updated_at) }),
+          createdAt: optionalTimestamp(row.profile_created_at),
+          updatedAt: optionalTimestamp(row.profile_updated_at),
         }
       : undefined,
     messages: BigInt(row.messages),
     conversations: BigInt(row.conversations),
     openFacts: BigInt(row.open_facts),
     sceneNodes: BigInt(row.scene_nodes),
-    lastMessageAt: row.last_message_at === null ? undefined : timestampFromDate(row.last_message_at),
+    lastMessageAt: optionalTimestamp(row.last_message_at),
   };
 }

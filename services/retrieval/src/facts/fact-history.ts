@@ -1,4 +1,5 @@
 import {
+  optionalTimestamp,
   timestampFromDate,
   type FactHistorySchema,
   type FactSchema,
@@ -10,8 +11,6 @@ import type { FactRecord } from './fact-records.repository';
 type FactInit = MessageInitShape<typeof FactSchema>;
 type FactVersionInit = MessageInitShape<typeof FactVersionSchema>;
 type FactHistoryInit = MessageInitShape<typeof FactHistorySchema>;
-
-const when = (date: Date | null) => (date === null ? undefined : timestampFromDate(date));
 
 /** A fact row as the Fact message (absent times stay absent; empty strings for what it does not name). */
 export function factMessage(fact: FactRecord): FactInit {
@@ -26,14 +25,14 @@ export function factMessage(fact: FactRecord): FactInit {
     conversationId: fact.conversationId ?? '',
     sourceMessageIds: [...fact.sourceMessageIds],
     validFrom: timestampFromDate(fact.validFrom),
-    validTo: when(fact.validTo),
+    validTo: optionalTimestamp(fact.validTo),
     supersededBy: fact.supersededBy ?? '',
     forgetReason: fact.forgetReason ?? '',
     createdAt: timestampFromDate(fact.createdAt),
     updatedAt: timestampFromDate(fact.updatedAt),
-    expiresAt: when(fact.expiresAt),
+    expiresAt: optionalTimestamp(fact.expiresAt),
     accessCount: BigInt(fact.accessCount),
-    lastAccessedAt: when(fact.lastAccessedAt),
+    lastAccessedAt: optionalTimestamp(fact.lastAccessedAt),
     firstId: fact.firstId,
   };
 }

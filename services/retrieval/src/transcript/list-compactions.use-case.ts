@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import {
+  optionalTimestamp,
   timestampFromDate,
   type ListCompactionsRequest,
   type ListCompactionsResponseSchema,
   type MessageInitShape,
 } from '@engram/contracts';
-import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
 import { CompactionsRepository, type CompactionRow } from './compactions.repository';
-import { SummaryTreeRepository } from './summary-tree.repository';
-
-const when = (date: Date | null) => (date === null ? undefined : timestampFromDate(date));
+import { readOfConversation } from './conversation-read';
 
 /**
  * mem.rpc.compactions.list: a conversation's session compactions as the compactor recorded
@@ -21,7 +19,6 @@ const when = (date: Date | null) => (date === null ? undefined : timestampFromDa
 export class ListCompactionsUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
-    private readonly summaries: SummaryTreeRepository,
     private readonly compactions: CompactionsRepository,
   ) {}
 
@@ -30,13 +27,9 @@ export class ListCompactionsUseCase {
     request: ListCompactionsRequest,
   ): Promise<MessageInitShape<typeof ListCompactionsResponseSchema>> {
     const { conversationId } = request;
-    const rows = await this.transactions.run(tenantId, async (manager) =>
-      (await this.summaries.conversationExists(manager, conversationId))
-        ? this.compactions.list(manager, conversationId)
-        : null,
+    const rows = await readOfConversation(this.transactions, tenantId, conversationId, (manager) =>
+      this.compactions.list(manager, conversationId),
     );
-    if (rows === null)
-      throw RpcError.notFound(`conversation ${conversationId} not found`, { conversationId });
     return { compactions: rows.map(compactionMessage) };
   }
 }
@@ -50,8 +43,8 @@ function compactionMessage(c: CompactionRow) {
     messageCount: c.message_count ?? 0,
     compactedTokens: c.compacted_tokens ?? 0,
     tokenEstimate: c.token_estimate ?? 0,
-    earliestAt: when(c.earliest_at),
-    latestAt: when(c.latest_at),
+    earliestAt: optionalTimestamp(c.earliest_at),
+    latestAt: optionalTimestamp(c.latest_at),
     model: c.model,
     createdAt: timestampFromDate(c.created_at),
   };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  optionalTimestamp,
   timestampFromDate,
   type ListConversationsRequest,
   type ListConversationsResponseSchema,
@@ -9,8 +10,6 @@ import { TenantTransactions } from '@engram/store';
 import { ConversationsRepository, type ConversationRow } from './conversations.repository';
 
 export const DEFAULT_CONVERSATIONS_PAGE = 100;
-
-const when = (date: Date | null) => (date === null ? undefined : timestampFromDate(date));
 
 /**
  * mem.rpc.conversations.list: the tenant's conversations (an agent's, one by id, or those whose
@@ -59,8 +58,8 @@ function conversationMessage(c: ConversationRow) {
     model: c.model ?? '',
     settings: c.settings as never,
     messageCount: BigInt(c.message_count),
-    firstMessageAt: when(c.first_message_at),
-    lastMessageAt: when(c.last_message_at),
+    firstMessageAt: optionalTimestamp(c.first_message_at),
+    lastMessageAt: optionalTimestamp(c.last_message_at),
     createdAt: timestampFromDate(c.created_at),
   };
 }

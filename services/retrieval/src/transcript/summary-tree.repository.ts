@@ -17,14 +17,6 @@ export interface SummaryNodeRow {
 /** Reads of a conversation's summary tree, in the caller's tenant transaction. */
 @Injectable()
 export class SummaryTreeRepository {
-  /** Whether the conversation is the tenant's (row-level security hides everyone else's). */
-  async conversationExists(manager: EntityManager, conversationId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(`SELECT 1 FROM conversations WHERE id = $1`, [
-      conversationId,
-    ]);
-    return rows.length > 0;
-  }
-
   /** Every summary of the conversation with its sources by ordinal: roots first, each level by start. */
   async nodes(manager: EntityManager, conversationId: string): Promise<SummaryNodeRow[]> {
     return manager.query(

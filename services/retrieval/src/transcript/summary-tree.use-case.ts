@@ -5,8 +5,8 @@ import {
   type SummaryTreeRequest,
   type SummaryTreeResponseSchema,
 } from '@engram/contracts';
-import { RpcError } from '@engram/messaging';
 import { TenantTransactions } from '@engram/store';
+import { readOfConversation } from './conversation-read';
 import { SummaryTreeRepository, type SummaryNodeRow } from './summary-tree.repository';
 
 /**
@@ -26,13 +26,9 @@ export class SummaryTreeUseCase {
     request: SummaryTreeRequest,
   ): Promise<MessageInitShape<typeof SummaryTreeResponseSchema>> {
     const { conversationId } = request;
-    const nodes = await this.transactions.run(tenantId, async (manager) =>
-      (await this.summaries.conversationExists(manager, conversationId))
-        ? this.summaries.nodes(manager, conversationId)
-        : null,
+    const nodes = await readOfConversation(this.transactions, tenantId, conversationId, (manager) =>
+      this.summaries.nodes(manager, conversationId),
     );
-    if (nodes === null)
-      throw RpcError.notFound(`conversation ${conversationId} not found`, { conversationId });
     return { summaries: nodes.map(summaryNode) };
   }
 }
