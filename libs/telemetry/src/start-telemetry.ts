@@ -1,5 +1,6 @@
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -38,6 +39,9 @@ export function startTelemetry(serviceName: string, version = '0.1.0'): void {
         ignoreIncomingRequestHook: (request) => /^\/(health|metrics)/.test(request.url ?? ''),
       }),
       new PgInstrumentation({ requireParentSpan: true }),
+      // fetch and undici (the Gerty client over HTTP, remote model calls): a client span each,
+      // and traceparent on the request. Only inside a trace: a bare call starts none.
+      new UndiciInstrumentation({ requireParentforSpans: true }),
     ],
   });
   sdk.start();

@@ -7,3 +7,5 @@ export * from './service-process';
 export * from './service-under-test';
 export * from './stream-events';
 export * from './rpc-failure';
+export * from './otlp-receiver';
+export * from './span-tree';

@@ -2,9 +2,10 @@ import { Logger } from '@nestjs/common';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { ContractViolationError, decodeMessage, type ConsumerSpec } from '@engram/contracts';
 import { counter, histogram } from '@engram/platform';
-import { context, SpanKind, SpanStatusCode, trace, type Context } from '@engram/telemetry';
+import { context, SpanKind, trace, type Context } from '@engram/telemetry';
 import type { ConsumerRuntimeOptions } from '../messaging.options';
 import type { DeadLetterCause, DeadLetterPublisher } from '../publishing/dead-letter.publisher';
+import { spanAround } from '../tracing/span-around';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { Delivery, InvalidEventError, type Verdict } from './delivery';
 import { errorMessage } from './error-message';
@@ -226,15 +227,22 @@ export class ConsumerRunner {
     }
   }
 
+  /**
+   * One consume span per batch. A lone message (a single consumer's, or a batch of one)
+   * is consumed in its publisher's trace and the handler continues under the span; a
+   * batch of several has a trace of its own linked to each message's, and each message's
+   * announcements continue its own publisher's trace.
+   */
   private traced(deliveries: Delivery<unknown>[]): Promise<void> {
-    const single = !this.batched;
-    const parent: Context = single ? deliveries[0]!.traceContext : context.active();
-    const links = single
+    const lone = deliveries.length === 1 ? deliveries[0]! : undefined;
+    const parent: Context = lone ? lone.traceContext : context.active();
+    const links = lone
       ? []
       : deliveries
           .map((d) => trace.getSpanContext(d.traceContext))
           .filter((c) => c !== undefined)
           .map((c) => ({ context: c }));
+    const single = !this.batched;
     return tracer.startActiveSpan(
       `consume ${this.spec.durable}`,
       {
@@ -244,15 +252,9 @@ export class ConsumerRunner {
       },
       parent,
       async (span) => {
-        try {
-          await this.invoke(single ? deliveries[0]! : deliveries);
-        } catch (error) {
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
-          throw error;
-        } finally {
-          span.end();
-        }
+        // Explicit, not context.active(): a process without a context manager continues the trace too.
+        if (lone) lone.traceContext = trace.setSpan(parent, span);
+        await spanAround(span, () => this.invoke(single ? deliveries[0]! : deliveries));
       },
     );
   }

@@ -25,7 +25,11 @@ export class Delivery<T> {
     /** When JetStream stored the message. */
     readonly receivedAt: Date,
     readonly headers: MsgHdrs | undefined,
-    readonly traceContext: Context,
+    /**
+     * The trace this message continues: its publisher's, and once a span consumes it
+     * alone, that span's (so what the handler announces is that span's child).
+     */
+    public traceContext: Context,
   ) {}
 
   /** It can never succeed (invalid content): dead-letter it with this reason, do not retry. */

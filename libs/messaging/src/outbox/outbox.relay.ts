@@ -9,12 +9,14 @@ import {
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { counter, failpoint, gauge } from '@engram/platform';
 import { OutboxStore, TenantTransactions, type OutboxRow } from '@engram/store';
+import { SpanKind, trace } from '@engram/telemetry';
 import { NatsClient } from '../connection/nats.client';
 import { errorMessage } from '../consumers/error-message';
 import { isDependencyFailure } from '../consumers/failure-kind';
 import { retryDelayMs } from '../consumers/retry-policy';
 import { DeadLetterPublisher } from '../publishing/dead-letter.publisher';
-import { headersOfTraceFields } from '../tracing/trace-headers';
+import { spanAround } from '../tracing/span-around';
+import { extractTraceContext, headersOfTraceFields, injectTraceContext } from '../tracing/trace-headers';
 import { OUTBOX_OPTIONS, type OutboxOptions } from './outbox.options';
 
 /** Rows a relay takes at once, and how long they are its own before another relay may take them. */
@@ -37,6 +39,8 @@ const oldestGauge = gauge(
   'Age of the oldest outbox event not yet published (0 when none)',
   [],
 );
+
+const tracer = trace.getTracer('@engram/messaging');
 
 type Outcome = { readonly row: OutboxRow; readonly error?: unknown };
 
@@ -170,13 +174,42 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     return Promise.all(
       rows.map(async (row): Promise<Outcome> => {
         try {
-          const headers = headersOfTraceFields(row);
-          await js.publish(row.subject, row.payload, { msgID: row.msgId, ...(headers && { headers }) });
+          await this.publishOne(js, row);
           return { row };
         } catch (error) {
           return { row, error };
         }
       }),
+    );
+  }
+
+  /**
+   * Publishes one row. A row announced inside a trace is published in a producer span,
+   * child of the span that announced it, and the consumer's span is that span's child.
+   */
+  private publishOne(js: JetStreamClient, row: OutboxRow): Promise<unknown> {
+    const kept = headersOfTraceFields(row);
+    if (!kept) return js.publish(row.subject, row.payload, { msgID: row.msgId });
+    const parent = extractTraceContext(kept);
+    return tracer.startActiveSpan(
+      'outbox publish',
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          'messaging.system': 'nats',
+          'messaging.destination.name': row.subject,
+          'messaging.message.id': row.msgId,
+        },
+      },
+      parent,
+      (span) =>
+        spanAround(span, () =>
+          js.publish(row.subject, row.payload, {
+            msgID: row.msgId,
+            // The span's context given explicitly: a process without a context manager passes it on too.
+            headers: injectTraceContext(undefined, trace.setSpan(parent, span)),
+          }),
+        ),
     );
   }
 
