@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
+import fc from 'fast-check';
 import { request } from 'undici';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DataSource } from 'typeorm';
+import { Rpcs } from '@engram/contracts';
+import { callRpcBytes, RpcError } from '@engram/messaging';
 import { ApiKeyStore, createDataSource } from '@engram/store';
 import {
   startService,
@@ -44,13 +47,13 @@ describe('HTTP API (api and every service behind it as processes)', () => {
       key?: string;
       scheme?: string;
       body?: unknown;
-      raw?: string;
+      raw?: string | Uint8Array;
       headers?: Record<string, string>;
     } = {},
   ): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers.authorization = `${options.scheme ?? 'Bearer'} ${options.key}`;
-    let body: string | undefined = options.raw;
+    let body: string | Uint8Array | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const res = await request(`${base}${path}`, { method: method as 'POST', headers, body });
@@ -261,6 +264,91 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     ).toBe(before);
   });
 
+  it('answers fuzzed bodies on every route with an answer or a 4xx problem, never a 5xx', async () => {
+    const fuzz = (await keys.create('fuzz', 'spec')).key;
+    const { json: doc } = await call('GET', '/openapi.json');
+    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
+    const routes = Object.entries(doc.paths as Record<string, OpenApiPath>)
+      .filter(([, item]) => item.post)
+      .map(([path, item]) => ({
+        path: path.replace('{agent}', 'bot'),
+        fields: Object.keys(
+          schemas[item.post!.requestBody.content['application/json']!.schema.$ref.split('/').pop()!]!
+            .properties ?? {},
+        ),
+      }));
+    // mem0's routes are not in the OpenAPI document; their fields are what its clients send.
+    for (const path of ['/mem0/v3/memories/add', '/mem0/v3/memories', '/mem0/v3/memories/search'])
+      routes.push({
+        path,
+        fields: ['messages', 'query', 'filters', 'user_id', 'agent_id', 'run_id', 'metadata'],
+      });
+    const text = fc.string({ unit: 'binary', maxLength: 80 });
+    /** Bodies a hostile client sends: the route's own fields with values of any type, any JSON, no JSON. */
+    const bodiesFor = (fields: string[]) =>
+      fc.oneof(
+        fc
+          .dictionary(fc.constantFrom(...fields, 'extra'), fc.anything({ maxDepth: 2 }), { maxKeys: 4 })
+          .map((body) => JSON.stringify(body)),
+        fc.json({ maxDepth: 3 }),
+        text,
+        fc.uint8Array({ maxLength: 200 }),
+      );
+    const failures: string[] = [];
+    let tried = 0;
+    for (const [i, route] of routes.entries()) {
+      for (const raw of fc.sample(bodiesFor(route.fields), { numRuns: 25, seed: 18 + i })) {
+        tried++;
+        const answer = await call('POST', route.path, { key: fuzz, raw });
+        const problem =
+          answer.status < 400 ||
+          (String(answer.headers['content-type']).includes('problem+json') &&
+            typeof answer.json.detail === 'string');
+        if (answer.status >= 500 || !problem)
+          failures.push(`${route.path} ${Buffer.from(raw).toString().slice(0, 120)}: ${answer.status}`);
+      }
+    }
+    // Path parameters too: a memory id of any text.
+    for (const id of fc.sample(text, { numRuns: 25, seed: 1818 })) {
+      tried++;
+      const answer = await call('GET', `/mem0/v1/memories/${encodeURIComponent(id)}`, { key: fuzz });
+      if (answer.status >= 500) failures.push(`GET /mem0/v1/memories/${id}: ${answer.status}`);
+    }
+    console.log(`fuzzed ${tried} HTTP requests over ${routes.length + 1} routes: ${failures.length} failed`);
+    expect(failures).toEqual([]);
+    // Still serving: a plain search of the fuzzing tenant answers.
+    expect((await post('/v1/search', fuzz, { query: 'anything' })).status).toBe(200);
+  });
+
+  it('answers fuzzed requests on every RPC over NATS with an answer or a 4xx error, never a crash', async () => {
+    const failures: string[] = [];
+    let tried = 0;
+    for (const [i, [name, spec]] of Object.entries(Rpcs).entries()) {
+      const fields = spec.request.fields.map((field) => field.jsonName);
+      const requests = fc.oneof(
+        fc
+          .dictionary(fc.constantFrom(...fields, 'extra'), fc.anything({ maxDepth: 2 }), { maxKeys: 4 })
+          .map((body) => new TextEncoder().encode(JSON.stringify(body))),
+        fc.json({ maxDepth: 3 }).map((json) => new TextEncoder().encode(json)),
+        fc.uint8Array({ maxLength: 200 }),
+      );
+      for (const request of fc.sample(requests, { numRuns: 10, seed: 1800 + i })) {
+        tried++;
+        try {
+          await callRpcBytes(env.nc, spec, request, { tenantId: 'fuzz-nats', timeoutMs: 10_000 });
+        } catch (error) {
+          // A refusal of the request is an answer; a 5xx, a timeout or a missing service is not.
+          if (!(error instanceof RpcError) || error.status >= 500)
+            failures.push(`${name} ${Buffer.from(request).toString().slice(0, 120)}: ${String(error)}`);
+        }
+      }
+    }
+    console.log(
+      `fuzzed ${tried} NATS requests over ${Object.keys(Rpcs).length} RPCs: ${failures.length} failed`,
+    );
+    expect(failures).toEqual([]);
+  });
+
   it('lists each bad field of a request', async () => {
     const answer = await post('/v1/search', acme, {
       query: 'x',
@@ -440,6 +528,40 @@ describe('HTTP API (api and every service behind it as processes)', () => {
       } finally {
         await elsewhere.close();
       }
+    });
+
+    it('answers fuzzed arguments of every tool with a result or an error, and keeps serving', async () => {
+      const client = await connect((await keys.create('fuzz-mcp', 'spec')).key);
+      const failures: string[] = [];
+      let tried = 0;
+      try {
+        const { tools } = await client.listTools();
+        for (const [i, tool] of tools.entries()) {
+          const fields = Object.keys(tool.inputSchema.properties ?? {});
+          const args = fc.dictionary(
+            fc.constantFrom(...fields, 'extra'),
+            fc.oneof(fc.anything({ maxDepth: 2 }), fc.string({ unit: 'binary', maxLength: 80 })),
+            { maxKeys: 4 },
+          );
+          for (const argumentsOf of fc.sample(args, { numRuns: 20, seed: 180 + i })) {
+            tried++;
+            try {
+              const result = await client.callTool({ name: tool.name, arguments: argumentsOf });
+              if (!Array.isArray(result.content)) failures.push(`${tool.name}: no content`);
+            } catch (error) {
+              // A JSON-RPC error (invalid params) is an answer; a broken transport is not.
+              if (typeof (error as { code?: unknown }).code !== 'number')
+                failures.push(`${tool.name} ${JSON.stringify(argumentsOf)}: ${String(error)}`);
+            }
+          }
+        }
+        const after = await client.callTool({ name: 'memory_search', arguments: { query: 'anything' } });
+        expect(after.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+      console.log(`fuzzed ${tried} MCP tool calls: ${failures.length} failed`);
+      expect(failures).toEqual([]);
     });
 
     it('refuses a request without a key, or without an agent', async () => {
