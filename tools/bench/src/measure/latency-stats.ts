@@ -60,6 +60,28 @@ export function latencyTimeline(
     }));
 }
 
+/** Least-squares slope of y over x (y's units per unit of x); 0 when x does not vary. */
+export function leastSquaresSlope(points: ReadonlyArray<{ readonly x: number; readonly y: number }>): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  let sx = 0;
+  let sy = 0;
+  for (const p of points) {
+    sx += p.x;
+    sy += p.y;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const p of points) {
+    const dx = p.x - mx;
+    sxy += dx * (p.y - my);
+    sxx += dx * dx;
+  }
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
 /**
  * Least-squares slope of latency over start time: milliseconds of latency added per second.
  * About 0 when a pipeline keeps up with its input; about 1000 × (rate ÷ throughput − 1) when a
@@ -68,22 +90,5 @@ export function latencyTimeline(
 export function latencyTrend(
   items: ReadonlyArray<{ readonly startMs: number; readonly latencyMs: number }>,
 ): number {
-  const n = items.length;
-  if (n < 2) return 0;
-  let sx = 0;
-  let sy = 0;
-  for (const i of items) {
-    sx += i.startMs;
-    sy += i.latencyMs;
-  }
-  const mx = sx / n;
-  const my = sy / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (const i of items) {
-    const dx = (i.startMs - mx) / 1000;
-    sxy += dx * (i.latencyMs - my);
-    sxx += dx * dx;
-  }
-  return sxx === 0 ? 0 : sxy / sxx;
+  return leastSquaresSlope(items.map((i) => ({ x: i.startMs / 1000, y: i.latencyMs })));
 }

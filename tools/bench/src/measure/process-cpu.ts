@@ -108,3 +108,13 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): Record<stri
     other: round(machine - ours),
   };
 }
+
+/** Resident memory of one process in MB (VmRSS of /proc/<pid>/status); null once it is gone. */
+export function residentMegabytes(pid: number): number | null {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : null;
+  } catch {
+    return null;
+  }
+}

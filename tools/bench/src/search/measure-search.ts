@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Rpcs, timestampFromDate } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies } from '../measure/latency-stats';
 import { scrapeMetricSums } from '../measure/prometheus-text';
-import { cpuBetween, snapshotCpu, type ProcessGroup } from '../measure/process-cpu';
+import { cpuBetween, residentMegabytes, snapshotCpu, type ProcessGroup } from '../measure/process-cpu';
 import { runClosedLoop, type ClosedLoopRun } from './closed-loop';
 import { explainEach } from './explain';
 import { runFloorQuery } from './floor';
@@ -181,10 +180,8 @@ export async function indexMemory(
   pid: number,
   httpPort: number,
 ): Promise<{ rssMB: number; indexMB: number }> {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
   const { bytes } = await scrapeMetricSums(httpPort, { bytes: { name: 'engram_search_index_bytes' } });
-  return { rssMB: Math.round(rssKb / 1024), indexMB: Math.round(bytes / 1048576) };
+  return { rssMB: Math.round(residentMegabytes(pid) ?? NaN), indexMB: Math.round(bytes / 1048576) };
 }
 
 /** No corpus has this tenant. */
