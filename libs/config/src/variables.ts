@@ -66,13 +66,13 @@ export const Variables = {
   NATS_STREAM_REPLICAS: variable(
     int(1, 5).default(1),
     '1',
-    'all services',
+    'all services, engram restore',
     'Replicas of each JetStream stream: 1 on a single server, 3 on a NATS cluster.',
   ),
   DATABASE_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://engram_app@127.0.0.1:5432/engram'),
     'postgres://engram_app@127.0.0.1:5432/engram',
-    'services with a store (all but gerty), and the api for its keys',
+    'services with a store (all but gerty), the api for its keys, engram restore',
     'Postgres for the services: a role without BYPASSRLS, so row-level security isolates tenants (a superuser is refused).',
   ),
   DATABASE_POOL_SIZE: variable(
@@ -84,14 +84,14 @@ export const Variables = {
   DATABASE_OWNER_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://engram_owner@127.0.0.1:5432/engram'),
     'postgres://engram_owner@127.0.0.1:5432/engram',
-    'engram db migrate',
-    'Postgres as the schema owner; migrations run with it.',
+    'engram db migrate, engram backup and restore',
+    'Postgres as the schema owner; migrations run with it. Its database is the one `engram backup` dumps and `engram restore` restores into.',
   ),
   ENGRAM_PG_ADMIN_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://postgres@127.0.0.1:5432/postgres'),
     'postgres://postgres@127.0.0.1:5432/postgres',
-    'provisioning, engram db setup, tests',
-    'A superuser connection, used once to create the database, its roles and extensions (and by tests to create scratch databases).',
+    'provisioning, engram db setup, engram backup and restore, tests',
+    'A superuser connection, used once to create the database, its roles and extensions (and by tests to create scratch databases); `engram backup` and `engram restore` read and load every tenant’s rows with it.',
   ),
   EMBEDDING_DIMENSIONS: variable(
     int(2, 4000).default(100),

@@ -24,3 +24,4 @@ export * from './outbox/outbox';
 export * from './outbox/outbox.options';
 export * from './outbox/outbox.relay';
 export * from './outbox/outbox.module';
+export * from './backup/stream-backup';

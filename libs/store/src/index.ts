@@ -4,6 +4,7 @@ export * from './migrations';
 export * from './store.module';
 export * from './tenancy/tenant-transactions';
 export * from './setup/database-setup';
+export * from './setup/database-backup';
 export { DataSource, type EntityManager } from 'typeorm';
 export * from './tenancy/advisory-locks';
 export * from './tenancy/tenant-registry';
