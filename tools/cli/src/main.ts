@@ -14,6 +14,7 @@ import { browseCommand, searchCommand, statsCommand } from './commands/search.co
 import { factsCommand, forgetCommand, saveCommand, stateCommand } from './commands/facts.command';
 import { exportCommand, importCommand } from './commands/transcript.command';
 import { deadLettersCommand } from './commands/dead-letters.command';
+import { eraseCommand } from './commands/erase.command';
 import { failureOf } from './commands/cli-failure';
 
 const program = new Command('engram')
@@ -37,7 +38,8 @@ const program = new Command('engram')
   .addCommand(stateCommand())
   .addCommand(importCommand())
   .addCommand(exportCommand())
-  .addCommand(deadLettersCommand());
+  .addCommand(deadLettersCommand())
+  .addCommand(eraseCommand());
 
 /** Usage errors of every (sub)command come back as CommanderErrors, so one place sets their exit code. */
 const throwOnExit = (command: Command): void => {
