@@ -18,6 +18,7 @@ import {
   StatsResponseSchema,
 } from './gen/memory/v1/retrieval_pb';
 import { ContextBuildRequestSchema, ContextBuildResponseSchema } from './gen/memory/v1/context_pb';
+import { EraseRequestSchema, EraseResponseSchema } from './gen/memory/v1/erase_pb';
 import {
   FactHistorySchema,
   FactSchema,
@@ -137,6 +138,7 @@ import {
 import { agentGetRules, agentPutRules, skillPutRules, workspacePutRules } from './requests/agents.rules';
 import { tenantSettingsGetRules, tenantSettingsSetRules } from './requests/tenant.rules';
 import { deadLettersListRules, deadLettersRedriveRules } from './requests/dead-letters.rules';
+import { eraseRules } from './requests/erase.rules';
 import { completeRules, embedRules, listModelsRules, setTenantKeyRules } from './requests/gerty.rules';
 
 /**
@@ -273,6 +275,11 @@ export const Rpcs = {
     deadLettersRedriveRules,
     { owner: 'retrieval' },
   ),
+  erase: rpc('mem.rpc.erase', EraseRequestSchema, EraseResponseSchema, eraseRules, {
+    // Retrieval owns the reads and the search index the erased rows must leave.
+    owner: 'retrieval',
+    publishes: ['memoryErased'],
+  }),
   contextBuild: rpc(
     'mem.rpc.context.build',
     ContextBuildRequestSchema,

@@ -30,6 +30,8 @@ export const Subjects = {
   accessRecordedWildcard: 'mem.access.recorded.>',
   patrolCompleted: (tenantId: string) => `mem.patrol.completed.${tenantId}`,
   patrolCompletedWildcard: 'mem.patrol.completed.>',
+  memoryErased: (tenantId: string) => `mem.memory.erased.${tenantId}`,
+  memoryErasedWildcard: 'mem.memory.erased.>',
   toolSynthesis: (tenantId: string, messageId: string) => `mem.work.toolsynth.${tenantId}.${messageId}`,
   toolSynthesisWildcard: 'mem.work.toolsynth.>',
   deadLetter: (stream: string, consumer: string) => `mem.deadletter.${stream}.${consumer}`,

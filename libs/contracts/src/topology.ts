@@ -7,6 +7,7 @@ import {
   CompactionCreatedSchema,
   EmbeddingWrittenSchema,
   FactUpsertedSchema,
+  MemoryErasedSchema,
   MessageStoredSchema,
   SummaryCreatedSchema,
 } from './gen/memory/v1/events_pb';
@@ -45,7 +46,7 @@ export const Streams = {
   events: {
     name: 'MEMORY_EVENTS',
     description:
-      'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written, patrols completed.',
+      'What the workers announce: messages stored, summaries and compactions created, facts upserted, vectors written, patrols completed, memory erased.',
     subjects: [
       Subjects.messageStoredWildcard,
       Subjects.summaryCreatedWildcard,
@@ -54,6 +55,7 @@ export const Streams = {
       Subjects.embeddingWrittenWildcard,
       Subjects.accessRecordedWildcard,
       Subjects.patrolCompletedWildcard,
+      Subjects.memoryErasedWildcard,
     ],
     maxAgeMs: 7 * DAY,
     duplicateWindowMs: 2 * MINUTE,
@@ -94,6 +96,7 @@ export const Events = {
   embeddingWritten: { schema: EmbeddingWrittenSchema, subject: Subjects.embeddingWritten },
   accessRecorded: { schema: AccessRecordedSchema, subject: Subjects.accessRecorded },
   patrolCompleted: { schema: PatrolCompletedSchema, subject: Subjects.patrolCompleted },
+  memoryErased: { schema: MemoryErasedSchema, subject: Subjects.memoryErased },
 } as const satisfies Record<string, EventSpec>;
 
 /** A work item: one subject per thing it is about (tenant + key), one pending item per subject. */
@@ -366,4 +369,6 @@ export const MsgIds = {
   toolSynthesis: (tenantId: string, messageId: string) => `toolsynth:${tenantId}:${messageId}`,
   /** A patrol run of a being, once when it finishes. */
   patrolCompleted: (tenantId: string, runId: string) => `patrol:${tenantId}:${runId}:completed`,
+  /** An erasure, once (its audit entry's id). */
+  memoryErased: (tenantId: string, erasureId: string) => `erased:${tenantId}:${erasureId}`,
 } as const;

@@ -1,6 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
+import {
+  MessagingModule,
+  messagingOptionsFrom,
+  OutboxModule,
+  outboxOptionsFrom,
+  StreamEraser,
+} from '@engram/messaging';
 import { PlatformModule } from '@engram/platform';
 import { StoreModule } from '@engram/store';
 import { AgentsHandler } from './agents/agents.handler';
@@ -50,6 +56,9 @@ import { ListConversationsUseCase } from './transcript/list-conversations.use-ca
 import { SummaryTreeHandler } from './transcript/summary-tree.handler';
 import { SummaryTreeRepository } from './transcript/summary-tree.repository';
 import { SummaryTreeUseCase } from './transcript/summary-tree.use-case';
+import { EraseHandler } from './erase/erase.handler';
+import { EraseMemoryUseCase } from './erase/erase-memory.use-case';
+import { ErasureRepository } from './erase/erasure.repository';
 
 @Module({})
 export class RetrievalModule {
@@ -81,6 +90,7 @@ export class RetrievalModule {
         SummaryTreeHandler,
         CompactionsHandler,
         AgentsHandler,
+        EraseHandler,
       ],
       providers: [
         { provide: RETRIEVAL_CONFIG, useValue: config },
@@ -117,6 +127,9 @@ export class RetrievalModule {
         ListCompactionsUseCase,
         AgentsRepository,
         ListAgentsUseCase,
+        StreamEraser,
+        ErasureRepository,
+        EraseMemoryUseCase,
       ],
     };
   }

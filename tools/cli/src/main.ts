@@ -15,6 +15,7 @@ import { factsCommand, forgetCommand, saveCommand, stateCommand } from './comman
 import { exportCommand, importCommand } from './commands/transcript.command';
 import { deadLettersCommand } from './commands/dead-letters.command';
 import { backupCommand, restoreCommand } from './commands/backup.command';
+import { eraseCommand } from './commands/erase.command';
 import { failureOf } from './commands/cli-failure';
 
 const program = new Command('engram')
@@ -40,7 +41,8 @@ const program = new Command('engram')
   .addCommand(exportCommand())
   .addCommand(deadLettersCommand())
   .addCommand(backupCommand())
-  .addCommand(restoreCommand());
+  .addCommand(restoreCommand())
+  .addCommand(eraseCommand());
 
 /** Usage errors of every (sub)command come back as CommanderErrors, so one place sets their exit code. */
 const throwOnExit = (command: Command): void => {

@@ -12,12 +12,14 @@ import { NatsClient } from '../connection/nats.client';
 import { injectTraceContext } from '../tracing/trace-headers';
 import { DependencyUnavailableError } from '../consumers/failure-kind';
 import { isRpcErrorCode, RpcError } from './rpc-error';
-import { DEADLINE_HEADER } from './rpc.endpoint';
+import { DEADLINE_HEADER, PRINCIPAL_HEADER } from './rpc.endpoint';
 
 export interface CallOptions {
   /** Required for tenant-scoped RPCs. */
   readonly tenantId?: string;
   readonly timeoutMs?: number;
+  /** Who asks, as an audit entry records it (Engram-Principal): `apikey:<id>`, `cli:<user>@<host>`. */
+  readonly principal?: string;
 }
 
 /** Calls an Engram RPC; a failure comes back as an RpcError with the server's code, message and details. */
@@ -65,6 +67,7 @@ export async function callRpcBytes(
   const timeout = options.timeoutMs ?? 10_000;
   const headers = injectTraceContext();
   headers.set(DEADLINE_HEADER, String(Date.now() + timeout));
+  if (options.principal) headers.set(PRINCIPAL_HEADER, options.principal);
   let reply;
   try {
     reply = await connection.request(subject, request, { timeout, headers });

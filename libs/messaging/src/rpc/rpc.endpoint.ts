@@ -33,10 +33,20 @@ export interface RpcCallContext {
   readonly subject: string;
   /** Aborted when the caller stops waiting (its deadline travels in the Engram-Deadline header). */
   readonly signal: AbortSignal;
+  /**
+   * Who asks, as the caller says (Engram-Principal; '' when it says nothing). The api edge sets
+   * it from the verified API key, so over HTTP it cannot be made up; over NATS it is what a
+   * client of the tenant's subjects claims.
+   */
+  readonly principal: string;
 }
 
 /** Epoch milliseconds after which the caller no longer waits for the answer. */
 export const DEADLINE_HEADER = 'Engram-Deadline';
+/** Who asks: what an audit entry records (erase). */
+export const PRINCIPAL_HEADER = 'Engram-Principal';
+/** The longest principal kept; a longer one is cut. */
+const MAX_PRINCIPAL_CHARS = 200;
 
 export type RpcInvoker = (request: unknown, ctx: RpcCallContext) => Promise<unknown>;
 
@@ -167,7 +177,8 @@ export class RpcEndpoint {
               'the caller’s deadline passed before the request was handled',
             );
           }
-          const result = await this.invoke(request, { tenantId, subject: msg.subject, signal });
+          const principal = (msg.headers?.get(PRINCIPAL_HEADER) ?? '').slice(0, MAX_PRINCIPAL_CHARS);
+          const result = await this.invoke(request, { tenantId, subject: msg.subject, signal, principal });
           msg.respond(encodeMessage(this.spec.response, result as never));
           requests.inc({ rpc: this.spec.subject, code: 'OK' });
         } catch (error) {

@@ -14,6 +14,7 @@ import { BeingMemory1760000000012 } from './1760000000012-being-memory';
 import { ApiKeys1760000000013 } from './1760000000013-api-keys';
 import { FactHistory1760000000014 } from './1760000000014-fact-history';
 import { NodeHistory1760000000015 } from './1760000000015-node-history';
+import { Erasures1760000000016 } from './1760000000016-erasures';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ApiKeys1760000000013,
   FactHistory1760000000014,
   NodeHistory1760000000015,
+  Erasures1760000000016,
 ];

@@ -24,6 +24,8 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
     'Items by ref (summary:45, message:12, fact:6) drilled down: a summary to its children and messages, a message to the turns either side, a fact to its sources.',
   save: 'Stores a fact explicitly (deduplicated like tagged facts).',
   forget: 'Closes a fact’s validity, with a reason; nothing is deleted.',
+  erase:
+    'Erases a conversation, an agent or the whole tenant for good: its messages and everything derived from them (vectors, summaries, facts, state, being memory, turns and dead letters in JetStream), audited. Any key of the tenant may.',
   factsList: 'Facts by agent, category, conversation and time, newest first, with the total for paging.',
   factsGet:
     'A fact with its history: every version of its supersession chain (ADD, UPDATE, DELETE), oldest first.',

@@ -24,6 +24,6 @@ export class RpcController {
     if (!route)
       throw new ApiProblem('NOT_FOUND', `no route POST ${request.url.split('?')[0]} (see /openapi.json)`);
     void reply.header('content-type', 'application/json');
-    return this.forwarder.forward(route.spec, body, principal.tenantId);
+    return this.forwarder.forward(route.spec, body, principal);
   }
 }

@@ -24,10 +24,15 @@ export function callEngram<S extends RpcSpec>(
   spec: S,
   request: MessageInitShape<S['request']>,
   tenantId: string,
-  options: { natsUrl?: string; timeoutMs?: number } = {},
+  options: { natsUrl?: string; timeoutMs?: number; principal?: string } = {},
 ): Promise<MessageShape<S['response']>> {
   return withNats(
-    (nc) => callRpc(nc, spec, request, { tenantId, timeoutMs: options.timeoutMs ?? 30_000 }),
+    (nc) =>
+      callRpc(nc, spec, request, {
+        tenantId,
+        timeoutMs: options.timeoutMs ?? 30_000,
+        principal: options.principal,
+      }),
     options.natsUrl,
   );
 }

@@ -7,6 +7,7 @@ import { EXIT_BAD_INPUT, EXIT_UNAVAILABLE, failureOf, UsageError } from './cli-f
 import { factsCommand, forgetCommand, saveCommand, stateCommand } from './facts.command';
 import { browseCommand, searchCommand, statsCommand } from './search.command';
 import { exportCommand, importCommand } from './transcript.command';
+import { eraseCommand } from './erase.command';
 
 /** Runs a command as the engram program would, its output captured: what it printed and its exit code. */
 async function run(
@@ -63,6 +64,7 @@ describe('the engram memory commands', () => {
     ['forget', forgetCommand],
     ['import', importCommand],
     ['export', exportCommand],
+    ['erase', eraseCommand],
   ])('%s --help shows examples', async (name, make) => {
     const { exitCode, stdout } = await run(make(), ['--help']);
     expect(exitCode).toBe(0);
@@ -156,6 +158,30 @@ describe('the engram memory commands', () => {
       ['list', '--tenant', 'acme', '--agent', 'a b'],
       '--agent must be 1-64 letters',
     ],
+    [
+      'erase --tenant acme (the whole tenant, unconfirmed)',
+      eraseCommand,
+      ['--tenant', 'acme'],
+      'erasing everything tenant acme remembers cannot be undone: add --yes',
+    ],
+    [
+      'erase --tenant acme --agent a --conversation 12',
+      eraseCommand,
+      ['--tenant', 'acme', '--agent', 'a', '--conversation', '12'],
+      'give --agent or --conversation, not both',
+    ],
+    [
+      'erase --tenant acme --conversation chat-7',
+      eraseCommand,
+      ['--tenant', 'acme', '--conversation', 'chat-7'],
+      'expected an id (a number)',
+    ],
+    [
+      'erase --tenant acme --agent a.b',
+      eraseCommand,
+      ['--tenant', 'acme', '--agent', 'a.b'],
+      '--agent must be 1-64 letters',
+    ],
   ])('%s exits 2, saying why', async (_, make, args, message) => {
     const { exitCode, stderr } = await run(make(), args);
     expect({ exitCode, stderr }).toEqual({
@@ -221,6 +247,9 @@ describe('the engram memory commands', () => {
       stderr: expect.stringContaining('cannot reach NATS'),
     });
     expect(await run(statsCommand(), ['--tenant', 'acme'])).toMatchObject({ exitCode: EXIT_UNAVAILABLE });
+    expect(await run(eraseCommand(), ['--tenant', 'acme', '--yes'])).toMatchObject({
+      exitCode: EXIT_UNAVAILABLE,
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import {
   EmbeddingWrittenSchema,
   encodeMessage,
   FactUpsertedSchema,
+  MemoryErasedSchema,
   MessageStoredSchema,
   PatrolCompletedSchema,
   timestampFromDate,
@@ -74,5 +75,18 @@ describe('indexChangeOf', () => {
     });
     const patrol = encodeMessage(PatrolCompletedSchema, create(PatrolCompletedSchema, { tenantId: 'acme' }));
     expect(indexChangeOf('mem.patrol.completed.acme', patrol)).toBeNull();
+  });
+
+  it('drops the tenant of an erasure whole, whatever its scope', () => {
+    const erased = encodeMessage(
+      MemoryErasedSchema,
+      create(MemoryErasedSchema, {
+        tenantId: 'acme',
+        erasureId: '3',
+        scope: 'conversation',
+        conversationId: '12',
+      }),
+    );
+    expect(indexChangeOf('mem.memory.erased.acme', erased)).toEqual({ tenantId: 'acme', kind: 'erased' });
   });
 });

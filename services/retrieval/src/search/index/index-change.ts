@@ -21,13 +21,16 @@ export type IndexChange =
       /** Items whose vectors were written. */
       readonly vectors?: Array<{ kind: ItemKind; id: string }>;
     }
-  | { readonly tenantId: string; readonly kind: 'accessed'; readonly refs: string[]; readonly atUs: number };
+  | { readonly tenantId: string; readonly kind: 'accessed'; readonly refs: string[]; readonly atUs: number }
+  /** Some of the tenant's memory was erased: its index is dropped whole (the next search loads it again). */
+  | { readonly tenantId: string; readonly kind: 'erased' };
 
 /**
  * The change an event announces (null: nothing the index holds, e.g. a compaction or a patrol).
  * A message, summary or fact event names items to read again; a vector written names its items
  * and their vectors (a message is read again too: a tool call's synthesised content comes with its
- * vector); an access names what a search returned.
+ * vector); an access names what a search returned; an erasure drops the tenant's index (its
+ * event names the scope, not the rows, and rows never leave an index one by one).
  */
 export function indexChangeOf(subject: string, data: Uint8Array): IndexChange | null {
   const tenantId = tenantOfSubject(subject);
@@ -58,6 +61,8 @@ export function indexChangeOf(subject: string, data: Uint8Array): IndexChange | 
       const at = e.accessedAt ? timestampDate(e.accessedAt).getTime() : Date.now();
       return { tenantId, kind: 'accessed', refs: [...e.refs], atUs: at * 1000 };
     }
+    case 'memory.erased':
+      return { tenantId, kind: 'erased' };
     default:
       return null;
   }

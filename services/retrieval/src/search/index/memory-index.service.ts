@@ -162,6 +162,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       let changed = false;
       for (const row of rows) {
         const change = indexChangeOf(row.subject, row.payload);
+        if (change?.kind === 'erased') this.dropErased(change.tenantId);
         if (change?.kind !== 'items') continue;
         this.indexes.changed(change.tenantId, change);
         changed = true;
@@ -171,6 +172,15 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       // The event will bring it, a moment later.
       this.logger.warn(`applying this process's own change failed: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Memory of the tenant was erased: its index (and a load begun before the erase) is dropped,
+   * so no search ranks an erased row again; the next search loads it from the store.
+   */
+  private dropErased(tenantId: string): void {
+    this.indexes.drop(tenantId);
+    this.logger.log(`memory of tenant ${tenantId} was erased: its index is dropped until its next search`);
   }
 
   /** Applies every change heard so far (tests). */
@@ -196,6 +206,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
           if (change?.kind === 'items') this.indexes.changed(change.tenantId, change);
           else if (change?.kind === 'accessed')
             this.indexes.accessed(change.tenantId, change.refs, change.atUs);
+          else if (change?.kind === 'erased') this.dropErased(change.tenantId);
         } catch (error) {
           this.logger.warn(`an event on ${m.subject} could not be read: ${(error as Error).message}`);
         }

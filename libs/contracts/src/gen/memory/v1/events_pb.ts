@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/events.proto.
  */
 export const file_memory_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("ChZtZW1vcnkvdjEvZXZlbnRzLnByb3RvEgltZW1vcnkudjEigQIKDU1lc3NhZ2VTdG9yZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRITCgtzZXNzaW9uX2tleRgEIAEoCRIPCgd0dXJuX2lkGAUgASgJEioKCG1lc3NhZ2VzGAYgAygLMhgubWVtb3J5LnYxLlN0b3JlZE1lc3NhZ2USFgoObWVtb3J5X2VuYWJsZWQYByABKAgSLQoJc3RvcmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcChRza2lwX2ZhY3RfZXh0cmFjdGlvbhgJIAEoCCKbAQoNU3RvcmVkTWVzc2FnZRIKCgJpZBgBIAEoCRIMCgRyb2xlGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRvb2xfbmFtZRgEIAEoCRIVCg1jb250ZW50X2VtcHR5GAUgASgIEhYKDnRva2VuX2VzdGltYXRlGAYgASgFIvQBCg5TdW1tYXJ5Q3JlYXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhIKCnN1bW1hcnlfaWQYBCABKAkSDQoFZGVwdGgYBSABKAUSLwoLZWFybGllc3RfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgIIAEoBRINCgVtb2RlbBgJIAEoCSLiAgoRQ29tcGFjdGlvbkNyZWF0ZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRIVCg1jb21wYWN0aW9uX2lkGAQgASgJEhgKEGZpcnN0X21lc3NhZ2VfaWQYBSABKAkSFwoPbGFzdF9tZXNzYWdlX2lkGAYgASgJEhUKDW1lc3NhZ2VfY291bnQYByABKAUSGAoQY29tcGFjdGVkX3Rva2VucxgIIAEoBRIvCgtlYXJsaWVzdF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbGF0ZXN0X2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVtb2RlbBgLIAEoCRIWCg50b2tlbl9lc3RpbWF0ZRgMIAEoBRIQCghmYWN0X2lkcxgNIAMoCSKWAQoMRmFjdFVwc2VydGVkEhEKCXRlbmFudF9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJEhEKCW9wZXJhdGlvbhgEIAEoCRIQCghjYXRlZ29yeRgFIAEoCRIVCg1zdXBlcnNlZGVkX2J5GAYgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgHIAEoCSJjChBFbWJlZGRpbmdXcml0dGVuEhEKCXRlbmFudF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgsKA2lkcxgDIAMoCRINCgVtb2RlbBgEIAEoCRISCgpkaW1lbnNpb25zGAUgASgFIoIDCgpEZWFkTGV0dGVyEg4KBnN0cmVhbRgBIAEoCRIQCghjb25zdW1lchgCIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAMgASgJEhkKEW9yaWdpbmFsX3NlcXVlbmNlGAQgASgEEhUKDW9yaWdpbmFsX2RhdGEYBSABKAwSRAoQb3JpZ2luYWxfaGVhZGVycxgGIAMoCzIqLm1lbW9yeS52MS5EZWFkTGV0dGVyLk9yaWdpbmFsSGVhZGVyc0VudHJ5EhIKCmRlbGl2ZXJpZXMYByABKA0SDQoFY2F1c2UYCCABKAkSDgoGcmVhc29uGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKB2RlYWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGjYKFE9yaWdpbmFsSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoOQWNjZXNzUmVjb3JkZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBHJlZnMYAiADKAkSLwoLYWNjZXNzZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGV2ZW50X2lkGAQgASgJIq4BCg9QYXRyb2xDb21wbGV0ZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEg4KBnJ1bl9pZBgDIAEoCRIPCgd0cmlnZ2VyGAQgASgJEicKBnJlcG9ydBgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLwoLZmluaXNoZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChZtZW1vcnkvdjEvZXZlbnRzLnByb3RvEgltZW1vcnkudjEigQIKDU1lc3NhZ2VTdG9yZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRITCgtzZXNzaW9uX2tleRgEIAEoCRIPCgd0dXJuX2lkGAUgASgJEioKCG1lc3NhZ2VzGAYgAygLMhgubWVtb3J5LnYxLlN0b3JlZE1lc3NhZ2USFgoObWVtb3J5X2VuYWJsZWQYByABKAgSLQoJc3RvcmVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIcChRza2lwX2ZhY3RfZXh0cmFjdGlvbhgJIAEoCCKbAQoNU3RvcmVkTWVzc2FnZRIKCgJpZBgBIAEoCRIMCgRyb2xlGAIgASgJEi4KCmNyZWF0ZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKCXRvb2xfbmFtZRgEIAEoCRIVCg1jb250ZW50X2VtcHR5GAUgASgIEhYKDnRva2VuX2VzdGltYXRlGAYgASgFIvQBCg5TdW1tYXJ5Q3JlYXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSFwoPY29udmVyc2F0aW9uX2lkGAMgASgJEhIKCnN1bW1hcnlfaWQYBCABKAkSDQoFZGVwdGgYBSABKAUSLwoLZWFybGllc3RfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KCWxhdGVzdF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNbWVzc2FnZV9jb3VudBgIIAEoBRINCgVtb2RlbBgJIAEoCSLiAgoRQ29tcGFjdGlvbkNyZWF0ZWQSEQoJdGVuYW50X2lkGAEgASgJEg0KBWFnZW50GAIgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgDIAEoCRIVCg1jb21wYWN0aW9uX2lkGAQgASgJEhgKEGZpcnN0X21lc3NhZ2VfaWQYBSABKAkSFwoPbGFzdF9tZXNzYWdlX2lkGAYgASgJEhUKDW1lc3NhZ2VfY291bnQYByABKAUSGAoQY29tcGFjdGVkX3Rva2VucxgIIAEoBRIvCgtlYXJsaWVzdF9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLQoJbGF0ZXN0X2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVtb2RlbBgLIAEoCRIWCg50b2tlbl9lc3RpbWF0ZRgMIAEoBRIQCghmYWN0X2lkcxgNIAMoCSKWAQoMRmFjdFVwc2VydGVkEhEKCXRlbmFudF9pZBgBIAEoCRINCgVhZ2VudBgCIAEoCRIPCgdmYWN0X2lkGAMgASgJEhEKCW9wZXJhdGlvbhgEIAEoCRIQCghjYXRlZ29yeRgFIAEoCRIVCg1zdXBlcnNlZGVkX2J5GAYgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgHIAEoCSJjChBFbWJlZGRpbmdXcml0dGVuEhEKCXRlbmFudF9pZBgBIAEoCRIMCgRraW5kGAIgASgJEgsKA2lkcxgDIAMoCRINCgVtb2RlbBgEIAEoCRISCgpkaW1lbnNpb25zGAUgASgFIoIDCgpEZWFkTGV0dGVyEg4KBnN0cmVhbRgBIAEoCRIQCghjb25zdW1lchgCIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAMgASgJEhkKEW9yaWdpbmFsX3NlcXVlbmNlGAQgASgEEhUKDW9yaWdpbmFsX2RhdGEYBSABKAwSRAoQb3JpZ2luYWxfaGVhZGVycxgGIAMoCzIqLm1lbW9yeS52MS5EZWFkTGV0dGVyLk9yaWdpbmFsSGVhZGVyc0VudHJ5EhIKCmRlbGl2ZXJpZXMYByABKA0SDQoFY2F1c2UYCCABKAkSDgoGcmVhc29uGAkgASgJEigKB2RldGFpbHMYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKB2RlYWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wGjYKFE9yaWdpbmFsSGVhZGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEidAoOQWNjZXNzUmVjb3JkZWQSEQoJdGVuYW50X2lkGAEgASgJEgwKBHJlZnMYAiADKAkSLwoLYWNjZXNzZWRfYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGV2ZW50X2lkGAQgASgJIpsBCgxNZW1vcnlFcmFzZWQSEQoJdGVuYW50X2lkGAEgASgJEhIKCmVyYXN1cmVfaWQYAiABKAkSDQoFc2NvcGUYAyABKAkSDQoFYWdlbnQYBCABKAkSFwoPY29udmVyc2F0aW9uX2lkGAUgASgJEi0KCWVyYXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAirgEKD1BhdHJvbENvbXBsZXRlZBIRCgl0ZW5hbnRfaWQYASABKAkSDQoFYWdlbnQYAiABKAkSDgoGcnVuX2lkGAMgASgJEg8KB3RyaWdnZXIYBCABKAkSJwoGcmVwb3J0GAUgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIvCgtmaW5pc2hlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * mem.message.stored.{tenant}: a turn's messages are durable in the transcript.
@@ -887,6 +887,99 @@ export const AccessRecordedSchema: GenMessage<AccessRecorded, {jsonType: AccessR
   messageDesc(file_memory_v1_events, 7);
 
 /**
+ * mem.memory.erased.{tenant}: a scope of the tenant's memory was erased (mem.rpc.erase).
+ * It names the scope, never what was erased. Every retrieval replica drops the tenant's
+ * in-memory search index when it hears it (the next search loads it again from the store).
+ *
+ * @generated from message memory.v1.MemoryErased
+ */
+export type MemoryErased = Message<"memory.v1.MemoryErased"> & {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * The audit entry (table erasures).
+   *
+   * @generated from field: string erasure_id = 2;
+   */
+  erasureId: string;
+
+  /**
+   * "tenant", "agent" or "conversation".
+   *
+   * @generated from field: string scope = 3;
+   */
+  scope: string;
+
+  /**
+   * @generated from field: string agent = 4;
+   */
+  agent: string;
+
+  /**
+   * @generated from field: string conversation_id = 5;
+   */
+  conversationId: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp erased_at = 6;
+   */
+  erasedAt?: Timestamp | undefined;
+};
+
+/**
+ * mem.memory.erased.{tenant}: a scope of the tenant's memory was erased (mem.rpc.erase).
+ * It names the scope, never what was erased. Every retrieval replica drops the tenant's
+ * in-memory search index when it hears it (the next search loads it again from the store).
+ *
+ * @generated from message memory.v1.MemoryErased
+ */
+export type MemoryErasedJson = {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId?: string;
+
+  /**
+   * The audit entry (table erasures).
+   *
+   * @generated from field: string erasure_id = 2;
+   */
+  erasureId?: string;
+
+  /**
+   * "tenant", "agent" or "conversation".
+   *
+   * @generated from field: string scope = 3;
+   */
+  scope?: string;
+
+  /**
+   * @generated from field: string agent = 4;
+   */
+  agent?: string;
+
+  /**
+   * @generated from field: string conversation_id = 5;
+   */
+  conversationId?: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp erased_at = 6;
+   */
+  erasedAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.MemoryErased.
+ * Use `create(MemoryErasedSchema)` to create a new message.
+ */
+export const MemoryErasedSchema: GenMessage<MemoryErased, {jsonType: MemoryErasedJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_events, 8);
+
+/**
  * mem.patrol.completed.{tenant}: a patrol run of a being finished; what each step changed.
  * Announced through the outbox in the transaction that finished the run.
  *
@@ -975,5 +1068,5 @@ export type PatrolCompletedJson = {
  * Use `create(PatrolCompletedSchema)` to create a new message.
  */
 export const PatrolCompletedSchema: GenMessage<PatrolCompleted, {jsonType: PatrolCompletedJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_events, 8);
+  messageDesc(file_memory_v1_events, 9);
 
