@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createScratchDatabase, type ScratchDatabase } from '@engram/testing';
 import { createDataSource } from '../data-source';
@@ -64,5 +65,26 @@ describe('withAdvisoryLocks / tryWithAdvisoryLock (real Postgres)', () => {
     release();
     await held;
     expect(await tryWithAdvisoryLock(dataSource, 'patrol/acme', async () => 'ran')).toBe('ran');
+  });
+
+  it('survives Postgres dropping a held lock connection (a restart): the work ends, nothing crashes', async () => {
+    const admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    try {
+      const result = await withAdvisoryLocks(dataSource, ['dropped/1'], async () => {
+        const { rows } = await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        expect(rows).toHaveLength(1);
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        await sleep(100); // the dropped connection's 'error' arrives while the work still runs
+        return 'done';
+      });
+      expect(result).toBe('done');
+      // The key is free again, on a fresh connection.
+      expect(await tryWithAdvisoryLock(dataSource, 'dropped/1', async () => 'again')).toBe('again');
+    } finally {
+      await admin.end();
+    }
   });
 });

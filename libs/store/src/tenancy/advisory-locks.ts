@@ -44,6 +44,10 @@ async function onOwnConnection<T>(
 ): Promise<T | undefined> {
   const lock = await lockPool(dataSource).connect();
   let broken: Error | undefined;
+  // A held connection that Postgres drops (a restart) emits 'error': noted, never an uncaught
+  // crash; the unlock then fails and the connection is discarded (its locks died with it).
+  const onError = (error: Error) => (broken = error);
+  lock.on('error', onError);
   try {
     if (!(await acquire(lock))) return undefined;
     try {
@@ -52,6 +56,7 @@ async function onOwnConnection<T>(
       await lock.query(`SELECT pg_advisory_unlock_all()`).catch((error: Error) => (broken = error));
     }
   } finally {
+    lock.off('error', onError);
     // A connection whose unlock failed may still hold the locks: closed, never reused.
     lock.release(broken ?? false);
   }
