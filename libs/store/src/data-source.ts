@@ -7,6 +7,9 @@ export const MIGRATIONS_TABLE = 'engram_migrations';
 /** A migration class, as MIGRATIONS lists them. */
 export type Migration = (typeof MIGRATIONS)[number];
 
+/** How long a query waits for a free connection of the pool before it fails. */
+export const POOL_WAIT_MS = 30_000;
+
 /** The one way a DataSource is configured: migrations only, never synchronize. */
 export function dataSourceOptions(
   url: string,
@@ -21,7 +24,13 @@ export function dataSourceOptions(
     synchronize: false,
     migrationsRun: false,
     logging: ['error'],
-    extra: { max: options.poolSize, application_name: options.applicationName },
+    // A query never waits forever for a connection: a starved pool fails the work (and its
+    // consumer retries it) instead of hanging it, and every lock it holds is released.
+    extra: {
+      max: options.poolSize,
+      application_name: options.applicationName,
+      connectionTimeoutMillis: POOL_WAIT_MS,
+    },
   };
 }
 

@@ -9,3 +9,6 @@ export * from './stream-events';
 export * from './rpc-failure';
 export * from './otlp-receiver';
 export * from './span-tree';
+export * from './postgres-server';
+export * from './chaos/chaos-run';
+export * from './chaos/fault-plan';

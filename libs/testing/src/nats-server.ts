@@ -8,6 +8,8 @@ import { freePort, waitFor } from './free-port';
 export interface NatsServerHandle {
   readonly url: string;
   readonly port: number;
+  /** Stops the server (SIGTERM) and starts it again on the same port and store: JetStream recovers from disk. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,24 +40,33 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
   const config = options.configFile ? ['-c', options.configFile] : [];
-  const child: ChildProcess = spawn(
-    natsServerBinary(),
-    [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
+  const args = [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+  let server = await spawnServer(args, port);
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    async restart() {
+      await server.stop();
+      server = await spawnServer(args, port);
+    },
+    async stop() {
+      await server.stop();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One nats-server process, ready when its INFO line says JetStream is on. */
+async function spawnServer(args: string[], port: number): Promise<{ stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(natsServerBinary(), args, { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
+  return {
     async stop() {
       child.kill('SIGTERM');
       const forceAfter = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(forceAfter);
-      rmSync(storeDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,4 +1,36 @@
-import type { DataSource, QueryRunner } from 'typeorm';
+import { Pool, type PoolClient } from 'pg';
+import type { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+
+/**
+ * The connections that hold advisory locks, apart from the DataSource's pool: a holder's
+ * work needs connections of that pool, and holders taking them all (a backlog runs every
+ * handler at once) would leave their work waiting for itself.
+ */
+const lockPools = new WeakMap<DataSource, Pool>();
+
+function lockPool(dataSource: DataSource): Pool {
+  let pool = lockPools.get(dataSource);
+  if (!pool) {
+    const options = dataSource.options as PostgresConnectionOptions;
+    const extra = (options.extra ?? {}) as {
+      max?: number;
+      application_name?: string;
+      connectionTimeoutMillis?: number;
+    };
+    pool = new Pool({
+      connectionString: options.url,
+      max: extra.max,
+      application_name: extra.application_name,
+      connectionTimeoutMillis: extra.connectionTimeoutMillis,
+      allowExitOnIdle: true,
+    });
+    // An idle lock connection that Postgres dropped is discarded by the pool; nothing to do here.
+    pool.on('error', () => undefined);
+    lockPools.set(dataSource, pool);
+  }
+  return pool;
+}
 
 /**
  * Session-level advisory locks on a connection of their own, held while `work`
@@ -7,19 +39,26 @@ import type { DataSource, QueryRunner } from 'typeorm';
  */
 async function onOwnConnection<T>(
   dataSource: DataSource,
-  acquire: (lock: QueryRunner) => Promise<boolean>,
+  acquire: (lock: PoolClient) => Promise<boolean>,
   work: () => Promise<T>,
 ): Promise<T | undefined> {
-  const lock = dataSource.createQueryRunner();
+  const lock = await lockPool(dataSource).connect();
+  let broken: Error | undefined;
+  // A held connection that Postgres drops (a restart) emits 'error': noted, never an uncaught
+  // crash; the unlock then fails and the connection is discarded (its locks died with it).
+  const onError = (error: Error) => (broken = error);
+  lock.on('error', onError);
   try {
     if (!(await acquire(lock))) return undefined;
     try {
       return await work();
     } finally {
-      await lock.query(`SELECT pg_advisory_unlock_all()`);
+      await lock.query(`SELECT pg_advisory_unlock_all()`).catch((error: Error) => (broken = error));
     }
   } finally {
-    await lock.release();
+    lock.off('error', onError);
+    // A connection whose unlock failed may still hold the locks: closed, never reused.
+    lock.release(broken ?? false);
   }
 }
 
@@ -32,7 +71,7 @@ export async function withAdvisoryLocks<T>(
   keys: readonly string[],
   work: () => Promise<T>,
 ): Promise<T> {
-  const locked = async (lock: QueryRunner) => {
+  const locked = async (lock: PoolClient) => {
     await lock.query(
       `SELECT pg_advisory_lock(h) FROM (SELECT DISTINCT hashtextextended(k, 0) AS h FROM unnest($1::text[]) AS k ORDER BY 1) AS sorted`,
       [keys],
@@ -51,7 +90,7 @@ export function tryWithAdvisoryLock<T>(
   return onOwnConnection(
     dataSource,
     async (lock) =>
-      (await lock.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [key]))[0]
+      (await lock.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [key])).rows[0]
         .locked === true,
     work,
   );
