@@ -8,6 +8,8 @@ import { freePort, waitFor } from './free-port';
 export interface NatsServerHandle {
   readonly url: string;
   readonly port: number;
+  /** What nats-server logged (errors such as permissions violations included). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,8 @@ export function natsServerBinary(): string {
 export interface NatsServerOptions {
   /** A nats-server configuration file to read first (e.g. deploy/nats/engram.conf, its subject mappings). */
   readonly configFile?: string;
+  /** Its environment beyond the test's (the passwords deploy/nats/engram-auth.conf refers to). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -41,15 +45,22 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   const child: ChildProcess = spawn(
     natsServerBinary(),
     [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
-    {
-      stdio: 'ignore',
-    },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
   );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
+  let ready = false;
+  const died = exited.then(() => {
+    if (!ready) throw new Error(`nats-server on ${port} exited before it was ready:\n${output}`);
+  });
+  await Promise.race([waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50), died]);
+  ready = true;
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    output: () => output,
     async stop() {
       child.kill('SIGTERM');
       const forceAfter = setTimeout(() => child.kill('SIGKILL'), 5000);
