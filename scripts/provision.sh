@@ -490,7 +490,8 @@ provision_nats() {
   fi
   [ "$listen" = localhost ] && listen=127.0.0.1
   mkdir -p "$NATS_STORE_DIR"
-  # Engram's generated configuration: the subject mappings of the partitioned RPCs (deploy/nats).
+  # Engram's generated configuration: the subject mappings of the partitioned RPCs (deploy/nats),
+  # without authentication, as `npm start` and the tests expect (engram-auth.conf has the users).
   local config=()
   [ -f "$NATS_CONFIG_FILE" ] && config=(-c "$NATS_CONFIG_FILE")
   log "starting nats-server with JetStream on $(hostport "$NATS_HOST" "$NATS_PORT") (store $NATS_STORE_DIR${config[*]:+, config $NATS_CONFIG_FILE})"
@@ -624,7 +625,7 @@ if [ "${#manual[@]}" -gt 0 ] || { [ "${#needs_install[@]}" -gt 0 ] && [ "$CAN_IN
     fi
     cat <<EOF
 To fix it, either start them with Docker, from the repo root:
-    docker compose up -d postgres nats
+    ENGRAM_NATS_CONF=engram.conf docker compose up -d postgres nats
 or install them by hand:
     PostgreSQL >= 15 with pgvector >= $MIN_VECTOR (and the contrib extensions btree_gin, pg_trgm)
     nats-server with JetStream enabled (nats-server -js)

@@ -128,6 +128,22 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(missing).toEqual([]);
     });
 
+    it('provides every Secret key the pods read one by one (each service its NATS password)', () => {
+      type EnvVar = { valueFrom?: { secretKeyRef?: { name: string; key: string } } };
+      const missing = objects.flatMap((o) =>
+        containersOf(o).flatMap((c) =>
+          ((c.env ?? []) as EnvVar[]).flatMap(({ valueFrom }) => {
+            const ref = valueFrom?.secretKeyRef;
+            if (!ref) return [];
+            const secret = byId.get(`Secret/${ref.name}`) as
+              { stringData?: Record<string, string> } | undefined;
+            return secret?.stringData?.[ref.key] ? [] : [`${idOf(o)} → Secret/${ref.name} ${ref.key}`];
+          }),
+        ),
+      );
+      expect(missing).toEqual([]);
+    });
+
     it('runs Postgres as a 3-instance CloudNativePG Cluster with pgvector and the extensions', () => {
       expect(cluster.spec.instances).toBe(3);
       // CNPG reads the major version from the tag; "standard" images carry pgvector.

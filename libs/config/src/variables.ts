@@ -63,6 +63,24 @@ export const Variables = {
     'all services',
     'NATS server(s) with JetStream, comma-separated.',
   ),
+  NATS_USER: variable(
+    z.string().min(1).optional(),
+    '(unset: no credentials)',
+    'all services, the CLI',
+    'User on an authenticated NATS (`deploy/nats/engram-auth.conf`): each service its own name, the CLI `admin`. A server without authentication ignores it.',
+  ),
+  NATS_PASSWORD: variable(
+    z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_-]{15,}$/, {
+        message:
+          'must be 16 or more letters, digits, "_" or "-", starting with a letter (nats-server reads it as a value of its configuration)',
+      })
+      .optional(),
+    '(unset)',
+    'all services, the CLI',
+    'Password of NATS_USER; nats-server has the same in `ENGRAM_NATS_PASSWORD_<USER>`. 16+ letters, digits, `_`, `-`, a letter first: `echo p$(openssl rand -hex 24)`.',
+  ),
   NATS_STREAM_REPLICAS: variable(
     int(1, 5).default(1),
     '1',
@@ -72,7 +90,7 @@ export const Variables = {
   DATABASE_URL: variable(
     url(['postgres', 'postgresql']).default('postgres://engram_app@127.0.0.1:5432/engram'),
     'postgres://engram_app@127.0.0.1:5432/engram',
-    'services with a store (all but gerty), the api for its keys, engram restore',
+    'all services (gerty for tenants’ stored model keys, the api for its API keys), engram restore',
     'Postgres for the services: a role without BYPASSRLS, so row-level security isolates tenants (a superuser is refused).',
   ),
   DATABASE_POOL_SIZE: variable(
@@ -489,6 +507,8 @@ export type VariableName = keyof typeof Variables;
 /** What every service reads: where NATS is, its HTTP endpoints, logs, RPC limits, shutdown. */
 export const GATEWAY_VARIABLES = [
   'NATS_URL',
+  'NATS_USER',
+  'NATS_PASSWORD',
   'NATS_STREAM_REPLICAS',
   'HTTP_PORT',
   'HTTP_HOST',

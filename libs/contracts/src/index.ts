@@ -15,6 +15,7 @@ export * from './subjects';
 export * from './topology';
 export * from './rpcs';
 export * from './rpc-partitions';
+export * from './nats-permissions';
 export * from './codec';
 export * from './values/vocabulary';
 export * from './values/row-id';

@@ -154,6 +154,11 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
   readonly rules: RequestRules<Req>;
   /** The service that answers it (one handler, in services/<owner>). */
   readonly owner: ServiceName;
+  /**
+   * The services that request it (NATS permissions are generated from this: nats-permissions.ts).
+   * Agent runtimes request every tenant-scoped RPC, of their own tenant only.
+   */
+  readonly callers: readonly ServiceName[];
   /** What its handler announces, in the transaction of its effect. */
   readonly publishes: readonly Announcement[];
   /**
@@ -170,6 +175,8 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
 
 interface RpcPlacement {
   readonly owner: ServiceName;
+  /** Default: the api edge for a memory RPC (`mem.rpc.*`, every one has a route), no service otherwise. */
+  readonly callers?: readonly ServiceName[];
   readonly publishes?: readonly Announcement[];
   /** False for the infrastructure RPCs that serve every tenant (Gerty's embed, complete, models). */
   readonly tenantScoped?: boolean;
@@ -185,16 +192,39 @@ function rpc<Req extends DescMessage, Res extends DescMessage>(
   request: Req,
   response: Res,
   rules: NoInfer<RequestRules<Req>>,
-  { owner, publishes = [], tenantScoped = true, partitioned = false, readOnly = false }: RpcPlacement,
+  {
+    owner,
+    callers = subject.startsWith('mem.rpc.') ? ['api'] : [],
+    publishes = [],
+    tenantScoped = true,
+    partitioned = false,
+    readOnly = false,
+  }: RpcPlacement,
 ): RpcSpec<Req, Res> {
   if (partitioned && !tenantScoped)
     throw new Error(`${subject}: only a tenant-scoped RPC can be partitioned`);
-  return { subject, request, response, rules, owner, publishes, tenantScoped, partitioned, readOnly };
+  return {
+    subject,
+    request,
+    response,
+    rules,
+    owner,
+    callers,
+    publishes,
+    tenantScoped,
+    partitioned,
+    readOnly,
+  };
 }
+
+/** Every service that asks Gerty (through GertyClient: its readiness check lists the models). */
+const GERTY_CALLERS: readonly ServiceName[] = ['embedder', 'compactor', 'retrieval', 'patrol', 'api'];
 
 export const Rpcs = {
   search: rpc('mem.rpc.search', SearchRequestSchema, SearchResponseSchema, searchRules, {
     owner: 'retrieval',
+    // The context builder searches for the memory blocks of a prompt.
+    callers: ['api', 'context-builder'],
     publishes: ['accessRecorded'],
     // Answered from the tenant's in-memory index.
     partitioned: true,
@@ -416,14 +446,17 @@ export const Rpcs = {
   }),
   gertyEmbed: rpc('gerty.rpc.embed', EmbedRequestSchema, EmbedResponseSchema, embedRules, {
     owner: 'gerty',
+    callers: GERTY_CALLERS,
     tenantScoped: false,
   }),
   gertyComplete: rpc('gerty.rpc.complete', CompleteRequestSchema, CompleteResponseSchema, completeRules, {
     owner: 'gerty',
+    callers: GERTY_CALLERS,
     tenantScoped: false,
   }),
   gertyModels: rpc('gerty.rpc.models', ListModelsRequestSchema, ListModelsResponseSchema, listModelsRules, {
     owner: 'gerty',
+    callers: GERTY_CALLERS,
     tenantScoped: false,
   }),
   gertySetTenantKey: rpc(

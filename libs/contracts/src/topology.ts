@@ -174,6 +174,26 @@ export interface ConsumerSpec<Schema extends DescMessage = DescMessage> {
 
 export const DELIVERY_CEILING_FACTOR = 4;
 
+/** A reader of a stream through an ordered consumer of its own process: no durable, no acks, nothing shared. */
+export interface FollowerSpec {
+  readonly stream: StreamSpec;
+  /** The service each of whose replicas follows the stream (every replica hears every message). */
+  readonly owner: ServiceName;
+  readonly description: string;
+}
+
+/** Every stream a service follows with ordered consumers rather than a durable one. */
+export const Followers = {
+  retrievalIndexes: {
+    stream: Streams.events,
+    owner: 'retrieval',
+    description: "retrieval: changes to the tenants' search indexes a replica holds in memory",
+  },
+} as const satisfies Record<string, FollowerSpec>;
+
+/** Where an event the outbox relay could not publish goes: the dead letters of a stream named for the outbox. */
+export const OUTBOX_DEAD_LETTERS = { stream: 'OUTBOX', consumer: 'outbox-relay' } as const;
+
 /**
  * Every durable consumer, keyed by the camelCase of its durable name. One name from here to
  * the code: `compactorSummaries` (durable compactor-summaries) is handled by

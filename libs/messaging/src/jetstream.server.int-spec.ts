@@ -96,7 +96,11 @@ describe('JetStreamServer (real nats-server)', () => {
   let nc: NatsConnection;
   let jsm: JetStreamManager;
 
-  async function startApp(rpc = { concurrency: 4, maxQueued: 10 }, singlesRuntime = {}) {
+  async function startApp(
+    rpc = { concurrency: 4, maxQueued: 10 },
+    singlesRuntime = {},
+    natsCredentials?: { user: string; pass: string },
+  ) {
     @Injectable()
     class Module {}
     app = await NestFactory.create(
@@ -107,6 +111,7 @@ describe('JetStreamServer (real nats-server)', () => {
           MessagingModule.forRoot({
             service: 'test',
             natsUrl: nats.url,
+            natsCredentials,
             streamReplicas: 1,
             consumers: {
               'test-singles': { concurrency: 2, ...singlesRuntime },
@@ -327,6 +332,13 @@ describe('JetStreamServer (real nats-server)', () => {
 
   describe('RPC', () => {
     it('answers through the queue group and the typed client', async () => {
+      const reply = await app.get(RpcClient).call(Rpcs.tenantSettingsGet, {}, { tenantId: 'acme' });
+      expect(reply).toMatchObject({ tenantId: 'acme', memoryEnabled: true });
+    });
+
+    it('answers with NATS credentials on a server without authentication, which ignores them', async () => {
+      await app.close();
+      await startApp(undefined, {}, { user: 'ingest', pass: 'p-not-configured-anywhere' });
       const reply = await app.get(RpcClient).call(Rpcs.tenantSettingsGet, {}, { tenantId: 'acme' });
       expect(reply).toMatchObject({ tenantId: 'acme', memoryEnabled: true });
     });

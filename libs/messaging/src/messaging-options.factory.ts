@@ -13,6 +13,8 @@ type ServiceMessagingConfig = ConfigOf<
       | 'CONSUMER_CONCURRENCY'
       | 'CONSUMER_BATCH_SIZE'
       | 'CONSUMER_LINGER_MS'
+      | 'NATS_USER'
+      | 'NATS_PASSWORD'
     >
   > &
   RpcPartitioningConfig;
@@ -36,6 +38,7 @@ export function messagingOptionsFrom(
   return {
     service,
     natsUrl: config.NATS_URL,
+    natsCredentials: natsCredentialsFrom(config),
     streamReplicas: config.NATS_STREAM_REPLICAS,
     consumers: Object.fromEntries(
       Object.values(Consumers).map(({ durable }) => [durable, { ...consumers[durable], ...overrides }]),
@@ -48,4 +51,11 @@ export function messagingOptionsFrom(
     rpcPartitioning: rpcPartitioningFrom(config),
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
   };
+}
+
+/** The user and password connect() takes, when NATS_USER is set; none otherwise. */
+export function natsCredentialsFrom(
+  config: Partial<ConfigOf<'NATS_USER' | 'NATS_PASSWORD'>>,
+): { user: string; pass: string } | undefined {
+  return config.NATS_USER ? { user: config.NATS_USER, pass: config.NATS_PASSWORD ?? '' } : undefined;
 }

@@ -19,6 +19,8 @@ export interface MessagingOptions {
   /** Names the NATS connection and the RPC queue groups. */
   readonly service: string;
   readonly natsUrl: string;
+  /** Its user on an authenticated NATS (NATS_USER, NATS_PASSWORD); a server without authentication ignores it. */
+  readonly natsCredentials?: { readonly user: string; readonly pass: string };
   /** Stream replicas: 1 on one server, 3 on a NATS cluster. */
   readonly streamReplicas: number;
   /** Per durable consumer name: what configuration overrides of its runtime in the topology. */

@@ -8,6 +8,8 @@ import { freePort, waitFor } from './free-port';
 export interface NatsServerHandle {
   readonly url: string;
   readonly port: number;
+  /** What nats-server logged (errors such as permissions violations included), across restarts. */
+  output(): string;
   /** Stops the server (SIGTERM) and starts it again on the same port and store: JetStream recovers from disk. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -30,6 +32,8 @@ export function natsServerBinary(): string {
 export interface NatsServerOptions {
   /** A nats-server configuration file to read first (e.g. deploy/nats/engram.conf, its subject mappings). */
   readonly configFile?: string;
+  /** Its environment beyond the test's (the passwords deploy/nats/engram-auth.conf refers to). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -41,13 +45,16 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
   const config = options.configFile ? ['-c', options.configFile] : [];
   const args = [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
-  let server = await spawnServer(args, port);
+  const log = { text: '' };
+  const env = { ...process.env, ...options.env };
+  let server = await spawnServer(args, port, env, log);
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    output: () => log.text,
     async restart() {
       await server.stop();
-      server = await spawnServer(args, port);
+      server = await spawnServer(args, port, env, log);
     },
     async stop() {
       await server.stop();
@@ -56,11 +63,23 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   };
 }
 
-/** One nats-server process, ready when its INFO line says JetStream is on. */
-async function spawnServer(args: string[], port: number): Promise<{ stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(natsServerBinary(), args, { stdio: 'ignore' });
+/** One nats-server process, ready when its INFO line says JetStream is on; failing fast if it exits first. */
+async function spawnServer(
+  args: string[],
+  port: number,
+  env: NodeJS.ProcessEnv,
+  log: { text: string },
+): Promise<{ stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(natsServerBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  child.stdout?.on('data', (chunk: Buffer) => (log.text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
+  let ready = false;
+  const died = exited.then(() => {
+    if (!ready) throw new Error(`nats-server on ${port} exited before it was ready:\n${log.text}`);
+  });
+  await Promise.race([waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50), died]);
+  ready = true;
   return {
     async stop() {
       child.kill('SIGTERM');

@@ -5,6 +5,8 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Client } from 'pg';
 import type { ServiceName } from '@engram/config';
 import { listenOnJetStream, RpcClient } from '@engram/messaging';
+import { ADMIN_USER } from '@engram/contracts';
+import { prepareNatsAuthentication, type NatsAuthentication } from './nats-authentication';
 import { startNatsServer, type NatsServerHandle } from './nats-server';
 import { createScratchDatabase, type ScratchDatabase } from './scratch-database';
 import { startService, type ServiceProcess } from './service-process';
@@ -19,8 +21,15 @@ export interface TestEnvironmentOptions {
   readonly seed?: (admin: Client) => Promise<void>;
   /** Services as processes on the suite's NATS and database, ready before the call returns. */
   readonly processes?: readonly ProcessSpec[];
+  /** How long the processes may take to be ready (default 30 s). */
+  readonly readyTimeoutMs?: number;
   /** A configuration file for the suite's nats-server (deploy/nats/engram.conf: the partition mappings). */
   readonly natsConfigFile?: string;
+  /**
+   * NATS with authentication instead (deploy/nats/engram-auth.conf, generated): every process as its
+   * service's user, the test's own connection as `admin`, and a runtime account for each tenant given.
+   */
+  readonly natsAuthentication?: { readonly runtimes: readonly string[] };
 }
 
 /** A private nats-server and scratch database, the test's own connections to them, and services as processes. */
@@ -29,6 +38,8 @@ export interface TestEnvironment {
   readonly db: ScratchDatabase;
   /** NATS_URL and DATABASE_URL (the app role): what a service the test starts itself needs. */
   readonly env: Readonly<Record<'NATS_URL' | 'DATABASE_URL', string>>;
+  /** The users' credentials and the runtimes' seeds, with `natsAuthentication`. */
+  readonly natsAuth?: NatsAuthentication;
   /** A superuser connection, for seeding and for checks that must see every tenant. */
   readonly admin: Client;
   /** A NATS connection of the test's own (raw requests), and JetStream over it to publish and read events. */
@@ -76,8 +87,16 @@ export function startTestEnvironment(options: TestEnvironmentOptions): Promise<T
 
 function startEnvironment(teardown: Teardown, options: TestEnvironmentOptions): Promise<TestEnvironment> {
   return teardown.guard(async () => {
+    const natsAuth = options.natsAuthentication
+      ? prepareNatsAuthentication(options.natsAuthentication.runtimes)
+      : undefined;
+    if (natsAuth) teardown.add(async () => natsAuth.remove());
     const [nats, db] = await Promise.all([
-      startNatsServer({ configFile: options.natsConfigFile }),
+      startNatsServer(
+        natsAuth
+          ? { configFile: natsAuth.configFile, env: natsAuth.serverEnv }
+          : { configFile: options.natsConfigFile },
+      ),
       createScratchDatabase(options.label),
     ]);
     teardown.add(() => db.drop());
@@ -87,8 +106,12 @@ function startEnvironment(teardown: Teardown, options: TestEnvironmentOptions): 
     teardown.add(() => admin.end());
     await options.seed?.(admin);
     const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl };
-    const processes = await startProcesses(teardown, options.processes ?? [], env);
-    const nc = await connect({ servers: nats.url });
+    const processes = await startProcesses(teardown, options, env, natsAuth);
+    const operator = natsAuth?.credentials(ADMIN_USER);
+    const nc = await connect({
+      servers: nats.url,
+      ...(operator && { user: operator.NATS_USER, pass: operator.NATS_PASSWORD }),
+    });
     teardown.add(() => nc.drain());
     const sql = async <T extends object>(text: string, params: unknown[] = []) =>
       (await admin.query(text, params)).rows as T[];
@@ -96,6 +119,7 @@ function startEnvironment(teardown: Teardown, options: TestEnvironmentOptions): 
       nats,
       db,
       env,
+      natsAuth,
       admin,
       nc,
       js: jetstream(nc),
@@ -114,20 +138,21 @@ function startEnvironment(teardown: Teardown, options: TestEnvironmentOptions): 
 
 async function startProcesses(
   teardown: Teardown,
-  specs: readonly ProcessSpec[],
+  options: Pick<TestEnvironmentOptions, 'processes' | 'readyTimeoutMs'>,
   env: Record<string, string>,
+  natsAuth: NatsAuthentication | undefined,
 ): Promise<ServiceProcess[]> {
   const processes: ServiceProcess[] = [];
-  for (const spec of specs) {
+  for (const spec of options.processes ?? []) {
     const { name, env: own } = typeof spec === 'string' ? { name: spec, env: {} } : spec;
-    const service = await startService(name, { ...env, ...own });
+    const service = await startService(name, { ...env, ...natsAuth?.credentials(name), ...own });
     teardown.add(async () => {
       service.kill();
       await service.exited;
     });
     processes.push(service);
   }
-  await Promise.all(processes.map((p) => p.waitUntilReady()));
+  await Promise.all(processes.map((p) => p.waitUntilReady(options.readyTimeoutMs)));
   return processes;
 }
 

@@ -3,30 +3,24 @@ import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import fc from 'fast-check';
 import { request } from 'undici';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DataSource } from 'typeorm';
 import { Rpcs } from '@engram/contracts';
 import { callRpcBytes, RpcError } from '@engram/messaging';
 import { ApiKeyStore, createDataSource } from '@engram/store';
 import {
+  apiCaller,
+  apiRoutes,
+  connectMcp,
+  rpcFields,
   startService,
   startTestEnvironment,
   waitFor,
+  type ApiAnswer as Answer,
+  type ApiCall,
+  type OpenApiDocument,
   type ServiceProcess,
   type TestEnvironment,
 } from '@engram/testing';
-
-/** What the spec reads of a path of the OpenAPI document. */
-interface OpenApiPath {
-  post?: { requestBody: { content: Record<string, { schema: { $ref: string } }> } };
-}
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
 
 /**
  * The HTTP API as a user meets it: the api service and the services behind it as their own
@@ -39,33 +33,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
   let base: string;
   let acme: string;
   let globex: string;
-
-  async function call(
-    method: string,
-    path: string,
-    options: {
-      key?: string;
-      scheme?: string;
-      body?: unknown;
-      raw?: string | Uint8Array;
-      headers?: Record<string, string>;
-    } = {},
-  ): Promise<Answer> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.key) headers.authorization = `${options.scheme ?? 'Bearer'} ${options.key}`;
-    let body: string | Uint8Array | undefined = options.raw;
-    if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
-    const res = await request(`${base}${path}`, { method: method as 'POST', headers, body });
-    const text = await res.body.text();
-    let json: unknown = text;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      // not JSON: kept as text
-    }
-    return { status: res.statusCode, headers: res.headers, json };
-  }
+  let call: ApiCall;
 
   const post = (path: string, key: string, body?: unknown) => call('POST', path, { key, body });
 
@@ -75,6 +43,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
       processes: ['gerty', 'ingest', 'embedder', 'retrieval', 'context-builder', 'patrol', 'api'],
     });
     base = `http://127.0.0.1:${env.process('api').httpPort}`;
+    call = apiCaller(base);
     dataSource = createDataSource(env.env.DATABASE_URL, { poolSize: 1, applicationName: 'http-api-spec' });
     await dataSource.initialize();
     keys = new ApiKeyStore(dataSource);
@@ -221,7 +190,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
       `SELECT (SELECT count(*) FROM messages) + (SELECT count(*) FROM facts) AS n`,
     );
     const refused: string[] = [];
-    const paths = doc.paths as Record<string, OpenApiPath>;
+    const paths = (doc as OpenApiDocument).paths;
     const schemas = doc.components.schemas as Record<
       string,
       { properties: Record<string, { type?: unknown }> }
@@ -267,22 +236,10 @@ describe('HTTP API (api and every service behind it as processes)', () => {
   it('answers fuzzed bodies on every route with an answer or a 4xx problem, never a 5xx', async () => {
     const fuzz = (await keys.create('fuzz', 'spec')).key;
     const { json: doc } = await call('GET', '/openapi.json');
-    const schemas = doc.components.schemas as Record<string, { properties?: Record<string, unknown> }>;
-    const routes = Object.entries(doc.paths as Record<string, OpenApiPath>)
-      .filter(([, item]) => item.post)
-      .map(([path, item]) => ({
-        path: path.replace('{agent}', 'bot'),
-        fields: Object.keys(
-          schemas[item.post!.requestBody.content['application/json']!.schema.$ref.split('/').pop()!]!
-            .properties ?? {},
-        ),
-      }));
-    // mem0's routes are not in the OpenAPI document; their fields are what its clients send.
-    for (const path of ['/mem0/v3/memories/add', '/mem0/v3/memories', '/mem0/v3/memories/search'])
-      routes.push({
-        path,
-        fields: ['messages', 'query', 'filters', 'user_id', 'agent_id', 'run_id', 'metadata'],
-      });
+    // Every route with a body (the OpenAPI document's and mem0's, whose fields are what its clients send).
+    const routes = apiRoutes(doc as OpenApiDocument)
+      .filter((route) => route.method === 'POST')
+      .map((route) => ({ path: route.path.replace('{agent}', 'bot'), fields: [...route.fields] }));
     const text = fc.string({ unit: 'binary', maxLength: 80 });
     /** Bodies a hostile client sends: the route's own fields with values of any type, any JSON, no JSON. */
     const bodiesFor = (fields: string[]) =>
@@ -324,7 +281,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     const failures: string[] = [];
     let tried = 0;
     for (const [i, [name, spec]] of Object.entries(Rpcs).entries()) {
-      const fields = spec.request.fields.map((field) => field.jsonName);
+      const fields = rpcFields(spec);
       const requests = fc.oneof(
         fc
           .dictionary(fc.constantFrom(...fields, 'extra'), fc.anything({ maxDepth: 2 }), { maxKeys: 4 })
@@ -483,15 +440,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
   });
 
   describe('MCP over streamable HTTP', () => {
-    const connect = async (key: string, agent = 'bot') => {
-      const client = new Client({ name: 'http-api-spec', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
-          requestInit: { headers: { authorization: `Bearer ${key}`, 'x-engram-agent': agent } },
-        }),
-      );
-      return client;
-    };
+    const connect = (key: string, agent = 'bot') => connectMcp(base, key, agent);
 
     it("lists the memory tools and searches the key's tenant, as the header's agent", async () => {
       const client = await connect(acme);

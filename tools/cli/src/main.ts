@@ -10,6 +10,7 @@ import { beingCommand } from './commands/being.command';
 import { patrolCommand } from './commands/patrol.command';
 import { apikeyCommand } from './commands/apikey.command';
 import { mcpCommand } from './commands/mcp.command';
+import { natsUserCommand } from './commands/nats-user.command';
 import { browseCommand, searchCommand, statsCommand } from './commands/search.command';
 import { factsCommand, forgetCommand, saveCommand, stateCommand } from './commands/facts.command';
 import { exportCommand, importCommand } from './commands/transcript.command';
@@ -30,6 +31,7 @@ const program = new Command('engram')
   .addCommand(patrolCommand())
   .addCommand(apikeyCommand())
   .addCommand(mcpCommand())
+  .addCommand(natsUserCommand())
   .addCommand(searchCommand())
   .addCommand(browseCommand())
   .addCommand(statsCommand())

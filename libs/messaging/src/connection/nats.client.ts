@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { serviceInbox } from '@engram/contracts';
 import { ReadinessRegistry } from '@engram/platform';
 import { MESSAGING_OPTIONS, type MessagingOptions } from '../messaging.options';
 
@@ -56,6 +57,10 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
     const connection = await connect({
       servers: this.options.natsUrl.split(',').map((s) => s.trim()),
       name: `engram-${this.options.service}-${process.pid}`,
+      ...this.options.natsCredentials,
+      // Replies to this service's requests come under its own prefix: on an authenticated NATS it
+      // may subscribe to nothing else (servicePermissions in libs/contracts).
+      inboxPrefix: serviceInbox(this.options.service),
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,

@@ -7,6 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
+import { OUTBOX_DEAD_LETTERS } from '@engram/contracts';
 import { counter, failpoint, gauge } from '@engram/platform';
 import { OutboxStore, TenantTransactions, type OutboxRow } from '@engram/store';
 import { SpanKind, trace } from '@engram/telemetry';
@@ -27,9 +28,6 @@ const REMOVE_AFTER_MS = 100;
 const REMOVE_AT_ROWS = 1000;
 /** Backoff of a failed publish: 1 s, doubling, at most a minute. */
 const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 60_000 };
-/** Where an event that could not be published goes: the dead letters of a stream named for the outbox. */
-const DEAD_LETTER_STREAM = 'OUTBOX';
-const DEAD_LETTER_CONSUMER = 'outbox-relay';
 
 const published = counter('engram_outbox_published_total', 'Outbox events published to JetStream', ['path']);
 const failures = counter('engram_outbox_failures_total', 'Failed attempts to publish an outbox event', []);
@@ -244,8 +242,8 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     await this.deadLetters.publish(
       js,
       {
-        stream: DEAD_LETTER_STREAM,
-        consumer: DEAD_LETTER_CONSUMER,
+        stream: OUTBOX_DEAD_LETTERS.stream,
+        consumer: OUTBOX_DEAD_LETTERS.consumer,
         subject: row.subject,
         sequence: Number(row.id),
         data: row.payload,

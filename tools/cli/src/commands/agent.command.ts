@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import {
   Rpcs,
@@ -8,6 +7,7 @@ import {
   type PutAgentRequestSchema,
 } from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
+import { connectCli } from './engram-rpc';
 
 /** Stores an agent's profile (the whole profile: fields left out are cleared) over NATS. */
 export async function putAgent(
@@ -15,7 +15,7 @@ export async function putAgent(
   tenantId: string,
   profile: MessageInitShape<typeof PutAgentRequestSchema>,
 ): Promise<AgentProfile> {
-  const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
+  const nc = await connectCli(natsUrl);
   try {
     return await callRpc(nc, Rpcs.agentPut, profile, { tenantId });
   } finally {
@@ -24,7 +24,7 @@ export async function putAgent(
 }
 
 export async function getAgent(natsUrl: string, tenantId: string, agent: string): Promise<AgentProfile> {
-  const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
+  const nc = await connectCli(natsUrl);
   try {
     return await callRpc(nc, Rpcs.agentGet, { agent }, { tenantId });
   } finally {

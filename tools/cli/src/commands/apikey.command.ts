@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { isValidToken, Subjects } from '@engram/contracts';
 import { ApiKeyStore, createDataSource, type ApiKeyInfo } from '@engram/store';
 import { table } from './memory-tables';
+import { connectCli } from './engram-rpc';
 
 /** Runs `work` with an ApiKeyStore on DATABASE_URL (the app role, under row-level security). */
 async function withKeys<T>(work: (keys: ApiKeyStore) => Promise<T>): Promise<T> {
@@ -22,11 +22,7 @@ async function withKeys<T>(work: (keys: ApiKeyStore) => Promise<T>): Promise<T> 
 /** Tells running api replicas to forget a revoked key now; best effort (their cache expires anyway). */
 async function announceRevoked(keyId: string): Promise<boolean> {
   try {
-    const nc = await connect({
-      servers: loadConfig(['NATS_URL']).NATS_URL.split(','),
-      name: 'engram-cli',
-      timeout: 2000,
-    });
+    const nc = await connectCli(undefined, { timeout: 2000 });
     nc.publish(Subjects.apiKeyRevoked, keyId);
     await nc.drain();
     return true;

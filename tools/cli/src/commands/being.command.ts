@@ -1,16 +1,16 @@
 import { open } from 'node:fs/promises';
 import { toJson } from '@bufbuild/protobuf';
 import { Command } from 'commander';
-import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { BeingSchema, Rpcs, type Being } from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
 import { renderBeing } from './being-tree';
 import { importSceneLines, SceneImportStopped, type SceneImportResult } from './scene-import';
+import { connectCli } from './engram-rpc';
 
 /** A being's soul, rules, relationships, preferences, clusters and counts (mem.rpc.being.get). */
 export async function getBeing(natsUrl: string, tenantId: string, agent: string): Promise<Being> {
-  const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
+  const nc = await connectCli(natsUrl);
   try {
     return await callRpc(nc, Rpcs.beingGet, { agent }, { tenantId });
   } finally {
@@ -35,7 +35,7 @@ export async function importSceneFile(options: SceneImportOptions): Promise<Scen
   // Opened first: a missing file fails before anything is sent.
   const file = await open(options.file);
   try {
-    const nc = await connect({ servers: options.natsUrl.split(','), name: 'engram-cli' });
+    const nc = await connectCli(options.natsUrl);
     const lines = file.readLines({ encoding: 'utf8' });
     try {
       return await importSceneLines(options.agent, lines, (request) =>

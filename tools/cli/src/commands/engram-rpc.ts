@@ -1,17 +1,33 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, type NodeConnectionOptions } from '@nats-io/transport-node';
 import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import { timestampFromDate, type RpcSpec, type Timestamp } from '@engram/contracts';
 import { loadConfig } from '@engram/config';
-import { callRpc } from '@engram/messaging';
+import { callRpc, natsCredentialsFrom } from '@engram/messaging';
 import { checkToken } from './cli-failure';
 
 /** What every command that talks to a running Engram shares: its NATS connection, its options. */
 
+/**
+ * The CLI's connection to the running Engram: NATS_URL (or `natsUrl`), as NATS_USER with NATS_PASSWORD
+ * when set (the `admin` user of an authenticated NATS; a server without authentication ignores them).
+ */
+export function connectCli(
+  natsUrl?: string,
+  options: Omit<NodeConnectionOptions, 'servers'> = {},
+): Promise<NatsConnection> {
+  const config = loadConfig(['NATS_URL', 'NATS_USER', 'NATS_PASSWORD']);
+  return connect({
+    servers: (natsUrl ?? config.NATS_URL).split(','),
+    name: 'engram-cli',
+    ...natsCredentialsFrom(config),
+    ...options,
+  });
+}
+
 /** Runs `work` on a NATS connection to the running Engram (NATS_URL), closed afterwards. */
 export async function withNats<T>(work: (nc: NatsConnection) => Promise<T>, natsUrl?: string): Promise<T> {
-  const url = natsUrl ?? loadConfig(['NATS_URL']).NATS_URL;
-  const nc = await connect({ servers: url.split(','), name: 'engram-cli', reconnect: false });
+  const nc = await connectCli(natsUrl, { reconnect: false });
   try {
     return await work(nc);
   } finally {

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { createMemoryMcpServer } from '@engram/mcp';
 import { callRpc, RpcError } from '@engram/messaging';
+import { connectCli } from './engram-rpc';
 
 /** Everything but the protocol goes to stderr: stdout belongs to the MCP client. */
 const log = (line: string) => process.stderr.write(`engram mcp: ${line}\n`);
@@ -19,18 +20,16 @@ export class NatsLink {
   constructor(private readonly servers: string) {}
 
   connection(): Promise<NatsConnection> {
-    this.connecting ??= connect({
-      servers: this.servers.split(','),
-      name: 'engram-mcp',
-      maxReconnectAttempts: -1,
-    }).catch((error: unknown) => {
-      this.connecting = undefined;
-      throw new RpcError(
-        'UNAVAILABLE',
-        `cannot reach NATS at ${this.servers}: ${error instanceof Error ? error.message : String(error)}`,
-        { service: 'NATS server' },
-      );
-    });
+    this.connecting ??= connectCli(this.servers, { name: 'engram-mcp', maxReconnectAttempts: -1 }).catch(
+      (error: unknown) => {
+        this.connecting = undefined;
+        throw new RpcError(
+          'UNAVAILABLE',
+          `cannot reach NATS at ${this.servers}: ${error instanceof Error ? error.message : String(error)}`,
+          { service: 'NATS server' },
+        );
+      },
+    );
     return this.connecting;
   }
 

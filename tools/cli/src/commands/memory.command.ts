@@ -1,15 +1,15 @@
 import { Command } from 'commander';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { loadConfig } from '@engram/config';
 import { MsgIds, WorkItems } from '@engram/contracts';
 import { readQueueStatus, workEntry, type QueueStatus } from '@engram/messaging';
 import { actAsTenant, appendToOutbox, createDataSource } from '@engram/store';
 import { readSummaryTree, renderTree, treeJson } from './summary-tree';
+import { connectCli } from './engram-rpc';
 
 /** Pending, in flight and dead-lettered, for every durable consumer Engram runs. */
 export async function queueStatus(natsUrl: string): Promise<QueueStatus[]> {
-  const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
+  const nc = await connectCli(natsUrl);
   try {
     return [...(await readQueueStatus(await jetstreamManager(nc))).queues];
   } finally {

@@ -1,10 +1,10 @@
 import { toJson } from '@bufbuild/protobuf';
 import { Command } from 'commander';
-import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { PatrolReportSchema, Rpcs, type PatrolReport } from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
 import { renderPatrolReport } from './patrol-report';
+import { connectCli } from './engram-rpc';
 
 /** How long `engram patrol run` waits by default: a run asks a language model several times. */
 const PATROL_TIMEOUT_MS = 600_000;
@@ -16,7 +16,7 @@ export async function runPatrol(
   request: { agent: string; model?: string },
   timeoutMs = PATROL_TIMEOUT_MS,
 ): Promise<PatrolReport> {
-  const nc = await connect({ servers: natsUrl.split(','), name: 'engram-cli' });
+  const nc = await connectCli(natsUrl);
   try {
     return await callRpc(
       nc,

@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { RPC_PARTITIONS } from '@engram/contracts';
 import {
+  NATS_AUTH_CONFIG,
   NATS_CONFIG,
   NATS_HELM_VALUES,
+  renderNatsAuthConfig,
   renderNatsConfig,
   renderNatsHelmValues,
 } from '../topology/nats-config';
@@ -70,6 +72,7 @@ export function topologyArtifacts(root: string): Map<string, string | null> {
     withBlock(read(OVERLAY), 'topology-endpoints', renderEndpointPatches(OVERLAY_ENDPOINT), 'yaml'),
   );
   artifacts.set(NATS_CONFIG, renderNatsConfig());
+  artifacts.set(NATS_AUTH_CONFIG, renderNatsAuthConfig());
   artifacts.set(NATS_HELM_VALUES, renderNatsHelmValues());
   return artifacts;
 }

@@ -1,10 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { Rpcs } from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
+import { connectCli } from './engram-rpc';
 
 /** What the server accepts per file (1 MB); a larger file is skipped here, never sent. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -105,7 +106,7 @@ export async function importWorkspace(options: WorkspaceImportOptions): Promise<
     return false;
   });
 
-  const nc: NatsConnection = await connect({ servers: options.natsUrl.split(','), name: 'engram-cli' });
+  const nc: NatsConnection = await connectCli(options.natsUrl);
   const call = { tenantId: options.tenantId, timeoutMs: options.timeoutMs ?? 30_000 };
   try {
     const stored: string[] = [];

@@ -1,5 +1,5 @@
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
-import { Consumers, type ConsumerSpec, type ServiceName } from '@engram/contracts';
+import { Consumers, ENGRAM_ACCOUNT, type ConsumerSpec, type ServiceName } from '@engram/contracts';
 
 /** Where KEDA reads JetStream's consumer lag: the NATS server's monitoring port. */
 const NATS_MONITORING = 'nats.nats.svc.cluster.local:8222';
@@ -39,7 +39,8 @@ export function renderScaledObject(service: ServiceName, consumers: readonly Con
         type: 'nats-jetstream',
         metadata: {
           natsServerMonitoringEndpoint: NATS_MONITORING,
-          account: '$G',
+          // The streams live in the services' account (deploy/k8s/nats/values.yaml).
+          account: ENGRAM_ACCOUNT,
           stream: c.stream.name,
           consumer: c.durable,
           lagThreshold: String(c.scaleAtLag),

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
-import { Streams } from '@engram/contracts';
+import { Followers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
 import { gauge } from '@engram/platform';
 import {
@@ -196,10 +196,14 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     try {
       const { js } = await this.nats.connected();
       // An ordered consumer of this process: every replica hears every change, from now on.
-      const consumer = await js.consumers.get(Streams.events.name, { deliver_policy: DeliverPolicy.New });
+      const consumer = await js.consumers.get(Followers.retrievalIndexes.stream.name, {
+        deliver_policy: DeliverPolicy.New,
+      });
       this.events = await consumer.consume();
       this.listening = true;
-      this.logger.log(`listening to ${Streams.events.name} for changes to the loaded indexes`);
+      this.logger.log(
+        `listening to ${Followers.retrievalIndexes.stream.name} for changes to the loaded indexes`,
+      );
       for await (const m of this.events) {
         try {
           const change = indexChangeOf(m.subject, m.data);
@@ -213,7 +217,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       }
     } catch (error) {
       this.logger.warn(
-        `listening to ${Streams.events.name} failed (Postgres answers every search until it works): ${(error as Error).message}`,
+        `listening to ${Followers.retrievalIndexes.stream.name} failed (Postgres answers every search until it works): ${(error as Error).message}`,
       );
     } finally {
       // Without the events the indexes cannot be trusted: drop them, and listen again.
@@ -226,7 +230,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async waitListening(): Promise<void> {
     for (let waited = 0; !this.listening; waited += 50) {
-      if (waited > 30_000) throw new Error(`not listening to ${Streams.events.name}`);
+      if (waited > 30_000) throw new Error(`not listening to ${Followers.retrievalIndexes.stream.name}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

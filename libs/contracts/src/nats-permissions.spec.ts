@@ -1,0 +1,105 @@
+import {
+  ENGRAM_ACCOUNT,
+  natsPasswordVariable,
+  runtimeAccount,
+  runtimeAccountBlock,
+  runtimePermissions,
+  runtimeSubjects,
+  servicePermissions,
+} from './nats-permissions';
+import { rpcPartitionSubject } from './rpc-partitions';
+import { Rpcs, rpcSubject, type RpcSpec } from './rpcs';
+import { Subjects } from './subjects';
+import { Consumers, Followers, SERVICE_NAMES, type ConsumerSpec, type FollowerSpec } from './topology';
+
+/** Whether a NATS subject pattern (`*`, `>`) covers a subject. */
+function covers(pattern: string, subject: string): boolean {
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '>') return s.length > i;
+    if (i >= s.length || (p[i] !== '*' && p[i] !== s[i])) return false;
+  }
+  return p.length === s.length;
+}
+
+/** The services whose permissions let them publish (or subscribe to) a subject. */
+const publishers = (subject: string) =>
+  SERVICE_NAMES.filter((s) => servicePermissions(s).publish.some((p) => covers(p, subject)));
+const subscribers = (subject: string) =>
+  SERVICE_NAMES.filter((s) => servicePermissions(s).subscribe.some((p) => covers(p, subject)));
+
+const RPCS = Object.values<RpcSpec>(Rpcs);
+
+describe('NATS permissions derived from the topology', () => {
+  it.each(Object.values<ConsumerSpec>(Consumers).map((c) => [c.durable, c] as const))(
+    'lets only its owner acknowledge %s, and pull from it only its owner and followers of its stream',
+    (_, consumer) => {
+      const at = `${consumer.stream.name}.${consumer.durable}`;
+      // A follower's ordered consumers are named by nats.js (`oc_<nuid>_<n>`): only `*` covers them.
+      const followers = Object.values<FollowerSpec>(Followers)
+        .filter((f) => f.stream === consumer.stream)
+        .map((f) => f.owner);
+      expect(publishers(`$JS.API.CONSUMER.MSG.NEXT.${at}`).sort()).toEqual(
+        [...new Set([consumer.owner, ...followers])].sort(),
+      );
+      expect(publishers(`$JS.ACK.${at}.1.2.3.4.5`)).toEqual([consumer.owner]);
+      expect(publishers(Subjects.deadLetter(consumer.stream.name, consumer.durable))).toContain(
+        consumer.owner,
+      );
+    },
+  );
+
+  it.each(RPCS.map((r) => [r.subject, r] as const))(
+    'lets only the owner of %s answer it, and only its callers request it',
+    (_, spec) => {
+      const subject = spec.tenantScoped ? rpcSubject(spec, 'acme') : spec.subject;
+      expect(subscribers(subject)).toEqual([spec.owner]);
+      expect(servicePermissions(spec.owner).allowResponses).toBe(true);
+      expect(publishers(subject).sort()).toEqual([...spec.callers].sort());
+      if (spec.partitioned) {
+        expect(subscribers(rpcPartitionSubject(spec, 7, 'acme'))).toEqual([spec.owner]);
+        // nats-server checks a request after mapping it onto its partition.
+        expect(publishers(rpcPartitionSubject(spec, 7, 'acme')).sort()).toEqual([...spec.callers].sort());
+      }
+    },
+  );
+
+  it('lets only the api edge publish turns (and retrieval, which re-drives dead letters)', () => {
+    expect(publishers(Subjects.turn('acme', 'bot'))).toEqual(['retrieval', 'api']);
+  });
+
+  it('lets a service subscribe only to its own inbox', () => {
+    for (const service of SERVICE_NAMES) expect(subscribers(`_INBOX.${service}.abc.1`)).toEqual([service]);
+    expect(subscribers('_INBOX.abc.1')).toEqual([]);
+  });
+
+  it("confines a runtime to its own tenant's turns and tenant-scoped RPCs", () => {
+    const { publish, subscribe, allowResponses } = runtimePermissions('acme');
+    expect(publish).toContain(Subjects.turn('acme', '*'));
+    expect(publish).toContain(rpcSubject(Rpcs.search, 'acme'));
+    expect(publish.every((subject) => subject.split('.').includes('acme'))).toBe(true);
+    expect(publish).toHaveLength(1 + RPCS.filter((r) => r.tenantScoped).length);
+    expect(publish.some((p) => covers(p, Rpcs.gertyComplete.subject))).toBe(false);
+    expect(subscribe).toEqual(['_INBOX.>']);
+    expect(allowResponses).toBe(false);
+  });
+
+  it('writes a runtime account that imports exactly its subjects from the services’ account', () => {
+    const block = runtimeAccountBlock('acme', 'UPUBLICKEY');
+    const [name, json] = [block.slice(0, block.indexOf(':')), block.slice(block.indexOf(':') + 1)];
+    expect(JSON.parse(name)).toBe(runtimeAccount('acme'));
+    const account = JSON.parse(json) as {
+      users: Array<{ nkey: string }>;
+      imports: Array<{ service: { account: string; subject: string } }>;
+    };
+    expect(account.users.map((u) => u.nkey)).toEqual(['UPUBLICKEY']);
+    expect(account.imports.map((i) => i.service)).toEqual(
+      runtimeSubjects('acme').map((subject) => ({ account: ENGRAM_ACCOUNT, subject })),
+    );
+  });
+
+  it('names the environment variable of a password after its user', () => {
+    expect(natsPasswordVariable('context-builder')).toBe('ENGRAM_NATS_PASSWORD_CONTEXT_BUILDER');
+  });
+});
