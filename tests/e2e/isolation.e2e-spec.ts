@@ -18,6 +18,7 @@ import {
   runtimeSubjects,
   SERVICE_NAMES,
   servicePermissions,
+  subjectMatches,
   Subjects,
   type RpcSpec,
 } from '@engram/contracts';
@@ -58,17 +59,6 @@ function isPermissionViolation(error: unknown): boolean {
     cause instanceof PermissionViolationError ||
     /Permissions Violation/i.test(String((error as Error | undefined)?.message))
   );
-}
-
-/** Whether a NATS subject pattern (`*`, `>`) covers a subject. */
-function covers(pattern: string, subject: string): boolean {
-  const p = pattern.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === '>') return s.length > i;
-    if (i >= s.length || (p[i] !== '*' && p[i] !== s[i])) return false;
-  }
-  return p.length === s.length;
 }
 
 interface TallyRow {
@@ -419,7 +409,7 @@ describe('isolation between tenants (every service as a process, authenticated N
       const nc = await connect({ servers: env.nats.url, name: `probe-${service}`, ...userOf(service) });
       try {
         for (const subject of runtimeSubjects(A).map((s) => s.replace('.*', '.bot'))) {
-          if (allowed.some((pattern) => covers(pattern, subject))) continue;
+          if (allowed.some((pattern) => subjectMatches(pattern, subject))) continue;
           try {
             await nc.request(subject, '{}', { timeout: 5000 });
             tally.record(service, subject, true);
@@ -436,7 +426,7 @@ describe('isolation between tenants (every service as a process, authenticated N
     // A turn is published by runtimes and the api edge only (and re-driven by retrieval's dead-letter box).
     expect(
       SERVICE_NAMES.filter((s) =>
-        servicePermissions(s).publish.some((p) => covers(p, Subjects.turn(A, 'bot'))),
+        servicePermissions(s).publish.some((p) => subjectMatches(p, Subjects.turn(A, 'bot'))),
       ),
     ).toEqual(['retrieval', 'api']);
   }, 300_000);

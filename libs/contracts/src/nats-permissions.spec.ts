@@ -9,25 +9,14 @@ import {
 } from './nats-permissions';
 import { rpcPartitionSubject } from './rpc-partitions';
 import { Rpcs, rpcSubject, type RpcSpec } from './rpcs';
-import { Subjects } from './subjects';
+import { Subjects, subjectMatches } from './subjects';
 import { Consumers, Followers, SERVICE_NAMES, type ConsumerSpec, type FollowerSpec } from './topology';
-
-/** Whether a NATS subject pattern (`*`, `>`) covers a subject. */
-function covers(pattern: string, subject: string): boolean {
-  const p = pattern.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === '>') return s.length > i;
-    if (i >= s.length || (p[i] !== '*' && p[i] !== s[i])) return false;
-  }
-  return p.length === s.length;
-}
 
 /** The services whose permissions let them publish (or subscribe to) a subject. */
 const publishers = (subject: string) =>
-  SERVICE_NAMES.filter((s) => servicePermissions(s).publish.some((p) => covers(p, subject)));
+  SERVICE_NAMES.filter((s) => servicePermissions(s).publish.some((p) => subjectMatches(p, subject)));
 const subscribers = (subject: string) =>
-  SERVICE_NAMES.filter((s) => servicePermissions(s).subscribe.some((p) => covers(p, subject)));
+  SERVICE_NAMES.filter((s) => servicePermissions(s).subscribe.some((p) => subjectMatches(p, subject)));
 
 const RPCS = Object.values<RpcSpec>(Rpcs);
 
@@ -80,7 +69,7 @@ describe('NATS permissions derived from the topology', () => {
     expect(publish).toContain(rpcSubject(Rpcs.search, 'acme'));
     expect(publish.every((subject) => subject.split('.').includes('acme'))).toBe(true);
     expect(publish).toHaveLength(1 + RPCS.filter((r) => r.tenantScoped).length);
-    expect(publish.some((p) => covers(p, Rpcs.gertyComplete.subject))).toBe(false);
+    expect(publish.some((p) => subjectMatches(p, Rpcs.gertyComplete.subject))).toBe(false);
     expect(subscribe).toEqual(['_INBOX.>']);
     expect(allowResponses).toBe(false);
   });

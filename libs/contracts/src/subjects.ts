@@ -89,3 +89,14 @@ export function tenantOfStreamSubject(subject: string): string | null {
   const tenant = subject.slice(prefix.length);
   return isValidToken(tenant) ? tenant : null;
 }
+
+/** Whether a NATS filter (`*` one token, `>` one or more at the end) matches a subject. */
+export function subjectMatches(filter: string, subject: string): boolean {
+  const f = filter.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === '>') return s.length > i;
+    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
+  }
+  return f.length === s.length;
+}

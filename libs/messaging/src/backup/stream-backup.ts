@@ -6,7 +6,7 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { ALL_STREAMS, Consumers, Streams, type StreamSpec } from '@engram/contracts';
+import { ALL_STREAMS, Consumers, Streams, subjectMatches, type StreamSpec } from '@engram/contracts';
 import { isJetStreamNotFound } from '../topology/queue-status';
 import { TopologyProvisioner } from '../topology/topology.provisioner';
 
@@ -47,17 +47,6 @@ export interface BackedUpMessage {
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** The payload, base64. */
   readonly data: string;
-}
-
-/** Whether a subject falls under a NATS filter (`*` one token, `>` one or more at the end). */
-export function subjectMatches(filter: string, subject: string): boolean {
-  const f = filter.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '>') return s.length > i;
-    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
-  }
-  return f.length === s.length;
 }
 
 /**

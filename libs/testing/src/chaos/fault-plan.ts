@@ -1,14 +1,10 @@
-/** The workers a chaos run kills: every service on NATS (the HTTP edge carries none of the load). */
-export const CHAOS_WORKERS = [
-  'ingest',
-  'embedder',
-  'compactor',
-  'patrol',
-  'retrieval',
-  'context-builder',
-  'gerty',
-] as const;
-export type ChaosWorker = (typeof CHAOS_WORKERS)[number];
+import { SERVICE_NAMES, type ServiceName } from '@engram/contracts';
+
+/** The workers a chaos run kills: every service but the HTTP edge (it carries none of the load). */
+export type ChaosWorker = Exclude<ServiceName, 'api'>;
+export const CHAOS_WORKERS: readonly ChaosWorker[] = SERVICE_NAMES.filter(
+  (name): name is ChaosWorker => name !== 'api',
+);
 
 export type Fault =
   | { readonly atMs: number; readonly kind: 'kill'; readonly worker: ChaosWorker }

@@ -6,6 +6,7 @@ import {
   Events,
   Rpcs,
   Subjects,
+  subjectMatches,
   WorkItems,
   type Announcement,
   type ConsumerSpec,
@@ -26,17 +27,6 @@ export type Publisher =
   | { readonly kind: 'consumer'; readonly spec: ConsumerSpec }
   | { readonly kind: 'rpc'; readonly spec: RpcSpec }
   | { readonly kind: 'outside'; readonly who: string };
-
-/** Whether a NATS filter (`*` one token, `>` the rest) matches a subject. */
-export function subjectMatches(filter: string, subject: string): boolean {
-  const f = filter.split('.');
-  const s = subject.split('.');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '>') return s.length > i;
-    if (i >= s.length || (f[i] !== '*' && f[i] !== s[i])) return false;
-  }
-  return f.length === s.length;
-}
 
 /** The durable consumers that read a subject. */
 export function consumersOf(subject: string): ConsumerSpec[] {
