@@ -10,7 +10,14 @@ import {
 import { rpcPartitionSubject } from './rpc-partitions';
 import { Rpcs, rpcSubject, type RpcSpec } from './rpcs';
 import { Subjects, subjectMatches } from './subjects';
-import { Consumers, Followers, SERVICE_NAMES, type ConsumerSpec, type FollowerSpec } from './topology';
+import {
+  Consumers,
+  Followers,
+  SERVICE_NAMES,
+  Streams,
+  type ConsumerSpec,
+  type FollowerSpec,
+} from './topology';
 
 /** The services whose permissions let them publish (or subscribe to) a subject. */
 const publishers = (subject: string) =>
@@ -22,15 +29,17 @@ const RPCS = Object.values<RpcSpec>(Rpcs);
 
 describe('NATS permissions derived from the topology', () => {
   it.each(Object.values<ConsumerSpec>(Consumers).map((c) => [c.durable, c] as const))(
-    'lets only its owner acknowledge %s, and pull from it only its owner and followers of its stream',
+    'lets only its owner acknowledge %s, and pull from it only its owner and readers of its stream',
     (_, consumer) => {
       const at = `${consumer.stream.name}.${consumer.durable}`;
-      // A follower's ordered consumers are named by nats.js (`oc_<nuid>_<n>`): only `*` covers them.
+      // Ordered consumers are named by nats.js (`oc_<nuid>_<n>`): only `*` covers them. Followers
+      // read a stream so; erase reads the streams that hold message text so.
       const followers = Object.values<FollowerSpec>(Followers)
         .filter((f) => f.stream === consumer.stream)
         .map((f) => f.owner);
+      const eraser = [Streams.turns, Streams.deadLetters].includes(consumer.stream) ? [Rpcs.erase.owner] : [];
       expect(publishers(`$JS.API.CONSUMER.MSG.NEXT.${at}`).sort()).toEqual(
-        [...new Set([consumer.owner, ...followers])].sort(),
+        [...new Set([consumer.owner, ...followers, ...eraser])].sort(),
       );
       expect(publishers(`$JS.ACK.${at}.1.2.3.4.5`)).toEqual([consumer.owner]);
       expect(publishers(Subjects.deadLetter(consumer.stream.name, consumer.durable))).toContain(
@@ -53,6 +62,11 @@ describe('NATS permissions derived from the topology', () => {
       }
     },
   );
+
+  it('lets only retrieval purge turns (erase), and nobody purge the events', () => {
+    expect(publishers('$JS.API.STREAM.PURGE.TURNS')).toEqual([Rpcs.erase.owner]);
+    expect(publishers('$JS.API.STREAM.PURGE.MEMORY_EVENTS')).toEqual([]);
+  });
 
   it('lets only the api edge publish turns (and retrieval, which re-drives dead letters)', () => {
     expect(publishers(Subjects.turn('acme', 'bot'))).toEqual(['retrieval', 'api']);

@@ -111,10 +111,30 @@ function consumerPublishes(spec: ConsumerSpec): string[] {
  * hence `*`): create, read, pull, delete on reset. Ordered consumers take no acks.
  */
 function followerApi(spec: FollowerSpec): string[] {
-  const at = `${spec.stream.name}.*`;
+  return orderedConsumerApi(spec.stream.name);
+}
+
+/** Ordered consumers of a stream, named by nats.js (`*`): create, read, pull, delete. */
+function orderedConsumerApi(stream: string): string[] {
+  const at = `${stream}.*`;
   return ['CREATE', 'INFO', 'MSG.NEXT', 'DELETE']
     .map((op) => `${JS_API}.CONSUMER.${op}.${at}`)
     .concat(`${JS_API}.CONSUMER.CREATE.${at}.>`);
+}
+
+/**
+ * Erase (its RPC's owner): the streams that hold message text — turns purged by subject, a
+ * conversation's turns and the dead letters found through ordered consumers and deleted.
+ */
+function eraserPublishes(): string[] {
+  return [
+    `${JS_API}.STREAM.PURGE.${Streams.turns.name}`,
+    ...[Streams.turns.name, Streams.deadLetters.name].flatMap((stream) => [
+      `${JS_API}.STREAM.MSG.GET.${stream}`,
+      `${JS_API}.STREAM.MSG.DELETE.${stream}`,
+      ...orderedConsumerApi(stream),
+    ]),
+  ];
 }
 
 /** Where an RPC's endpoint listens: its subject, and its partitions when nats-server maps it onto them. */
@@ -147,6 +167,7 @@ export function servicePermissions(service: ServiceName): NatsPermissions {
         )
       : []),
     ...(service === DEAD_LETTER_BOX ? deadLetterBoxPublishes() : []),
+    ...(service === Rpcs.erase.owner ? eraserPublishes() : []),
   ];
   const subscribe = [
     `${serviceInbox(service)}.>`,
