@@ -17,7 +17,11 @@ import {
   Streams,
   type ConsumerSpec,
   type FollowerSpec,
+  type StreamSpec,
 } from './topology';
+
+/** The streams that hold message text, which erase reads. */
+const ERASED_STREAMS: readonly StreamSpec[] = [Streams.turns, Streams.deadLetters];
 
 /** The services whose permissions let them publish (or subscribe to) a subject. */
 const publishers = (subject: string) =>
@@ -37,7 +41,7 @@ describe('NATS permissions derived from the topology', () => {
       const followers = Object.values<FollowerSpec>(Followers)
         .filter((f) => f.stream === consumer.stream)
         .map((f) => f.owner);
-      const eraser = [Streams.turns, Streams.deadLetters].includes(consumer.stream) ? [Rpcs.erase.owner] : [];
+      const eraser = ERASED_STREAMS.includes(consumer.stream) ? [Rpcs.erase.owner] : [];
       expect(publishers(`$JS.API.CONSUMER.MSG.NEXT.${at}`).sort()).toEqual(
         [...new Set([consumer.owner, ...followers, ...eraser])].sort(),
       );
