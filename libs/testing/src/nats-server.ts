@@ -56,14 +56,20 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   };
 }
 
+/** A running nats-server process. */
+export interface NatsServerProcess {
+  /** SIGTERM (a clean shutdown) or SIGKILL (a crash); SIGKILL anyway after 5 s. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+}
+
 /** One nats-server process, ready when its INFO line says JetStream is on. */
-async function spawnServer(args: string[], port: number): Promise<{ stop(): Promise<void> }> {
+export async function spawnServer(args: string[], port: number): Promise<NatsServerProcess> {
   const child: ChildProcess = spawn(natsServerBinary(), args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50);
   return {
-    async stop() {
-      child.kill('SIGTERM');
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal);
       const forceAfter = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(forceAfter);
