@@ -28,3 +28,8 @@ export async function waitFor(
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+/** Resolves after `ms` (at once when it is not positive). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}

@@ -63,13 +63,19 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   };
 }
 
+/** A running nats-server process. */
+export interface NatsServerProcess {
+  /** SIGTERM (a clean shutdown) or SIGKILL (a crash); SIGKILL anyway after 5 s. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+}
+
 /** One nats-server process, ready when its INFO line says JetStream is on; failing fast if it exits first. */
-async function spawnServer(
+export async function spawnServer(
   args: string[],
   port: number,
-  env: NodeJS.ProcessEnv,
-  log: { text: string },
-): Promise<{ stop(): Promise<void> }> {
+  env: NodeJS.ProcessEnv = process.env,
+  log: { text: string } = { text: '' },
+): Promise<NatsServerProcess> {
   const child: ChildProcess = spawn(natsServerBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   child.stdout?.on('data', (chunk: Buffer) => (log.text += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString()));
@@ -81,8 +87,8 @@ async function spawnServer(
   await Promise.race([waitFor(`nats-server on ${port}`, () => infoShowsJetStream(port), 10_000, 50), died]);
   ready = true;
   return {
-    async stop() {
-      child.kill('SIGTERM');
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal);
       const forceAfter = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(forceAfter);

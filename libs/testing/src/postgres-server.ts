@@ -3,6 +3,8 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { migrateDatabase, setupDatabase } from '@engram/store';
 import { freePort } from './free-port';
 
 const run = promisify(execFile);
@@ -64,4 +66,20 @@ export async function startPostgresServer(): Promise<PostgresServerHandle> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Engram's roles, extensions and every migration in database `engram` of a private server; the URL the services use (the app role). */
+export async function migrateEngramDatabase(pg: PostgresServerHandle): Promise<string> {
+  const on = (role: string) => `postgres://${role}@127.0.0.1:${pg.port}/engram`;
+  await setupDatabase({ adminUrl: pg.adminUrl(), ownerUrl: on('engram_owner'), appUrl: on('engram_app') });
+  await migrateDatabase(on('engram_owner'));
+  return on('engram_app');
+}
+
+/** A superuser connection to database `engram` of a private server, of its own (one kept open would die with a restart). */
+export async function connectEngramAdmin(pg: PostgresServerHandle): Promise<Client> {
+  const admin = new Client({ connectionString: pg.adminUrl('engram') });
+  admin.on('error', () => undefined);
+  await admin.connect();
+  return admin;
 }

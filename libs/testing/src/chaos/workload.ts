@@ -1,0 +1,307 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { Client } from 'pg';
+import { ALL_STREAMS, DeadLetterSchema, Rpcs, Streams, Subjects, decodeMessage } from '@engram/contracts';
+import { callRpc } from '@engram/messaging';
+import { sleep, waitFor } from '../free-port';
+import { chaosTurn, type ChaosTurn } from './chaos-turns';
+import { checkConsistency } from './consistency';
+
+/** What a workload runs against: the test's own NATS connections and the store as a superuser. */
+export interface WorkloadTarget {
+  /**
+   * Turns are published over the first; searches, context builds and scene notes rotate over all
+   * of them (on a NATS cluster, one per node, so requests enter the cluster at every node).
+   */
+  readonly connections: readonly NatsConnection[];
+  /** A superuser connection of its own (one kept open would die with a Postgres restart). */
+  connectAdmin(): Promise<Client>;
+}
+
+export interface WorkloadOptions {
+  /** How long the load runs (and longer, until the faults are over). */
+  readonly loadSeconds: number;
+  /** Messages published per second, in turns of one to four. */
+  readonly messagesPerSecond: number;
+  /** Concurrent callers of memory search and context builds during the load. */
+  readonly searchers: number;
+  /** A scene note for each tenant this often (default 2 s): the patrol's work. */
+  readonly sceneIntervalMs?: number;
+  /** How long the pipeline may take to catch up after the load before the run counts what is stuck. */
+  readonly settleTimeoutMs: number;
+  readonly progress: (line: string) => void;
+}
+
+/** The counts the issue asks for, printed as a run's last line. */
+export interface WorkloadCounts {
+  /** Messages in turns JetStream acknowledged. */
+  readonly published: number;
+  /** Of those, how many are in the transcript. */
+  readonly stored: number;
+  readonly lost: number;
+  /** Rows beyond one per message (the natural key: conversation, turn, position). */
+  readonly duplicated: number;
+  readonly deadLetters: number;
+}
+
+export interface WorkloadReport extends WorkloadCounts {
+  /** What the faults did and when, as `inflict` reported it. */
+  readonly faults: readonly string[];
+  readonly searches: { readonly answered: number; readonly failed: number };
+  readonly contextBuilds: { readonly answered: number; readonly failed: number };
+  readonly scenesAdded: number;
+  /** From the end of the load until the pipeline had caught up (or the settle timeout). */
+  readonly catchUpSeconds: number;
+  /** Broken invariants after the run (empty when every derived artefact is consistent). */
+  readonly problems: readonly string[];
+}
+
+/** Inflicts a run's faults while the load goes on; resolves with what was done, for the report. */
+export type Inflict = (startedAt: number) => Promise<string[]>;
+
+export const WORKLOAD_TENANTS = ['acme', 'globex', 'initech'] as const;
+export const WORKLOAD_AGENTS = ['agent-0', 'agent-1'] as const;
+const SEARCH_WORDS = ['coffee', 'Lisbon', 'deadline', 'piano', 'invoice', 'garden', 'Sam', 'birthday'];
+
+/**
+ * Sustained ingest (deterministic turns), memory searches, context builds and scene notes while
+ * `inflict` breaks things; then the pipeline is left to catch up and the run counts what was
+ * published, stored, lost, duplicated and dead-lettered, and checks every derived artefact.
+ */
+export function runWorkload(
+  target: WorkloadTarget,
+  options: WorkloadOptions,
+  inflict: Inflict,
+): Promise<WorkloadReport> {
+  return new Workload(target, options).run(inflict);
+}
+
+/** One run's load and tallies. */
+class Workload {
+  private readonly js: JetStreamClient;
+  private readonly acked = new Map<string, ChaosTurn>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly searches = { answered: 0, failed: 0 };
+  private readonly contextBuilds = { answered: 0, failed: 0 };
+  private scenesAdded = 0;
+  private calls = 0;
+  private loadOver = false;
+  private faultsOver = false;
+
+  constructor(
+    private readonly target: WorkloadTarget,
+    private readonly options: WorkloadOptions,
+  ) {
+    this.js = jetstream(target.connections[0]!);
+  }
+
+  async run(inflict: Inflict): Promise<WorkloadReport> {
+    const loadMs = this.options.loadSeconds * 1000;
+    const started = Date.now();
+    const searchers = Array.from({ length: this.options.searchers }, (_, i) => this.searchLoop(i));
+    const scenes = this.sceneLoop();
+    // The load goes on until the last fault is over (a restart under load can take longer than planned).
+    const faults = inflict(started).finally(() => (this.faultsOver = true));
+    await Promise.all([faults, this.publishLoop(started, loadMs)]);
+    this.loadOver = true;
+    await Promise.all([...searchers, scenes]);
+    this.options.progress(`load over: ${this.publishedMessages()} messages acknowledged; catching up`);
+    const loadOverAt = Date.now();
+    const stuck = await this.settle();
+    const catchUpSeconds = Math.round((Date.now() - loadOverAt) / 1000);
+    const admin = await this.target.connectAdmin();
+    try {
+      const { counts, deadLettersWithoutReason } = await this.count(admin);
+      const problems = [...stuck, ...(await checkConsistency(admin))];
+      if (deadLettersWithoutReason > 0)
+        problems.push(`dead letters without a reason: ${deadLettersWithoutReason}`);
+      return {
+        ...counts,
+        faults: await faults,
+        searches: this.searches,
+        contextBuilds: this.contextBuilds,
+        scenesAdded: this.scenesAdded,
+        catchUpSeconds,
+        problems,
+      };
+    } finally {
+      await admin.end();
+    }
+  }
+
+  /** The next connection for an RPC: round robin, so every node of a cluster has callers. */
+  private caller(): NatsConnection {
+    const connections = this.target.connections;
+    return connections[this.calls++ % connections.length]!;
+  }
+
+  /** Turns at the asked rate for `loadMs` and until the faults are over; each is published until JetStream acknowledges it. */
+  private async publishLoop(started: number, loadMs: number): Promise<void> {
+    let sent = 0;
+    let n = 0;
+    while (Date.now() - started < loadMs || !this.faultsOver) {
+      const due = Math.floor(((Date.now() - started) / 1000) * this.options.messagesPerSecond);
+      while (sent < due && this.inFlight.size < 2000) {
+        const turn = chaosTurn(n++, WORKLOAD_TENANTS, WORKLOAD_AGENTS);
+        sent += turn.messages.length;
+        const publishing = this.publishUntilAcked(turn).finally(() => this.inFlight.delete(publishing));
+        this.inFlight.add(publishing);
+      }
+      await sleep(20);
+    }
+    await Promise.all(this.inFlight);
+  }
+
+  /** What a runtime does: the same turn under the same msg id until JetStream has it (duplicates dropped). */
+  private async publishUntilAcked(turn: ChaosTurn): Promise<void> {
+    const body = JSON.stringify({
+      turnId: turn.turnId,
+      sessionKey: turn.sessionKey,
+      messages: turn.messages,
+    });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.js.publish(Subjects.turn(turn.tenant, turn.agent), body, {
+          msgID: turn.turnId,
+          timeout: 5000,
+        });
+        this.acked.set(turn.turnId, turn);
+        return;
+      } catch {
+        await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
+      }
+    }
+  }
+
+  /** Memory search and context builds, one after the other, until the load ends. */
+  private async searchLoop(index: number): Promise<void> {
+    for (let i = 0; !this.loadOver; i++) {
+      const tenantId = WORKLOAD_TENANTS[(index + i) % WORKLOAD_TENANTS.length]!;
+      const agent = WORKLOAD_AGENTS[i % WORKLOAD_AGENTS.length]!;
+      const word = SEARCH_WORDS[(index * 7 + i) % SEARCH_WORDS.length]!;
+      const contextBuild = i % 2 === 1;
+      try {
+        if (contextBuild)
+          await callRpc(
+            this.caller(),
+            Rpcs.contextBuild,
+            { agent, sessionKey: `session-${i % 4}`, currentMessage: `what about the ${word}?` },
+            { tenantId, timeoutMs: 5000 },
+          );
+        else
+          await callRpc(this.caller(), Rpcs.search, { query: word, topK: 5 }, { tenantId, timeoutMs: 5000 });
+        (contextBuild ? this.contextBuilds : this.searches).answered++;
+      } catch {
+        (contextBuild ? this.contextBuilds : this.searches).failed++;
+        await sleep(100);
+      }
+      await sleep(10);
+    }
+  }
+
+  /** A scene for each tenant's agents every interval: the patrol makes each note a node. */
+  private async sceneLoop(): Promise<void> {
+    for (let i = 0; !this.loadOver; i++) {
+      for (const tenantId of WORKLOAD_TENANTS) {
+        const scene = JSON.stringify({
+          action: `met Sam about the ${SEARCH_WORDS[i % SEARCH_WORDS.length]}`,
+          actors: ['Sam'],
+        });
+        await callRpc(
+          this.caller(),
+          Rpcs.beingSceneAdd,
+          { agent: WORKLOAD_AGENTS[i % WORKLOAD_AGENTS.length]!, scene },
+          { tenantId, timeoutMs: 5000 },
+        ).then(
+          () => this.scenesAdded++,
+          () => undefined,
+        );
+      }
+      await sleep(this.options.sceneIntervalMs ?? 2000);
+    }
+  }
+
+  private publishedMessages(): number {
+    let n = 0;
+    for (const turn of this.acked.values()) n += turn.messages.length;
+    return n;
+  }
+
+  /**
+   * Waits until the pipeline is idle (no consumer with pending or unacknowledged messages, an
+   * empty outbox), runs a patrol for every agent (scene notes become nodes) and waits again.
+   * What is still busy at the deadline is a problem.
+   */
+  private async settle(): Promise<string[]> {
+    const deadline = Date.now() + this.options.settleTimeoutMs;
+    const idle = async () => (await this.busy()).length === 0;
+    await waitFor('the pipeline to catch up', idle, this.options.settleTimeoutMs, 500).catch(() => undefined);
+    for (const tenantId of WORKLOAD_TENANTS)
+      for (const agent of WORKLOAD_AGENTS)
+        await callRpc(this.caller(), Rpcs.patrolRun, { agent }, { tenantId, timeoutMs: 120_000 }).catch(
+          (error: Error) => this.options.progress(`patrol ${tenantId}/${agent} failed: ${error.message}`),
+        );
+    await waitFor(
+      'the pipeline to catch up after the patrols',
+      idle,
+      Math.max(5000, deadline - Date.now()),
+      500,
+    ).catch(() => undefined);
+    return (await this.busy()).map((what) => `not caught up: ${what}`);
+  }
+
+  /** What is still in flight: durable consumers with pending or unacknowledged messages, outbox rows. */
+  private async busy(): Promise<string[]> {
+    const jsm = await jetstreamManager(this.target.connections[0]!);
+    const busy: string[] = [];
+    for (const stream of ALL_STREAMS) {
+      for await (const consumer of jsm.consumers.list(stream.name)) {
+        // Only the durables: a killed retrieval's ordered consumer lingers until its inactivity
+        // threshold (5 min) with nobody to read it, by design.
+        if (!consumer.config.durable_name) continue;
+        if (consumer.num_pending > 0 || consumer.num_ack_pending > 0)
+          busy.push(
+            `${consumer.name}: ${consumer.num_pending} pending, ${consumer.num_ack_pending} unacknowledged`,
+          );
+      }
+    }
+    const admin = await this.target.connectAdmin();
+    try {
+      const outbox = Number((await admin.query('SELECT count(*) AS n FROM outbox')).rows[0].n);
+      if (outbox > 0) busy.push(`outbox: ${outbox} rows`);
+    } finally {
+      await admin.end();
+    }
+    return busy;
+  }
+
+  /** Published, stored, lost, duplicated (by each turn's messages) and dead letters, with those that do not say why. */
+  private async count(admin: Client): Promise<{ counts: WorkloadCounts; deadLettersWithoutReason: number }> {
+    const published = this.publishedMessages();
+    const rows = await admin.query<{ turn_id: string; n: string; positions: string }>(
+      `SELECT turn_id, count(*) AS n, count(DISTINCT position) AS positions
+         FROM messages GROUP BY conversation_id, turn_id`,
+    );
+    let stored = 0;
+    let found = 0;
+    let duplicated = 0;
+    for (const row of rows.rows) {
+      stored += Number(row.n);
+      duplicated += Number(row.n) - Number(row.positions);
+      const turn = this.acked.get(row.turn_id);
+      if (turn) found += Math.min(Number(row.positions), turn.messages.length);
+    }
+    const jsm = await jetstreamManager(this.target.connections[0]!);
+    const dead = (await jsm.streams.info(Streams.deadLetters.name)).state;
+    let deadLettersWithoutReason = 0;
+    for (let seq = dead.first_seq; dead.messages > 0 && seq <= dead.last_seq; seq++) {
+      const stored = await jsm.streams.getMessage(Streams.deadLetters.name, { seq });
+      const letter = decodeMessage(DeadLetterSchema, stored!.data, { strict: false });
+      if (!letter.reason.trim()) deadLettersWithoutReason++;
+    }
+    return {
+      counts: { published, stored, lost: published - found, duplicated, deadLetters: dead.messages },
+      deadLettersWithoutReason,
+    };
+  }
+}
