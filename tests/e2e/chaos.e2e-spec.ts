@@ -1,5 +1,8 @@
 import { runChaos, type ChaosReport } from '@engram/testing';
 
+const LOAD_SECONDS = 20;
+const MESSAGES_PER_SECOND = 100;
+
 /**
  * The short form of `npm run test:chaos`: every worker SIGKILLed once and restarted,
  * nats-server and Postgres restarted, Gerty stalled for 5 s, all under ingest, search and
@@ -11,8 +14,8 @@ describe('chaos, short form (every worker killed once, NATS and Postgres restart
 
   beforeAll(async () => {
     report = await runChaos({
-      loadSeconds: 20,
-      messagesPerSecond: 100,
+      loadSeconds: LOAD_SECONDS,
+      messagesPerSecond: MESSAGES_PER_SECOND,
       killsPerWorker: 1,
       gertyStallMs: 5000,
       searchers: 2,
@@ -27,7 +30,10 @@ describe('chaos, short form (every worker killed once, NATS and Postgres restart
     expect(report.faults.filter((f) => f.endsWith('restart-nats'))).toHaveLength(1);
     expect(report.faults.filter((f) => f.endsWith('restart-postgres'))).toHaveLength(1);
     expect(report.faults.filter((f) => f.endsWith('stall-gerty'))).toHaveLength(1);
-    expect(report.published).toBeGreaterThan(2000);
+    // The load ran its whole length at its rate. Turns fall due on the publisher's 20 ms tick, so a
+    // run whose faults end on time publishes a few short of rate × seconds (1,998 of 2,000 seen);
+    // 5 % leaves room for a slow tick on a loaded machine.
+    expect(report.published).toBeGreaterThanOrEqual(0.95 * LOAD_SECONDS * MESSAGES_PER_SECOND);
     expect(report.searches.answered).toBeGreaterThan(0);
     expect(report.contextBuilds.answered).toBeGreaterThan(0);
   });
