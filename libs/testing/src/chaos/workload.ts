@@ -234,7 +234,16 @@ class Workload {
    */
   private async settle(): Promise<string[]> {
     const deadline = Date.now() + this.options.settleTimeoutMs;
-    const idle = async () => (await this.busy()).length === 0;
+    let reportedAt = Date.now();
+    const idle = async () => {
+      const busy = await this.busy();
+      // A long catch-up says where its backlog is, every half minute.
+      if (busy.length > 0 && Date.now() - reportedAt >= 30_000) {
+        reportedAt = Date.now();
+        this.options.progress(`catching up: ${busy.join('; ')}`);
+      }
+      return busy.length === 0;
+    };
     await waitFor('the pipeline to catch up', idle, this.options.settleTimeoutMs, 500).catch(() => undefined);
     for (const tenantId of WORKLOAD_TENANTS)
       for (const agent of WORKLOAD_AGENTS)
