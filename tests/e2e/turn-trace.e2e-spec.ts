@@ -1,7 +1,8 @@
 import { headers as natsHeaders } from '@nats-io/transport-node';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { injectTraceContext } from '@engram/messaging';
-import { ROOT_CONTEXT, SpanKind, trace } from '@engram/telemetry';
+import { Rpcs, rpcSubject } from '@engram/contracts';
+import { callRpc, injectTraceContext } from '@engram/messaging';
+import { ROOT_CONTEXT, SpanKind, trace, type Span } from '@engram/telemetry';
 import {
   renderSpanTrees,
   spanTrees,
@@ -20,9 +21,12 @@ import {
  * One turn, one trace: an agent publishes a turn inside its own span, and every service
  * it passes through (ingest, the outbox, the embedder, Gerty and its model over HTTP,
  * the compactor) exports its spans to a receiver here, each hop the child of the one
- * before. Real services as processes, real NATS and Postgres.
+ * before. Nothing a turn publishes reaches the patrol: it runs on its schedule or on
+ * demand over what a being has gathered, so a patrol run is a trace of its own, from its
+ * caller through the patrol to Postgres, Gerty and its outbox. Real services as
+ * processes, real NATS and Postgres.
  */
-describe('the trace of one turn across the services', () => {
+describe('traces across the services: one per turn, one per patrol run', () => {
   let otlp: OtlpReceiver;
   let llm: FakeOpenAiServer;
   let stack: TestEnvironment;
@@ -38,7 +42,10 @@ describe('the trace of one turn across the services', () => {
     };
     stack = await startTestEnvironment({
       label: 'turn_trace',
-      processes: (['gerty', 'ingest', 'embedder', 'compactor'] as const).map((name) => ({ name, env })),
+      processes: (['gerty', 'ingest', 'embedder', 'compactor', 'patrol'] as const).map((name) => ({
+        name,
+        env,
+      })),
     });
   }, 90_000);
 
@@ -66,23 +73,8 @@ describe('the trace of one turn across the services', () => {
     );
     root.end();
     const traceId = root.spanContext().traceId;
-    const [published] = agent.getFinishedSpans();
-    const spans = (): CollectedSpan[] => [
-      {
-        traceId,
-        spanId: published!.spanContext().spanId,
-        name: published!.name,
-        service: 'agent',
-        startTimeUnixNano: String(
-          BigInt(published!.startTime[0]) * 1_000_000_000n + BigInt(published!.startTime[1]),
-        ),
-      },
-      ...otlp.spans,
-    ];
-    const path =
-      (...steps: string[]) =>
-      async () =>
-        pathOf(spanTrees(spans(), traceId), steps) !== undefined;
+    const spans = spansOf(root);
+    const path = pathIn(spans, traceId);
 
     // The chain, each hop the child (or a descendant) of the one before.
     const chain = [
@@ -125,7 +117,79 @@ describe('the trace of one turn across the services', () => {
       pathOf(trees, ['agent: publish turn', 'engram-ingest: consume ingest-turns', 'engram-ingest: pg']),
     ).toBeDefined();
   }, 90_000);
+
+  it('a patrol run is one tree: caller → patrol → Postgres, Gerty and the outbox', async () => {
+    await callRpc(
+      stack.nc,
+      Rpcs.beingSceneAdd,
+      {
+        agent: 'helper',
+        scene: JSON.stringify({ action: 'looked up the weather in Lisbon', actors: ['the user'] }),
+      },
+      { tenantId: 'acme' },
+    );
+    const root = provider.getTracer('agent').startSpan('run patrol', { kind: SpanKind.CLIENT });
+    const headers = injectTraceContext(natsHeaders(), trace.setSpan(ROOT_CONTEXT, root));
+    const reply = await stack.nc.request(
+      rpcSubject(Rpcs.patrolRun, 'acme'),
+      JSON.stringify({ agent: 'helper' }),
+      { timeout: 60_000, headers },
+    );
+    root.end();
+    const traceId = root.spanContext().traceId;
+    const spans = spansOf(root);
+    const path = pathIn(spans, traceId);
+    const patrol = ['agent: run patrol', 'engram-patrol: rpc mem.rpc.patrol.run'];
+    try {
+      expect(reply.json<{ steps?: unknown[] }>().steps?.length).toBeGreaterThan(0);
+      await waitFor(
+        'the patrol under its caller, with its queries',
+        path(...patrol, 'engram-patrol: pg'),
+        20_000,
+      );
+      await waitFor(
+        'the scene note embedded by Gerty for the patrol',
+        path(...patrol, 'engram-gerty: rpc gerty.rpc.embed'),
+        20_000,
+      );
+      await waitFor(
+        'mem.patrol.completed relayed by the outbox under the run',
+        path(...patrol, 'engram-patrol: outbox publish'),
+        20_000,
+      );
+    } finally {
+      await new Promise((settled) => setTimeout(settled, 500));
+      console.log(`the trace of a patrol run:\n${renderSpanTrees(spanTrees(spans(), traceId))}`);
+    }
+    expect(spanTrees(spans(), traceId).map((t) => `${t.span.service}: ${t.span.name}`)).toEqual([
+      'agent: run patrol',
+    ]);
+  }, 90_000);
+
+  /** What the receiver holds of `root`'s trace, with `root` itself (the test's own span, not exported). */
+  function spansOf(root: Span): () => CollectedSpan[] {
+    const finished = agent
+      .getFinishedSpans()
+      .find((s) => s.spanContext().spanId === root.spanContext().spanId)!;
+    const own: CollectedSpan = {
+      traceId: root.spanContext().traceId,
+      spanId: finished.spanContext().spanId,
+      name: finished.name,
+      service: 'agent',
+      startTimeUnixNano: String(
+        BigInt(finished.startTime[0]) * 1_000_000_000n + BigInt(finished.startTime[1]),
+      ),
+    };
+    return () => [own, ...otlp.spans];
+  }
 });
+
+/** A probe: whether the trace holds a chain of `steps`, each a descendant of the one before. */
+function pathIn(spans: () => CollectedSpan[], traceId: string) {
+  return (...steps: string[]) =>
+    async (): Promise<boolean> =>
+      pathOf(spanTrees(spans(), traceId), steps) !== undefined;
+}
 
 /** The node at the end of `steps`, each step a descendant of the one before (matched by prefix of `service: name`). */
 function pathOf(trees: readonly SpanNode[], steps: readonly string[]): SpanNode | undefined {
