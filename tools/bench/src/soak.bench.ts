@@ -38,6 +38,7 @@ import {
 import { renderSoakChart } from './soak/soak-chart';
 import {
   defaultWarmupMinutes,
+  lastLines,
   latencyWindows,
   p95Drift,
   slopeMBPerHour,
@@ -60,6 +61,8 @@ const SERVICES = ['gerty', ...SERVICE_NAMES.filter((name) => name !== 'gerty')];
 const RPC_TIMEOUT_MS = 10_000;
 /** Searches and builds ask about turns published at least this long ago, and start this long after the ingest. */
 const PROMPT_LAG_MS = 5000;
+/** Lines of each service's log kept in the result. */
+const SERVICE_LOG_LINES = 200;
 
 interface Flags {
   minutes: number;
@@ -364,6 +367,9 @@ async function main(flags: Flags): Promise<void> {
       contextBuild,
       headline: soakHeadline(flags.minutes, memory, [search, contextBuild]),
       chart: flags.chart,
+      serviceLogs: Object.fromEntries(
+        services.map((s) => [s.name, lastLines(s.output(), SERVICE_LOG_LINES)]),
+      ),
     };
     writeResult(out, result);
     writeFileSync(chartFile, renderSoakChart(soakChart(result)));

@@ -90,6 +90,11 @@ export interface SoakBenchResult {
   readonly contextBuild: CallSeries;
   readonly headline: SoakHeadline;
   readonly chart: string;
+  /**
+   * What each service logged at `--log-level` (warn by default), its last lines: why retrieval
+   * loaded an index again, which consumer retried, what a step in the memory chart coincides with.
+   */
+  readonly serviceLogs: Record<string, readonly string[]>;
 }
 
 /**
