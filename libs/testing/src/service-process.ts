@@ -17,6 +17,14 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
+/** The last `max` non-empty lines of what a process printed (its log, one JSON line each). */
+export function lastLines(output: string, max: number): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-max);
+}
+
 /** Runs a built service (services/<name>/dist/main.js) as its own process, as in production. */
 export async function startService(name: string, env: Record<string, string>): Promise<ServiceProcess> {
   const httpPort = await freePort();

@@ -16,7 +16,13 @@ import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jet
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Rpcs, SERVICE_NAMES, timestampFromDate } from '@engram/contracts';
 import { callRpc, readQueueStatus } from '@engram/messaging';
-import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
+import {
+  createMigratedDatabase,
+  lastLines,
+  startNatsServer,
+  waitFor,
+  type ServiceProcess,
+} from '@engram/testing';
 import { DEFAULT_CORPUS, generateTurnCorpus, type CorpusTurn } from './corpus/turn-corpus';
 import { SeededRandom } from './corpus/seeded-random';
 import { summarizeLatencies } from './measure/latency-stats';
@@ -38,7 +44,6 @@ import {
 import { renderSoakChart } from './soak/soak-chart';
 import {
   defaultWarmupMinutes,
-  lastLines,
   latencyWindows,
   p95Drift,
   slopeMBPerHour,

@@ -1,4 +1,4 @@
-import { startService, type ServiceProcess } from '../service-process';
+import { lastLines, startService, type ServiceProcess } from '../service-process';
 import { CHAOS_WORKERS, type ChaosWorker } from './fault-plan';
 
 export interface WorkerStackOptions {
@@ -133,7 +133,9 @@ export class WorkerStack {
   private watch(service: ServiceProcess, replica: number): void {
     void service.exited.then(async (how) => {
       if (this.killing.has(service) || this.stopping) return;
-      this.crashes.push(`${service.name} exited on its own (${how}): ${lastLines(service.output())}`);
+      this.crashes.push(
+        `${service.name} exited on its own (${how}): ${lastLines(service.output(), 3).join(' | ').slice(-600)}`,
+      );
       this.options.progress(`${service.name} crashed (${how}); restarting it`);
       await this.launch(service.name as ChaosWorker, replica).catch((e: Error) =>
         this.options.progress(e.message),
@@ -148,9 +150,4 @@ export class WorkerStack {
     this.watch(fresh, replica);
     await fresh.waitUntilReady(180_000);
   }
-}
-
-/** The last lines a process printed, on one line (why it crashed). */
-function lastLines(output: string): string {
-  return output.trim().split('\n').slice(-3).join(' | ').slice(-600);
 }

@@ -2,7 +2,6 @@ import { leastSquaresSlope, latencyTrend } from '../measure/latency-stats';
 import {
   defaultWarmupMinutes,
   furthestFromZero,
-  lastLines,
   latencyWindows,
   p95Drift,
   slopeMBPerHour,
@@ -86,11 +85,5 @@ describe('soak figures', () => {
     expect(furthestFromZero([])).toBe(0);
     expect(furthestFromZero([3, -7.5, 6])).toBe(-7.5);
     expect(furthestFromZero([0.1, 0.4, -0.2])).toBe(0.4);
-  });
-
-  it('keeps the last lines a service printed, without the blank ones', () => {
-    expect(lastLines('a\n\nb\nc\n', 2)).toEqual(['b', 'c']);
-    expect(lastLines('a\nb\n', 5)).toEqual(['a', 'b']);
-    expect(lastLines('', 5)).toEqual([]);
   });
 });

@@ -71,11 +71,3 @@ export function furthestFromZero(values: readonly number[]): number {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-
-/** The last `max` non-empty lines of what a process printed (its log, one JSON line each). */
-export function lastLines(output: string, max: number): string[] {
-  return output
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .slice(-max);
-}
