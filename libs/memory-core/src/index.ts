@@ -15,6 +15,7 @@ export * from './facts/extracted-fact-key';
 export * from './facts/fact-sources';
 export * from './compaction/session-compaction';
 export * from './transcripts/session-date';
+export * from './transcripts/dataset-json';
 export * from './transcripts/locomo-file';
 export * from './transcripts/locomo-turns';
 export * from './transcripts/turn-lines';

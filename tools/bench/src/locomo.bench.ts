@@ -28,19 +28,17 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { Client } from 'pg';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { Consumers, isValidToken, Streams } from '@engram/contracts';
+import { isValidToken } from '@engram/contracts';
 import { loadLocomo, LocomoFileError } from '@engram/memory-core';
-import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
-import { askQuestions, SearchUnavailableError, warmIndex, type Question } from './locomo/ask-questions';
 import { resolveEvidence } from './locomo/evidence';
 import {
   LOCOMO_REFERENCES,
+  LOCOMO_STANDARD_TARGETS,
   LOCOMO_TARGETS,
   locomoHeadline,
+  locomoStandard,
   renderLocomoReport,
+  standardTargetsMet,
   targetsMet,
   type LocomoBenchResult,
   type ScoredQuestionDetail,
@@ -48,24 +46,18 @@ import {
 import { evidenceRanks, summariseRecall } from './locomo/recall';
 import { locomoTurnEvents, sessionsOutOfOrder } from './locomo/turn-events';
 import { TurnIndex } from './locomo/turn-index';
-import { waitForEmbeddedRows } from './measure/embedded-rows';
-import { summarizeLatencies } from './measure/latency-stats';
-import { publishTurns } from './publish/turn-publisher';
 import { ServiceProfile } from './profile/service-profile';
 import { writeResult } from './report/bench-report';
-import { describeMachine } from './report/machine';
+import { askEveryQuestion, SearchUnavailableError } from './run/ask-questions';
+import { Cleanups, dumpServiceOutput, integer, progressFor, runBench } from './run/lifecycle';
 import {
-  Cleanups,
-  consumerSettings,
-  dumpServiceOutput,
-  integer,
-  progressFor,
-  runBench,
-  startReadyService,
-} from './run/lifecycle';
+  ingestTurns,
+  RETRIEVAL_SERVICES,
+  startRetrievalStack,
+  type RetrievalStack,
+} from './run/retrieval-stack';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
-const SERVICES = ['gerty', 'ingest', 'embedder', 'retrieval'] as const;
 const TOP_K = 50;
 
 interface Flags {
@@ -85,17 +77,6 @@ interface Flags {
 const progress = progressFor('bench:locomo');
 const cleanups = new Cleanups(progress).installSignalHandlers();
 
-/** A progress line at most every `everyMs`, and always for the last item. */
-function throttled(everyMs: number): (line: () => string, force?: boolean) => void {
-  let last = 0;
-  return (line, force = false) => {
-    const now = performance.now();
-    if (!force && now - last < everyMs) return;
-    last = now;
-    progress(line());
-  };
-}
-
 async function main(flags: Flags): Promise<void> {
   // npm runs scripts from the repository's root; a relative --data is meant from where npm was called.
   const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), flags.data);
@@ -108,80 +89,25 @@ async function main(flags: Flags): Promise<void> {
     `${file}: ${conversations.length} conversations, ${sessions} sessions, ${turns.length} turns, ${questionCount} questions`,
   );
 
-  const services: ServiceProcess[] = [];
-  let nc: NatsConnection | undefined;
+  let stack: RetrievalStack | undefined;
   try {
-    const nats = await startNatsServer();
-    cleanups.add(() => nats.stop());
-    const db = await createMigratedDatabase('locomo');
-    if (flags.keepDatabase) progress(`the database ${db.name} is kept (--keep-database): drop it when done`);
-    else cleanups.add(() => db.drop());
-    progress(`nats-server ${nats.url}; database ${db.name}`);
-    const admin = new Client({ connectionString: db.adminUrl, application_name: 'engram-bench-locomo' });
-    await admin.connect();
-    cleanups.add(() => admin.end());
-    const machine = await describeMachine(admin);
-
-    const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
     const profiler = flags.cpuProf ? new ServiceProfile('retrieval-locomo') : undefined;
-    for (const name of SERVICES)
-      services.push(
-        await startReadyService(cleanups, name, { ...env, ...(name === 'retrieval' && profiler?.env) }),
-      );
-    const [, ingest, embedder] = services;
-    await waitFor(
-      'ingest and embedder consuming',
-      async () =>
-        !!consumerSettings(ingest!, Consumers.ingestTurns.durable) &&
-        !!consumerSettings(embedder!, Consumers.embedderMessages.durable),
-      30_000,
-    );
-    progress(`${services.map((s) => `${s.name} (pid ${s.pid})`).join(', ')} ready`);
-
-    nc = await connect({ servers: nats.url, name: 'engram-bench-locomo' });
-    const connection = nc;
-    cleanups.add(() => connection.close());
-    const js = jetstream(nc);
-    const jsm = await jetstreamManager(nc);
+    stack = await startRetrievalStack(cleanups, progress, {
+      name: 'locomo',
+      logLevel: flags.logLevel,
+      keepDatabase: flags.keepDatabase,
+      ...(profiler && { retrievalEnv: profiler.env }),
+    });
+    const { admin, machine, nc, retrieval } = stack;
 
     // 1. Every turn through ingest and the embedder.
-    progress(
-      `publishing ${turns.length} turns to tenant "${flags.tenant}", then waiting for every message and its vector`,
-    );
-    const startedAt = performance.now();
-    const ingestLine = throttled(2000);
-    const [published, drained] = await Promise.all([
-      publishTurns(js, turns, flags.window, startedAt),
-      waitForEmbeddedRows(admin, {
-        tenants: [flags.tenant],
-        expectedRows: turns.length,
-        timeoutMs: flags.ingestTimeout * 1000,
-        stallMs: 60_000,
-        onPoll: (now) =>
-          ingestLine(
-            () =>
-              `  ${((performance.now() - startedAt) / 1000).toFixed(0)} s: ${now.rows}/${turns.length} stored, ${now.rows - now.missing} with a vector`,
-          ),
-      }),
-    ]);
-    const deadLetters = (await jsm.streams.info(Streams.deadLetters.name)).state.messages;
-    if (!drained.complete) {
-      throw new Error(
-        `ingestion did not finish (${drained.gaveUp}): ${drained.rows}/${turns.length} messages stored, ${drained.missing} of them without a vector, ` +
-          `${deadLetters} dead letters (--ingest-timeout ${flags.ingestTimeout} s)`,
-      );
-    }
-    const seconds = (at: number | undefined) => ((at ?? performance.now()) - startedAt) / 1000;
-    const ingestFigures = {
-      publishSeconds: seconds(published.finishedAt),
-      storedSeconds: seconds(drained.storedAt),
-      embeddedSeconds: seconds(drained.embeddedAt),
-      duplicatePublishes: published.duplicates,
-      publishRetries: published.retries,
-    };
-    progress(
-      `stored after ${ingestFigures.storedSeconds.toFixed(1)} s, every vector after ${ingestFigures.embeddedSeconds.toFixed(1)} s`,
-    );
+    const ingested = await ingestTurns(stack, turns, {
+      tenantId: flags.tenant,
+      window: flags.window,
+      timeoutSeconds: flags.ingestTimeout,
+      progress,
+    });
+    const { deadLetters, messages: storedMessages, ...ingestFigures } = ingested;
 
     // 2. What was stored: message → turn, and the transcript's order per session.
     const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(
@@ -236,28 +162,19 @@ async function main(flags: Flags): Promise<void> {
     progress(
       `asking ${scored.length} questions (memory_search, topK ${TOP_K}, ${flags.concurrency} at once); ${withoutEvidence} left out (no resolvable evidence)`,
     );
-    const askLine = throttled(5000);
-    const questions: Question[] = scored.map((q) => ({ agent: q.sampleId, query: q.question }));
-    const asking = {
-      tenantId: flags.tenant,
-      topK: TOP_K,
-      concurrency: flags.concurrency,
-      timeoutMs: flags.searchTimeoutMs,
-    };
-    // The tenant's index loads on its first search; the questions are asked once it answers.
-    const indexLoadMs = questions.length > 0 ? await warmIndex(nc, questions[0]!, asking) : null;
-    progress(
-      indexLoadMs === null
-        ? 'no answer came from an in-memory index: Postgres answers the questions'
-        : `the tenant's index answered after ${Math.round(indexLoadMs)} ms`,
+    const { answers, figures } = await askEveryQuestion(
+      nc,
+      scored.map((q) => ({ agent: q.sampleId, query: q.question })),
+      {
+        tenantId: flags.tenant,
+        topK: TOP_K,
+        concurrency: flags.concurrency,
+        timeoutMs: flags.searchTimeoutMs,
+        progress,
+        retrieval,
+        ...(profiler && { profiler }),
+      },
     );
-    const retrieval = services.find((s) => s.name === 'retrieval')!;
-    profiler?.begin(retrieval);
-    const answers = await askQuestions(nc, questions, {
-      ...asking,
-      onAnswer: (done, total) => askLine(() => `  ${done}/${total} answered`, done === total),
-    });
-    const retrievalProfile = profiler ? await profiler.end(retrieval) : undefined;
 
     // 5. Recall.
     const details: ScoredQuestionDetail[] = scored.map((q, i) => {
@@ -275,14 +192,7 @@ async function main(flags: Flags): Promise<void> {
       };
     });
     const recall = summariseRecall(details);
-    const hitsByKind: Record<string, number> = {};
-    const degradedReasons: Record<string, number> = {};
-    for (const answer of answers) {
-      for (const hit of answer.hits) hitsByKind[hit.kind] = (hitsByKind[hit.kind] ?? 0) + 1;
-      if (answer.degraded)
-        degradedReasons[answer.degradedReason || '(no reason given)'] =
-          (degradedReasons[answer.degradedReason || '(no reason given)'] ?? 0) + 1;
-    }
+    const standard = locomoStandard(details);
     const result: LocomoBenchResult = {
       benchmark: 'locomo',
       finishedAt: new Date().toISOString(),
@@ -305,36 +215,25 @@ async function main(flags: Flags): Promise<void> {
         tenant: flags.tenant,
         topK: TOP_K,
         concurrency: flags.concurrency,
-        services: [...SERVICES],
+        services: [...RETRIEVAL_SERVICES],
         publishWindow: flags.window,
       },
       ingest: ingestFigures,
-      search: {
-        requests: answers.length,
-        latency: summarizeLatencies(answers.map((a) => a.latencyMs)),
-        serviceTook: summarizeLatencies(answers.map((a) => a.tookMs)),
-        degraded: answers.filter((a) => a.degraded).length,
-        degradedReasons,
-        hitsByKind,
-        meanHits: answers.length ? answers.reduce((n, a) => n + a.hits.length, 0) / answers.length : 0,
-        answeredBy: answers.reduce<Record<string, number>>(
-          (tally, a) => ({
-            ...tally,
-            [a.answeredBy || 'unspecified']: (tally[a.answeredBy || 'unspecified'] ?? 0) + 1,
-          }),
-          {},
-        ),
-        indexLoadMs: indexLoadMs === null ? null : Math.round(indexLoadMs),
-        ...(retrievalProfile && { retrievalProfile }),
-      },
+      search: figures,
       recall: recall.overall,
       byCategory: recall.byCategory,
       references: LOCOMO_REFERENCES,
-      targets: { recall: LOCOMO_TARGETS, met: targetsMet(recall.overall.recall) },
+      standard,
+      targets: {
+        recall: LOCOMO_TARGETS,
+        met: targetsMet(recall.overall.recall),
+        standard: LOCOMO_STANDARD_TARGETS,
+        standardMet: standardTargetsMet(standard),
+      },
       checks: {
-        messages: drained.rows,
+        messages: storedMessages,
         expectedMessages: turns.length,
-        withVector: drained.rows - drained.missing,
+        withVector: storedMessages,
         deadLetters,
         sessionsOutOfOrder: outOfOrder.length,
       },
@@ -344,15 +243,11 @@ async function main(flags: Flags): Promise<void> {
     writeResult(out, result);
     console.log(renderLocomoReport(result));
     console.log(`\nwritten to ${out}`);
-    if (flags.json) console.log(JSON.stringify(locomoHeadline(recall, result.search.latency)));
+    if (flags.json) console.log(JSON.stringify(locomoHeadline(recall, standard, result.search.latency)));
   } catch (error) {
     // No handler at all needs no logs; a handler that failed is explained by retrieval's.
-    if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(services);
-    else if (error.code !== 'UNAVAILABLE')
-      dumpServiceOutput(
-        services.filter((s) => s.name === 'retrieval'),
-        4000,
-      );
+    if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(stack?.services ?? []);
+    else if (error.code !== 'UNAVAILABLE' && stack) dumpServiceOutput([stack.retrieval], 4000);
     throw error;
   } finally {
     await cleanups.run();
@@ -390,7 +285,7 @@ const program = new Command('bench:locomo')
   )
   .option(
     '--json',
-    'print {"questions","recall","byCategory","searchP50Ms","searchP95Ms"} as the last line of stdout',
+    'print {"questions","recall","byCategory","standard","searchP50Ms","searchP95Ms"} as the last line of stdout',
     false,
   )
   .option(

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { TOKEN_PATTERN } from '@engram/contracts';
+import { describeIssues, readDatasetJson } from './dataset-json';
 import { parseSessionDate } from './session-date';
 
 /** One turn of a session: who said it, its dia_id ("D3:7" = session 3, turn 7), the text, and a caption when it shared a photo. */
@@ -136,23 +136,12 @@ const FileSchema = z
     });
   });
 
-/** "[2].conversation.session_3[4].dia_id" */
-function issuePath(path: readonly PropertyKey[]): string {
-  return path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-    .join('')
-    .replace(/^\./, '');
-}
-
 /** Validates parsed JSON as the LoCoMo release format; `source` names it in the error. */
 export function parseLocomo(json: unknown, source: string): LocomoConversation[] {
   const result = FileSchema.safeParse(json);
   if (!result.success) {
-    const issues = result.error.issues;
-    const shown = issues.slice(0, 5).map((i) => `  ${issuePath(i.path) || '(top level)'}: ${i.message}`);
-    if (issues.length > shown.length) shown.push(`  … and ${issues.length - shown.length} more`);
     throw new LocomoFileError(
-      `${source} is not a LoCoMo file (the release's locomo10.json format):\n${shown.join('\n')}`,
+      `${source} is not a LoCoMo file (the release's locomo10.json format):\n${describeIssues(result.error.issues)}`,
     );
   }
   return result.data.map((s) => ({
@@ -164,21 +153,5 @@ export function parseLocomo(json: unknown, source: string): LocomoConversation[]
 
 /** Reads and validates a LoCoMo file (any path). */
 export async function loadLocomo(file: string): Promise<LocomoConversation[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new LocomoFileError(
-      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new LocomoFileError(
-      `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  return parseLocomo(json, file);
+  return parseLocomo(await readDatasetJson(file, (message) => new LocomoFileError(message)), file);
 }

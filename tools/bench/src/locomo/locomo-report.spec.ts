@@ -1,4 +1,11 @@
-import { locomoHeadline, renderRecallTable, targetsMet } from './locomo-report';
+import {
+  locomoHeadline,
+  locomoStandard,
+  renderLocomoStandardTable,
+  renderRecallTable,
+  standardTargetsMet,
+  targetsMet,
+} from './locomo-report';
 import type { RecallReport } from './recall';
 
 const report: RecallReport = {
@@ -10,12 +17,34 @@ const report: RecallReport = {
 };
 
 describe('LoCoMo report', () => {
-  it('--json prints exactly questions, recall, byCategory and the search latency', () => {
-    expect(JSON.stringify(locomoHeadline(report, { p50Ms: 8.04, p95Ms: 12.36 }))).toBe(
+  it('--json prints exactly questions, recall, byCategory, the standard measures and the search latency', () => {
+    const standard = locomoStandard([
+      { category: 2, ranks: [1, 12] },
+      { category: 5, ranks: [null] },
+    ]);
+    expect(JSON.stringify(locomoHeadline(report, standard, { p50Ms: 8.04, p95Ms: 12.36 }))).toBe(
       '{"questions":3,"recall":{"5":44.4,"10":61.1,"25":61.1,"50":77.8},' +
         '"byCategory":{"2":{"questions":1,"recall":{"5":0,"10":50,"25":50,"50":100}},"4":{"questions":2,"recall":{"5":66.7,"10":66.7,"25":66.7,"50":66.7}}},' +
+        '"standard":{"all":{"any@5":50,"any@10":50,"all@5":0,"all@10":0,"ndcg@10":25},' +
+        '"categories1to4":{"any@5":100,"any@10":100,"all@5":0,"all@10":0,"ndcg@10":50}},' +
         '"searchP50Ms":8,"searchP95Ms":12.4}',
     );
+  });
+
+  it('leaves adversarial questions out of categories 1–4 and judges the targets there and on temporal ones', () => {
+    const standard = locomoStandard([
+      { category: 1, ranks: [3, 9] },
+      { category: 2, ranks: [1] },
+      { category: 5, ranks: [null] },
+    ]);
+    expect(standard.categories1to4).toMatchObject({ 'any@10': 100, 'all@10': 100 });
+    expect(standard.all).toMatchObject({ 'any@10': 66.7 });
+    expect(standardTargetsMet(standard)).toBe(true);
+    expect(standardTargetsMet(locomoStandard([{ category: 2, ranks: [11] }]))).toBe(false);
+    const table = renderLocomoStandardTable(standard, { all: 3, '1to4': 2, '1': 1, '2': 1, '5': 1 });
+    expect(table).toMatch(/Engram, categories 1–4\s+100\.0\s+100\.0\s+50\.0\s+100\.0\s+\d+\.\d\s+2/);
+    expect(table).toMatch(/uteke 0\.17.*\s84\.0\s+93\.9\s+71\.6\s+85\.0/);
+    expect(table).toMatch(/targets, categories 1–4.*: met$/m);
   });
 
   it('meets the targets only with R@5 ≥ 72 and R@10 ≥ 80', () => {

@@ -1,6 +1,9 @@
-import type { ProfileSummary } from '../profile/cpu-profile-summary';
 import type { LatencySummary } from '../measure/latency-stats';
+import { pickMeasures, summariseStandard, type StandardSummary } from '../measure/standard-recall';
 import type { MachineDescription } from '../report/machine';
+import { renderAligned, renderRunLines, renderStandardTable } from '../report/recall-report';
+import type { SearchFigures } from '../run/ask-questions';
+import type { IngestFigures } from '../run/retrieval-stack';
 import { RECALL_KS, type RecallByK, type RecallReport, type RecallSummary } from './recall';
 
 export const CATEGORY_NAMES: Record<string, string> = {
@@ -25,6 +28,64 @@ export const LOCOMO_REFERENCES: ReadonlyArray<{ readonly name: string; readonly 
 ];
 
 export const LOCOMO_TARGETS = { '5': 72, '10': 80 } as const;
+
+/** The standard measures at turn level, at these k. */
+export const STANDARD_KS = [5, 10, 25, 50] as const;
+/** What the headline and the tables show of them. */
+export const HEADLINE_MEASURES = ['any@5', 'any@10', 'all@5', 'all@10', 'ndcg@10'] as const;
+
+/** Published standard figures, categories 1–4 (the field leaves adversarial questions out). */
+export const LOCOMO_STANDARD_REFERENCES: ReadonlyArray<{
+  readonly name: string;
+  readonly summary: StandardSummary;
+}> = [
+  {
+    name: 'uteke 0.17, fusion, transformer embeddings (all 10 conversations)',
+    summary: { 'any@5': 84.0, 'any@10': 93.9, 'all@5': 71.6, 'all@10': 85.0 },
+  },
+];
+
+/** Issue 30's targets in standard measures: categories 1–4, and temporal questions. */
+export const LOCOMO_STANDARD_TARGETS = {
+  categories1to4: { 'any@10': 90, 'all@10': 80 },
+  temporal: { 'any@10': 88 },
+} as const;
+
+/** Standard measures at turn level: every question, categories 1–4, and each category. */
+export interface LocomoStandard {
+  readonly all: StandardSummary;
+  readonly categories1to4: StandardSummary;
+  readonly byCategory: Record<string, StandardSummary>;
+}
+
+/** The standard measures of scored questions (the ranks of their evidence turns). */
+export function locomoStandard(
+  questions: ReadonlyArray<Pick<ScoredQuestionDetail, 'category' | 'ranks'>>,
+): LocomoStandard {
+  const of = (qs: typeof questions) =>
+    summariseStandard(
+      qs.map((q) => q.ranks),
+      STANDARD_KS,
+    );
+  const categories = [...new Set(questions.map((q) => q.category))].sort((a, b) => a - b);
+  return {
+    all: of(questions),
+    categories1to4: of(questions.filter((q) => q.category >= 1 && q.category <= 4)),
+    byCategory: Object.fromEntries(
+      categories.map((c) => [String(c), of(questions.filter((q) => q.category === c))]),
+    ),
+  };
+}
+
+/** Whether the standard targets hold (categories 1–4, and temporal). */
+export function standardTargetsMet(standard: LocomoStandard): boolean {
+  const met = (summary: StandardSummary | undefined, targets: Record<string, number>) =>
+    !!summary && Object.entries(targets).every(([m, t]) => (summary[m] ?? 0) >= t);
+  return (
+    met(standard.categories1to4, LOCOMO_STANDARD_TARGETS.categories1to4) &&
+    met(standard.byCategory['2'], LOCOMO_STANDARD_TARGETS.temporal)
+  );
+}
 
 /** One question as scored: where each of its evidence turns ranked (null: not among the hits). */
 export interface ScoredQuestionDetail {
@@ -66,38 +127,18 @@ export interface LocomoBenchResult {
     readonly services: readonly string[];
     readonly publishWindow: number;
   };
-  readonly ingest: {
-    /** First publish → last publish acknowledged by JetStream. */
-    readonly publishSeconds: number;
-    /** First publish → every turn stored as a message. */
-    readonly storedSeconds: number;
-    /** First publish → every message with a vector. */
-    readonly embeddedSeconds: number;
-    readonly duplicatePublishes: number;
-    readonly publishRetries: number;
-  };
-  readonly search: {
-    readonly requests: number;
-    /** Request → reply, measured by the client (NATS round trip included). */
-    readonly latency: LatencySummary;
-    /** took_ms as the service reported it. */
-    readonly serviceTook: LatencySummary;
-    readonly degraded: number;
-    readonly degradedReasons: Record<string, number>;
-    /** Hits over all responses by kind (message, summary, fact). */
-    readonly hitsByKind: Record<string, number>;
-    readonly meanHits: number;
-    /** Answers by what ranked them ("index" or "sql"). */
-    readonly answeredBy: Record<string, number>;
-    /** From the first search to the first answered by the tenant's index (null: none was). */
-    readonly indexLoadMs: number | null;
-    /** Where retrieval's CPU went while the questions were asked (--cpu-prof). */
-    readonly retrievalProfile?: ProfileSummary;
-  };
+  readonly ingest: IngestFigures;
+  readonly search: SearchFigures;
   readonly recall: RecallSummary;
   readonly byCategory: RecallReport['byCategory'];
   readonly references: typeof LOCOMO_REFERENCES;
-  readonly targets: { readonly recall: typeof LOCOMO_TARGETS; readonly met: boolean };
+  readonly standard: LocomoStandard;
+  readonly targets: {
+    readonly recall: typeof LOCOMO_TARGETS;
+    readonly met: boolean;
+    readonly standard: typeof LOCOMO_STANDARD_TARGETS;
+    readonly standardMet: boolean;
+  };
   readonly checks: {
     readonly messages: number;
     readonly expectedMessages: number;
@@ -113,6 +154,8 @@ export interface LocomoHeadline {
   readonly questions: number;
   readonly recall: RecallByK;
   readonly byCategory: Record<string, { readonly questions: number; readonly recall: RecallByK }>;
+  /** Turn-level standard measures: every question, and categories 1–4. */
+  readonly standard: { readonly all: StandardSummary; readonly categories1to4: StandardSummary };
   /** memory_search latency at the client, at the run's concurrency. */
   readonly searchP50Ms: number;
   readonly searchP95Ms: number;
@@ -121,6 +164,7 @@ export interface LocomoHeadline {
 /** The headline: what `--json` prints as the last line of stdout. */
 export function locomoHeadline(
   report: RecallReport,
+  standard: Pick<LocomoStandard, 'all' | 'categories1to4'>,
   latency: Pick<LatencySummary, 'p50Ms' | 'p95Ms'>,
 ): LocomoHeadline {
   return {
@@ -129,6 +173,10 @@ export function locomoHeadline(
     byCategory: Object.fromEntries(
       Object.entries(report.byCategory).map(([c, s]) => [c, { questions: s.questions, recall: s.recall }]),
     ),
+    standard: {
+      all: pickMeasures(standard.all, HEADLINE_MEASURES),
+      categories1to4: pickMeasures(standard.categories1to4, HEADLINE_MEASURES),
+    },
     searchP50Ms: Math.round(latency.p50Ms * 10) / 10,
     searchP95Ms: Math.round(latency.p95Ms * 10) / 10,
   };
@@ -139,7 +187,6 @@ export function targetsMet(recall: RecallByK): boolean {
 }
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
-const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 /** The recall table: Engram overall and per category, beside the reference points and the targets. */
 export function renderRecallTable(report: RecallReport): string {
@@ -164,48 +211,60 @@ export function renderRecallTable(report: RecallReport): string {
     ...LOCOMO_REFERENCES.map((r) => row(r.name, r.recall, '')),
     ['targets', `≥ ${LOCOMO_TARGETS['5']}`, `≥ ${LOCOMO_TARGETS['10']}`, '', '', '', ''],
   ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r.length === 0
-        ? ''
-        : r
-            .map((cell, i) =>
-              i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!),
-            )
-            .join('  ')
-            .trimEnd(),
-    )
-    .join('\n');
+  return renderAligned(rows);
 }
 
-/** The whole report: the recall table, then search, ingest, checks and machine. */
+/** The standard measures: categories 1–4 beside the published figures, every question, each category, the targets. */
+export function renderLocomoStandardTable(
+  standard: LocomoStandard,
+  questions: Record<string, number>,
+): string {
+  const targets = LOCOMO_STANDARD_TARGETS;
+  return renderStandardTable('standard measures, turn level (%)', HEADLINE_MEASURES, [
+    {
+      name: 'Engram, categories 1–4',
+      summary: standard.categories1to4,
+      questions: n0(questions['1to4'] ?? 0),
+    },
+    ...Object.entries(standard.byCategory).map(([c, summary]) => ({
+      name: `  ${c} ${CATEGORY_NAMES[c] ?? 'other'}`,
+      summary,
+      questions: n0(questions[c] ?? 0),
+    })),
+    { name: 'Engram, all categories', summary: standard.all, questions: n0(questions['all'] ?? 0) },
+    { name: '', summary: null, questions: '' },
+    ...LOCOMO_STANDARD_REFERENCES.map((r) => ({ name: r.name, summary: r.summary, questions: '' })),
+    {
+      name: 'targets, categories 1–4',
+      summary: null,
+      questions: '',
+      note: `any@10 ≥ ${targets.categories1to4['any@10']}, all@10 ≥ ${targets.categories1to4['all@10']}; temporal any@10 ≥ ${targets.temporal['any@10']}: ${standardTargetsMet(standard) ? 'met' : 'MISSED'}`,
+    },
+  ]);
+}
+
+/** The whole report: the recall tables, then search, ingest, checks and machine. */
 export function renderLocomoReport(r: LocomoBenchResult): string {
   const report: RecallReport = { overall: r.recall, byCategory: r.byCategory };
+  const questions: Record<string, number> = {
+    all: r.recall.questions,
+    '1to4': Object.entries(r.byCategory)
+      .filter(([c]) => Number(c) <= 4)
+      .reduce((n, [, s]) => n + s.questions, 0),
+    ...Object.fromEntries(Object.entries(r.byCategory).map(([c, s]) => [c, s.questions])),
+  };
   const lines = [
     renderRecallTable(report),
     '',
-    `search     ${n0(r.search.requests)} memory_search requests (topK ${r.settings.topK}, ${r.settings.concurrency} at once): ` +
-      `p50 ${ms(r.search.latency.p50Ms)}, p95 ${ms(r.search.latency.p95Ms)} at the client (service took p50 ${ms(r.search.serviceTook.p50Ms)}, p95 ${ms(r.search.serviceTook.p95Ms)})`,
-    `           answered by ${Object.entries(r.search.answeredBy)
-      .map(([by, n]) => `${by} ${n0(n)}`)
-      .join(
-        ', ',
-      )}${r.search.indexLoadMs === null ? '' : `; the tenant's index answered ${n0(r.search.indexLoadMs)} ms after the first search`}`,
-    `           degraded ${n0(r.search.degraded)}${
-      Object.keys(r.search.degradedReasons).length
-        ? ` (${Object.entries(r.search.degradedReasons)
-            .map(([why, n]) => `${why}: ${n}`)
-            .join('; ')})`
-        : ''
-    }; ` +
-      `${r.search.meanHits.toFixed(1)} hits per answer (${
-        Object.entries(r.search.hitsByKind)
-          .map(([k, n]) => `${k} ${n0(n)}`)
-          .join(', ') || 'none'
-      })`,
-    `ingest     ${n0(r.dataset.turns)} turns: published in ${r.ingest.publishSeconds.toFixed(1)} s, stored in ${r.ingest.storedSeconds.toFixed(1)} s, ` +
-      `every vector in ${r.ingest.embeddedSeconds.toFixed(1)} s (from the first publish)`,
+    renderLocomoStandardTable(r.standard, questions),
+    '',
+    ...renderRunLines({
+      search: r.search,
+      topK: r.settings.topK,
+      concurrency: r.settings.concurrency,
+      turns: r.dataset.turns,
+      ingest: r.ingest,
+    }),
     `dataset    ${r.dataset.file}: ${r.dataset.conversations} conversations, ${r.dataset.sessions} sessions, ${n0(r.dataset.turns)} turns (${n0(r.dataset.imageTurns)} with a photo), ` +
       `${n0(r.dataset.questions)} questions, ${r.dataset.questionsWithoutEvidence} without resolvable evidence, ${r.dataset.unresolvedEvidence.length} evidence ids skipped`,
     `checks     ${n0(r.checks.messages)}/${n0(r.checks.expectedMessages)} messages, ${n0(r.checks.withVector)} with a vector, ${r.checks.deadLetters} dead letters, ` +

@@ -1,4 +1,5 @@
-import { evidenceRanks, recallAt, summariseRecall, type HitRef } from './recall';
+import type { HitRef } from '../run/ask-questions';
+import { evidenceRanks, recallAt, summariseRecall } from './recall';
 
 const turnOf: Record<string, string> = { m1: 'D1:1', m2: 'D1:2', m3: 'D1:3', m4: 'D2:1', m5: 'D1:2' };
 const lookup = (id: string) => turnOf[id];

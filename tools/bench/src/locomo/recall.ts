@@ -1,3 +1,5 @@
+import type { HitRef } from '../run/ask-questions';
+
 /**
  * Turn-level recall@k as the dataset's README defines it: the share of a question's
  * evidence turns found among the first k hits, averaged over questions.
@@ -11,11 +13,6 @@ export const RECALL_KS = [5, 10, 25, 50] as const;
 export type RecallK = (typeof RECALL_KS)[number];
 /** Percent (one decimal) by k, keyed "5", "10", "25", "50". */
 export type RecallByK = Record<`${RecallK}`, number>;
-
-export interface HitRef {
-  readonly id: string;
-  readonly kind: string;
-}
 
 /**
  * For each evidence turn, the 1-based position of the first hit that is a message of that

@@ -1,11 +1,22 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { ServiceProcess } from '@engram/testing';
 import { Rpcs } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
-import type { HitRef } from './recall';
+import { summarizeLatencies, type LatencySummary } from '../measure/latency-stats';
+import type { ProfileSummary } from '../profile/cpu-profile-summary';
+import type { ServiceProfile } from '../profile/service-profile';
+
+/** A hit as a measure reads it: which item, of which kind. */
+export interface HitRef {
+  readonly id: string;
+  readonly kind: string;
+}
 
 export interface Question {
   readonly agent: string;
   readonly query: string;
+  /** The moment it is asked as of (default now). */
+  readonly asOf?: Date;
 }
 
 export interface Answer {
@@ -153,4 +164,84 @@ export async function askQuestions(
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
   return answers;
+}
+
+/** How the questions were answered, as a recall bench reports it. */
+export interface SearchFigures {
+  readonly requests: number;
+  /** Request → reply, measured by the client (NATS round trip included). */
+  readonly latency: LatencySummary;
+  /** took_ms as the service reported it. */
+  readonly serviceTook: LatencySummary;
+  readonly degraded: number;
+  readonly degradedReasons: Record<string, number>;
+  /** Hits over all responses by kind (message, summary, fact). */
+  readonly hitsByKind: Record<string, number>;
+  readonly meanHits: number;
+  /** Answers by what ranked them ("index" or "sql"). */
+  readonly answeredBy: Record<string, number>;
+  /** From the first search to the first answered by the tenant's index (null: none was). */
+  readonly indexLoadMs: number | null;
+  /** Where retrieval's CPU went while the questions were asked (--cpu-prof). */
+  readonly retrievalProfile?: ProfileSummary;
+}
+
+const tally = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+
+/**
+ * A recall bench's questions, asked once the tenant's index answers (its first search starts the
+ * load), with a progress line every 5 s and retrieval's CPU profiled while they are asked when
+ * `profiler` is given: the answers in the questions' order, and how they were answered.
+ */
+export async function askEveryQuestion(
+  nc: NatsConnection,
+  questions: readonly Question[],
+  options: Omit<AskOptions, 'onAnswer'> & {
+    readonly progress: (line: string) => void;
+    readonly retrieval: ServiceProcess;
+    readonly profiler?: ServiceProfile;
+  },
+): Promise<{ answers: Answer[]; figures: SearchFigures }> {
+  const { progress, retrieval, profiler } = options;
+  const indexLoadMs = questions.length > 0 ? await warmIndex(nc, questions[0]!, options) : null;
+  progress(
+    indexLoadMs === null
+      ? 'no answer came from an in-memory index: Postgres answers the questions'
+      : `the tenant's index answered after ${Math.round(indexLoadMs)} ms`,
+  );
+  profiler?.begin(retrieval);
+  let lastLine = 0;
+  const answers = await askQuestions(nc, questions, {
+    ...options,
+    onAnswer: (done, total) => {
+      const now = performance.now();
+      if (done < total && now - lastLine < 5000) return;
+      lastLine = now;
+      progress(`  ${done}/${total} answered`);
+    },
+  });
+  const retrievalProfile = profiler ? await profiler.end(retrieval) : undefined;
+  const hitsByKind: Record<string, number> = {};
+  const degradedReasons: Record<string, number> = {};
+  const answeredBy: Record<string, number> = {};
+  for (const answer of answers) {
+    for (const hit of answer.hits) tally(hitsByKind, hit.kind);
+    if (answer.degraded) tally(degradedReasons, answer.degradedReason || '(no reason given)');
+    tally(answeredBy, answer.answeredBy || 'unspecified');
+  }
+  return {
+    answers,
+    figures: {
+      requests: answers.length,
+      latency: summarizeLatencies(answers.map((a) => a.latencyMs)),
+      serviceTook: summarizeLatencies(answers.map((a) => a.tookMs)),
+      degraded: answers.filter((a) => a.degraded).length,
+      degradedReasons,
+      hitsByKind,
+      meanHits: answers.length ? answers.reduce((n, a) => n + a.hits.length, 0) / answers.length : 0,
+      answeredBy,
+      indexLoadMs: indexLoadMs === null ? null : Math.round(indexLoadMs),
+      ...(retrievalProfile && { retrievalProfile }),
+    },
+  };
 }

@@ -1,0 +1,162 @@
+import { Client } from 'pg';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { Consumers, Streams } from '@engram/contracts';
+import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
+import type { CorpusTurn } from '../corpus/turn-corpus';
+import { waitForEmbeddedRows } from '../measure/embedded-rows';
+import { publishTurns } from '../publish/turn-publisher';
+import { describeMachine, type MachineDescription } from '../report/machine';
+import { consumerSettings, startReadyService, type Cleanups } from './lifecycle';
+
+/** What a recall bench runs: the built-in model, ingest, the embedder and retrieval, each its own process. */
+export const RETRIEVAL_SERVICES = ['gerty', 'ingest', 'embedder', 'retrieval'] as const;
+
+export interface RetrievalStack {
+  readonly natsUrl: string;
+  readonly databaseName: string;
+  readonly admin: Client;
+  readonly machine: MachineDescription;
+  readonly services: readonly ServiceProcess[];
+  readonly retrieval: ServiceProcess;
+  readonly nc: NatsConnection;
+  readonly js: JetStreamClient;
+  readonly jsm: JetStreamManager;
+}
+
+export interface StackOptions {
+  /** Names the scratch database and the client connections ("locomo" → engram-bench-locomo). */
+  readonly name: string;
+  readonly logLevel: string;
+  readonly keepDatabase: boolean;
+  /** Extra environment of the retrieval process (a profiler's, say). */
+  readonly retrievalEnv?: Record<string, string>;
+}
+
+/**
+ * A private nats-server, a migrated scratch database and the retrieval services started and
+ * ready, ingest and the embedder consuming; every part undone by `cleanups`.
+ */
+export async function startRetrievalStack(
+  cleanups: Cleanups,
+  progress: (line: string) => void,
+  options: StackOptions,
+): Promise<RetrievalStack> {
+  const nats = await startNatsServer();
+  cleanups.add(() => nats.stop());
+  const db = await createMigratedDatabase(options.name);
+  if (options.keepDatabase) progress(`the database ${db.name} is kept (--keep-database): drop it when done`);
+  else cleanups.add(() => db.drop());
+  progress(`nats-server ${nats.url}; database ${db.name}`);
+  const admin = new Client({
+    connectionString: db.adminUrl,
+    application_name: `engram-bench-${options.name}`,
+  });
+  await admin.connect();
+  cleanups.add(() => admin.end());
+  const machine = await describeMachine(admin);
+
+  const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: options.logLevel };
+  const services: ServiceProcess[] = [];
+  for (const name of RETRIEVAL_SERVICES)
+    services.push(
+      await startReadyService(cleanups, name, { ...env, ...(name === 'retrieval' && options.retrievalEnv) }),
+    );
+  const byName = (name: string) => services.find((s) => s.name === name)!;
+  await waitFor(
+    'ingest and embedder consuming',
+    async () =>
+      !!consumerSettings(byName('ingest'), Consumers.ingestTurns.durable) &&
+      !!consumerSettings(byName('embedder'), Consumers.embedderMessages.durable),
+    30_000,
+  );
+  progress(`${services.map((s) => `${s.name} (pid ${s.pid})`).join(', ')} ready`);
+
+  const nc = await connect({ servers: nats.url, name: `engram-bench-${options.name}` });
+  cleanups.add(() => nc.close());
+  return {
+    natsUrl: nats.url,
+    databaseName: db.name,
+    admin,
+    machine,
+    services,
+    retrieval: byName('retrieval'),
+    nc,
+    js: jetstream(nc),
+    jsm: await jetstreamManager(nc),
+  };
+}
+
+/** How ingestion went, in seconds from the first publish. */
+export interface IngestFigures {
+  /** First publish → last publish acknowledged by JetStream. */
+  readonly publishSeconds: number;
+  /** First publish → every turn stored as a message. */
+  readonly storedSeconds: number;
+  /** First publish → every message with a vector. */
+  readonly embeddedSeconds: number;
+  readonly duplicatePublishes: number;
+  readonly publishRetries: number;
+}
+
+export interface IngestOptions {
+  readonly tenantId: string;
+  /** Publishes awaiting their JetStream ack at once. */
+  readonly window: number;
+  readonly timeoutSeconds: number;
+  /** A progress line at most every 2 s. */
+  readonly progress: (line: string) => void;
+}
+
+/**
+ * Publishes every turn (one message each) and waits until each is stored with its vector; a run
+ * that does not finish fails with what was stored and the dead letters.
+ */
+export async function ingestTurns(
+  stack: RetrievalStack,
+  turns: readonly CorpusTurn[],
+  options: IngestOptions,
+): Promise<IngestFigures & { readonly deadLetters: number; readonly messages: number }> {
+  const expected = turns.reduce((n, t) => n + t.messageCount, 0);
+  options.progress(
+    `publishing ${turns.length} turns to tenant "${options.tenantId}", then waiting for every message and its vector`,
+  );
+  const startedAt = performance.now();
+  let lastLine = 0;
+  const [published, drained] = await Promise.all([
+    publishTurns(stack.js, turns, options.window, startedAt),
+    waitForEmbeddedRows(stack.admin, {
+      tenants: [options.tenantId],
+      expectedRows: expected,
+      timeoutMs: options.timeoutSeconds * 1000,
+      stallMs: 60_000,
+      onPoll: (now) => {
+        const at = performance.now();
+        if (at - lastLine < 2000) return;
+        lastLine = at;
+        options.progress(
+          `  ${((at - startedAt) / 1000).toFixed(0)} s: ${now.rows}/${expected} stored, ${now.rows - now.missing} with a vector`,
+        );
+      },
+    }),
+  ]);
+  const deadLetters = (await stack.jsm.streams.info(Streams.deadLetters.name)).state.messages;
+  if (!drained.complete) {
+    throw new Error(
+      `ingestion did not finish (${drained.gaveUp}): ${drained.rows}/${expected} messages stored, ${drained.missing} of them without a vector, ` +
+        `${deadLetters} dead letters (--ingest-timeout ${options.timeoutSeconds} s)`,
+    );
+  }
+  const seconds = (at: number | undefined) => ((at ?? performance.now()) - startedAt) / 1000;
+  const figures = {
+    publishSeconds: seconds(published.finishedAt),
+    storedSeconds: seconds(drained.storedAt),
+    embeddedSeconds: seconds(drained.embeddedAt),
+    duplicatePublishes: published.duplicates,
+    publishRetries: published.retries,
+  };
+  options.progress(
+    `stored after ${figures.storedSeconds.toFixed(1)} s, every vector after ${figures.embeddedSeconds.toFixed(1)} s`,
+  );
+  return { ...figures, deadLetters, messages: drained.rows };
+}
