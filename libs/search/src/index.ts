@@ -23,6 +23,7 @@ export {
 } from './ranking/signals';
 export {
   AUTHOR_MATCH,
+  ROLE_MATCH,
   rankCandidates,
   reciprocalRankFusion,
   type Fusion,

@@ -193,6 +193,7 @@ class CandidateColumns {
       kind,
       id: t.id(slot),
       conversation_id: index.conversations.value(t.conversation.get(slot)),
+      role: kind === 'message' ? index.roles.value(index.role.get(slot)) : null,
       author: kind === 'message' ? index.authors.value(index.author.get(slot)) : null,
       created_at: dateOf(t.time.get(slot)),
       length: t.length.get(slot),

@@ -6,6 +6,7 @@ const at = new Date('2026-06-01T10:00:00Z');
 const candidate = (id: string): Candidate => ({
   kind: 'message',
   id,
+  role: 'user',
   author: 'Ada',
   createdAt: at,
   lastAccessedAt: null,
@@ -23,6 +24,7 @@ const row = (seed: string, offset: number, id: string): NeighbourRow => ({
   kind: 'message',
   id,
   conversation_id: '1',
+  role: 'assistant',
   author: 'Engram',
   created_at: at,
   length: 10,

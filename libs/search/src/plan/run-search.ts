@@ -1,3 +1,4 @@
+import { roleOfQuery } from '../query/query-role';
 import { findQueryTime } from '../query/query-time';
 import { inverseDocumentFrequency } from '../ranking/bm25';
 import { candidateKey, type Candidate, type ItemKind } from '../ranking/candidate';
@@ -95,7 +96,14 @@ export async function runSearch(
   });
   // In one order whatever the source's row order, so equal scores fall the same way (RRF ranks ties by position).
   const first = sortedByKindAndId(firstRows.map(toCandidate));
-  const ranking = { terms, averageLength, window: timed.window, fusion: search.fusion, now };
+  const ranking = {
+    terms,
+    averageLength,
+    window: timed.window,
+    fusion: search.fusion,
+    now,
+    role: roleOfQuery(search.query),
+  };
 
   // Context: the turns around the best messages lend them their words.
   // (Regex and fuzzy matches stand alone: a pattern has no words to lend.)

@@ -109,7 +109,8 @@ function candidateColumns(
            WHERE e.tenant_id = ${tenantParam} AND e.item_kind = '${kind}' AND e.item_id = ${x}.id AND e.model = ${modelParam})`
       : 'NULL::float8';
   return `'${kind}' AS kind, ${x}.id::text AS id, ${x}.conversation_id::text AS conversation_id,
-          ${kind === 'message' ? `${x}.author` : 'NULL::text'} AS author, ${x}.${TABLES[kind].time} AS created_at,
+          ${kind === 'message' ? `${x}.role` : 'NULL::text'} AS role, ${kind === 'message' ? `${x}.author` : 'NULL::text'} AS author,
+          ${x}.${TABLES[kind].time} AS created_at,
           ${kind === 'fact' ? `greatest(1, length(${x}.content) / 4)` : `${x}.token_estimate`} AS length, ${matched} AS matched, ${cosine} AS cosine,
           ${kind === 'message' ? `right(rtrim(${x}.content), 1) = '?'` : 'false'} AS asks,
           ${kind === 'fact' ? `${x}.importance` : 'NULL::int'} AS importance,

@@ -21,6 +21,7 @@ export interface CandidateRow {
   readonly kind: ItemKind;
   readonly id: string;
   readonly conversation_id: string | null;
+  readonly role: string | null;
   readonly author: string | null;
   readonly created_at: Date;
   readonly length: number;
@@ -68,6 +69,7 @@ export function toCandidate(r: CandidateRow): Candidate {
   const candidate: Candidate = {
     kind: r.kind,
     id: String(r.id),
+    role: r.role,
     author: r.author,
     createdAt: r.created_at,
     lastAccessedAt: r.last_accessed_at,

@@ -6,6 +6,8 @@ export { ITEM_KINDS, type ItemKind } from '@engram/contracts';
 export interface Candidate {
   readonly kind: ItemKind;
   readonly id: string;
+  /** A message's role ("user", "assistant" …); null for summaries and facts. */
+  readonly role: string | null;
   readonly author: string | null;
   readonly createdAt: Date;
   readonly lastAccessedAt: Date | null;

@@ -1,10 +1,17 @@
 import type { Candidate } from './candidate';
-import { AUTHOR_MATCH, rankCandidates, reciprocalRankFusion, type QueryTerm } from './rank-candidates';
+import {
+  AUTHOR_MATCH,
+  rankCandidates,
+  reciprocalRankFusion,
+  ROLE_MATCH,
+  type QueryTerm,
+} from './rank-candidates';
 
 const now = new Date('2026-11-21T00:00:00Z');
 const message = (id: string, over: Partial<Candidate> = {}): Candidate => ({
   kind: 'message',
   id,
+  role: 'user',
   author: null,
   createdAt: now,
   lastAccessedAt: null,
@@ -34,10 +41,10 @@ describe('reciprocalRankFusion', () => {
 });
 
 describe('rankCandidates', () => {
-  it('fuses full text 0.3, semantic 0.3, temporal 0.3 and importance 0.1', () => {
+  it('fuses full text 0.3, semantic 0.3, temporal 0.02 and importance 0.1', () => {
     const [top] = rank([message('1', { matched: 1, cosine: 0.5 })]);
     expect(top!.signals).toMatchObject({ fulltext: 1, semantic: 0.5, temporal: 1, importance: 0.5 });
-    expect(top!.signals.fused).toBeCloseTo(0.3 + 0.15 + 0.3 + 0.05, 10);
+    expect(top!.signals.fused).toBeCloseTo(0.3 + 0.15 + 0.02 + 0.05, 10);
   });
 
   it('lends the answer the words of the question before it', () => {
@@ -84,6 +91,39 @@ describe('rankCandidates', () => {
     });
     expect(ranked[0]!.candidate.id).toBe('2');
     expect(AUTHOR_MATCH).toBeGreaterThan(0);
+  });
+
+  it('prefers the role the query asks about over a longer text of the other role that matches more', () => {
+    const t: QueryTerm[] = [
+      { lexeme: 'previous', words: ['previous'], idf: 1 },
+      { lexeme: 'occup', words: ['occupation'], idf: 3 },
+      { lexeme: 'startup', words: ['startup'], idf: 1 },
+    ];
+    // "I used Trello in my previous role at a startup" against the assistant's long answer.
+    const said = message('1', { role: 'user', matched: 0b101, length: 20 });
+    const answer = message('2', { role: 'assistant', matched: 0b111, length: 200 });
+    const ask = (role: 'user' | 'assistant' | null) =>
+      rankCandidates({
+        terms: t,
+        candidates: [answer, said],
+        averageLength: 30,
+        window: null,
+        fusion: 'weighted',
+        now,
+        role,
+      }).map((r) => r.candidate.id);
+    expect(ask('user')).toEqual(['1', '2']);
+    expect(ask(null)).toEqual(['2', '1']);
+    expect(ask('assistant')).toEqual(['2', '1']);
+    expect(ROLE_MATCH).toBeGreaterThan(0);
+  });
+
+  it('lets recency only break near-ties: an old answer still outranks a fresh near-miss', () => {
+    const old = message('1', { matched: 0b11, createdAt: new Date('2026-05-01') });
+    const fresh = message('2', { matched: 0b01, createdAt: now });
+    expect(rank([fresh, old], terms('pottery', 'kids')).map((r) => r.candidate.id)).toEqual(['1', '2']);
+    const same = message('3', { matched: 0b11, createdAt: new Date('2026-11-20') });
+    expect(rank([old, same], terms('pottery', 'kids'))[0]!.candidate.id).toBe('3');
   });
 
   it('boosts what falls in the time the query names', () => {
