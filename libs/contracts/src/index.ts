@@ -17,6 +17,7 @@ export * from './rpcs';
 export * from './rpc-partitions';
 export * from './nats-permissions';
 export * from './codec';
+export * from './decode-failure';
 export * from './values/vocabulary';
 export * from './values/row-id';
 export * from './values/item-ref';

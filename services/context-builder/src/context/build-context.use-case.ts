@@ -28,7 +28,8 @@ export class BuildContextUseCase {
     const request = contextRequest(raw);
     // Retrieval answers while the store is read.
     const searching = this.memory.search(tenantId, request.agent, request.currentMessage);
-    const today = isoDay(request.now);
+    const asOf = request.asOf ?? new Date();
+    const today = isoDay(asOf);
     const loaded = await this.transactions.run(tenantId, async (manager) => {
       const found = await this.sources.agentAndConversation(manager, request.agent, request.conversation);
       if (!found.agent) {
@@ -65,7 +66,7 @@ export class BuildContextUseCase {
     try {
       assembly = assembleContext(
         {
-          now: request.now,
+          asOf,
           currentMessage: request.currentMessage,
           agent: loaded.agent,
           ...loaded.sources,

@@ -75,7 +75,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
   const build = (request: Record<string, unknown>) =>
     rpc.call(
       Rpcs.contextBuild,
-      { agent: 'ops', now: timestampFromDate(NOW), ...request },
+      { agent: 'ops', asOf: timestampFromDate(NOW), ...request },
       { tenantId: TENANT, timeoutMs: 15_000 },
     );
 
@@ -251,7 +251,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     const c = await build({
       conversationId: current.id,
       currentMessage: 'deploy please',
-      now: timestampFromDate(new Date('2026-11-23T09:00:00Z')),
+      asOf: timestampFromDate(new Date('2026-11-23T09:00:00Z')),
     });
     expect(c.prefixHash).not.toBe(a.prefixHash);
   });
@@ -446,7 +446,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       const later = await build({
         conversationId: current.id,
         currentMessage: 'anything new?',
-        now: timestampFromDate(new Date('2026-11-22T20:00:00Z')),
+        asOf: timestampFromDate(new Date('2026-11-22T20:00:00Z')),
       });
       expect(later.prefixHash).toBe(response.prefixHash);
       expect(layer(later, 'persona')).toEqual(layer(response, 'persona'));
