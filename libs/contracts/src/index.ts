@@ -37,5 +37,5 @@ export * from './requests/dead-letters.rules';
 export * from './requests/erase.rules';
 export { create, type MessageShape, type MessageInitShape, type DescMessage } from '@bufbuild/protobuf';
 export { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-export { optionalTimestamp } from './timestamps';
+export { optionalTimestamp, throughMillisecond } from './timestamps';
 export * from './json-schema';

@@ -179,7 +179,11 @@ export type SearchRequest = Message<"memory.v1.SearchRequest"> & {
   consistency: string;
 
   /**
-   * The moment the search is asked as of (default: when it arrives).
+   * The moment the search is asked as of (default: when it arrives). Relative times in the
+   * query ("last week", "yesterday") are read against it and recency is measured from it. When
+   * given, nothing said after it is found (to its millisecond): messages said later, summaries
+   * reaching past it, facts not in force at it — a fact superseded or forgotten since is found
+   * as it was then — and an access recorded after it does not count.
    *
    * @generated from field: google.protobuf.Timestamp as_of = 10;
    */
@@ -256,7 +260,11 @@ export type SearchRequestJson = {
   consistency?: string;
 
   /**
-   * The moment the search is asked as of (default: when it arrives).
+   * The moment the search is asked as of (default: when it arrives). Relative times in the
+   * query ("last week", "yesterday") are read against it and recency is measured from it. When
+   * given, nothing said after it is found (to its millisecond): messages said later, summaries
+   * reaching past it, facts not in force at it — a fact superseded or forgotten since is found
+   * as it was then — and an access recorded after it does not count.
    *
    * @generated from field: google.protobuf.Timestamp as_of = 10;
    */
