@@ -27,7 +27,7 @@ export class BuildContextUseCase {
   async build(tenantId: string, raw: ContextBuildRequest): Promise<ContextBuildResponseInit> {
     const request = contextRequest(raw);
     // Retrieval answers while the store is read.
-    const searching = this.memory.search(tenantId, request.agent, request.currentMessage);
+    const searching = this.memory.search(tenantId, request.agent, request.currentMessage, request.asOf);
     const asOf = request.asOf ?? new Date();
     const today = isoDay(asOf);
     const loaded = await this.transactions.run(tenantId, async (manager) => {
@@ -51,9 +51,12 @@ export class BuildContextUseCase {
         agent: request.agent,
         conversationId: found.conversation?.id ?? null,
         today,
+        asOf: request.asOf,
         recentLimit: this.config.CONTEXT_RECENT_MESSAGES,
       });
-      const scene = found.agent.sceneMemory ? await this.sources.scene(manager, request.agent, today) : null;
+      const scene = found.agent.sceneMemory
+        ? await this.sources.scene(manager, request.agent, today, request.asOf)
+        : null;
       return { ...found, agent: found.agent, sources, scene };
     });
     const memory = await searching;

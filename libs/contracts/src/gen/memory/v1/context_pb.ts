@@ -53,8 +53,10 @@ export type ContextBuildRequest = Message<"memory.v1.ContextBuildRequest"> & {
   budgetTokens: number;
 
   /**
-   * The moment the prompt is for (today's date, today's notes); default now. Same store,
-   * same request, same blocks.
+   * The moment the prompt is for (today's date, today's notes); default now. When given, the
+   * prompt holds nothing said after it: recent messages said by then, sticky facts in force at
+   * it, the compaction of messages said by then, notes and scenes of being memory by then, and
+   * the memory search asked as of it. Same store, same request, same blocks.
    *
    * @generated from field: google.protobuf.Timestamp as_of = 7;
    */
@@ -100,8 +102,10 @@ export type ContextBuildRequestJson = {
   budgetTokens?: number;
 
   /**
-   * The moment the prompt is for (today's date, today's notes); default now. Same store,
-   * same request, same blocks.
+   * The moment the prompt is for (today's date, today's notes); default now. When given, the
+   * prompt holds nothing said after it: recent messages said by then, sticky facts in force at
+   * it, the compaction of messages said by then, notes and scenes of being memory by then, and
+   * the memory search asked as of it. Same store, same request, same blocks.
    *
    * @generated from field: google.protobuf.Timestamp as_of = 7;
    */
