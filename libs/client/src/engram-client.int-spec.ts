@@ -6,6 +6,7 @@ import {
   type TestEnvironment,
 } from '@engram/testing';
 import { DEADLINE_HEADER as ENDPOINT_DEADLINE_HEADER } from '@engram/messaging';
+import { timestampFromDate } from '@engram/contracts';
 import { EngramClient } from './engram-client';
 import { EngramInvalidArgumentError, EngramNotFoundError, EngramUnavailableError } from './errors';
 import { DEADLINE_HEADER } from './transports/nats.transport';
@@ -62,6 +63,34 @@ describe('EngramClient over NATS (real services, Postgres and JetStream)', () =>
       `assistant: ${turn.messages[1]!.content}`,
     ]);
     expect(await storedMessages('acme')).toBe(2);
+  });
+
+  it('searches as of a past moment: what was said after it is not found', async () => {
+    await acme.publishTurn({
+      turnId: 'turn-january',
+      sessionKey: 'chat-8',
+      occurredAt: timestampFromDate(new Date('2026-01-10T09:00:00Z')),
+      messages: [{ role: 'user', author: 'Ada', content: 'The glacier trek is booked for March.' }],
+    });
+    await waitFor(
+      'both turns stored',
+      async () =>
+        (await env.count(
+          `SELECT count(*) AS n FROM messages WHERE tenant_id = 'acme' AND content LIKE '%glacier%'`,
+        )) === 2,
+      15_000,
+    );
+    const contents = (r: { hits: Array<{ content: string }> }) => r.hits.map((h) => h.content);
+    const now = await acme.search({ query: 'glacier trek', recordAccess: false });
+    expect(contents(now)).toEqual(
+      expect.arrayContaining(['The glacier trek is booked for March.', turn.messages[0]!.content]),
+    );
+    const then = await acme.search({
+      query: 'glacier trek',
+      recordAccess: false,
+      asOf: timestampFromDate(new Date('2026-01-10T10:00:00Z')),
+    });
+    expect(contents(then)).toEqual(['The glacier trek is booked for March.']);
   });
 
   it("keeps tenants apart: another tenant's client neither finds nor dedupes acme's turn", async () => {

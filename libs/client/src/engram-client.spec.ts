@@ -1,5 +1,5 @@
 import { create } from '@bufbuild/protobuf';
-import { encodeMessage, Rpcs, type RpcSpec } from '@engram/contracts';
+import { encodeMessage, Rpcs, timestampFromDate, type RpcSpec } from '@engram/contracts';
 import { EngramClient } from './engram-client';
 import {
   EngramDeadlineExceededError,
@@ -165,6 +165,32 @@ describe('EngramClient requests', () => {
       ['mem.rpc.patrol.run', 'ada', 600_000],
       ['mem.rpc.being.soul.put', 'ada', 5_000],
     ]);
+  });
+
+  it('asks as of a moment given as a Timestamp or, from JavaScript, a Date; refuses a date that is none, naming it', async () => {
+    const transport = new FakeTransport();
+    const client = new EngramClient(transport, { agent: 'ada' });
+    const at = new Date('2026-03-01T12:00:00Z');
+
+    await client.search({ query: 'units', asOf: timestampFromDate(at) });
+    await client.search({ query: 'units', asOf: at } as never);
+    await client.buildContext({ sessionKey: 'chat-1', currentMessage: 'hi', asOf: at } as never);
+    await client.search({ query: 'units', filters: { from: at } } as never);
+    expect(transport.calls.map((c) => c.request['asOf'] ?? (c.request['filters'] as Json)['from'])).toEqual([
+      '2026-03-01T12:00:00Z',
+      '2026-03-01T12:00:00Z',
+      '2026-03-01T12:00:00Z',
+      '2026-03-01T12:00:00Z',
+    ]);
+
+    const failure = await client
+      .search({ query: 'units', asOf: new Date('last week') } as never)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(EngramInvalidArgumentError);
+    expect((failure as EngramInvalidArgumentError).fieldViolations).toEqual([
+      { field: 'asOf', description: 'asOf is not a date between the years 1 and 9999' },
+    ]);
+    expect(transport.calls).toHaveLength(4);
   });
 
   it("never changes the caller's own request message", async () => {

@@ -11,20 +11,69 @@ import {
   encodeMessage,
   isValidToken,
   Subjects,
+  timestampFromDate,
   TurnEventSchema,
   type RpcSpec,
+  type Timestamp,
   type TurnEvent,
 } from '@engram/contracts';
 import { normalizeTurn, type TurnLimits } from '@engram/memory-core';
 import { EngramInternalError, EngramInvalidArgumentError, type FieldViolation } from './errors';
 
-/** A message of `schema` from what the caller gave: a copy of a message (never the caller's own), or one built from its init shape. */
+/**
+ * A message of `schema` from what the caller gave: a copy of a message (never the caller's own),
+ * or one built from its init shape, where a JavaScript Date stands for a Timestamp (`asOf:
+ * new Date(…)` means that moment, not 1970).
+ */
 export function messageOf<S extends DescMessage>(schema: S, init: MessageInitShape<S>): MessageShape<S> {
+  if (isMessage(init, schema)) return clone(schema, init);
+  const dated = withTimestamps(schema, init as Record<string, unknown>, '');
   try {
-    return isMessage(init, schema) ? clone(schema, init) : create(schema, init);
+    return create(schema, dated as MessageInitShape<S>);
   } catch (error) {
     throw new EngramInvalidArgumentError(`invalid ${schema.name}: ${reasonOf(error)}`);
   }
+}
+
+/** The init with each Date in a Timestamp field (nested messages and lists too) as a Timestamp; a date that is none is refused, named. */
+function withTimestamps(
+  schema: DescMessage,
+  init: Record<string, unknown>,
+  prefix: string,
+): Record<string, unknown> {
+  if (typeof init !== 'object' || init === null || isMessage(init)) return init;
+  const out: Record<string, unknown> = { ...init };
+  for (const field of schema.fields) {
+    const value = init[field.localName];
+    if (
+      value === undefined ||
+      value === null ||
+      !(field.fieldKind === 'message' || (field.fieldKind === 'list' && field.listKind === 'message'))
+    )
+      continue;
+    const path = `${prefix}${field.jsonName}`;
+    const one = (v: unknown, at: string): unknown => {
+      if (field.message!.typeName === 'google.protobuf.Timestamp')
+        return v instanceof Date ? timestampOf(v, at) : v;
+      return typeof v === 'object' && v !== null && !Array.isArray(v)
+        ? withTimestamps(field.message!, v as Record<string, unknown>, `${at}.`)
+        : v;
+    };
+    out[field.localName] = Array.isArray(value)
+      ? value.map((v, i) => one(v, `${path}[${i}]`))
+      : one(value, path);
+  }
+  return out;
+}
+
+/** The Timestamp of a Date, within the years a Timestamp holds (0001-9999). */
+function timestampOf(date: Date, field: string): Timestamp {
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1 || year > 9999) {
+    const description = `${field} is not a date between the years 1 and 9999`;
+    throw new EngramInvalidArgumentError(`invalid request: ${description}`, [{ field, description }]);
+  }
+  return timestampFromDate(date);
 }
 
 /** The protobuf JSON of a message; a value of the wrong type for its field is the caller's INVALID_ARGUMENT, not a crash. */

@@ -359,7 +359,7 @@ describe('JetStreamServer (real nats-server)', () => {
       });
     });
 
-    it('hides unexpected errors behind INTERNAL and says invalid requests are INVALID_ARGUMENT', async () => {
+    it('hides unexpected errors behind INTERNAL and says invalid requests are INVALID_ARGUMENT, naming the field', async () => {
       script.onRpc = async () => {
         throw new Error('password=hunter2 leaked in a driver error');
       };
@@ -372,6 +372,10 @@ describe('JetStreamServer (real nats-server)', () => {
       expect(invalid.headers?.get('Nats-Service-Error-Code')).toBe('400');
       expect(JSON.parse(invalid.string()).error).toMatchObject({ code: 'INVALID_ARGUMENT' });
       expect(JSON.parse(invalid.string()).error.message).toMatch(/GetTenantSettingsRequest/);
+      // What could not be decoded is named as a field violation, as a rule's would be.
+      expect(JSON.parse(invalid.string()).error.details.fieldViolations).toEqual([
+        { field: 'nope', description: 'nope is not a field of GetTenantSettingsRequest' },
+      ]);
     });
 
     it('checks a request against its rules before its handler runs: INVALID_ARGUMENT, a violation per field', async () => {

@@ -109,6 +109,34 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     expect(other.json.hits).toEqual([]);
   });
 
+  it('searches as of a past moment (asOf, an RFC 3339 date-time): nothing said after it is found', async () => {
+    const { json: doc } = await call('GET', '/openapi.json');
+    for (const request of ['SearchRequest', 'ContextBuildRequest'])
+      expect(doc.components.schemas[request].properties.asOf).toEqual({
+        type: 'string',
+        format: 'date-time',
+      });
+    const search = { query: 'Brompton bicycle', filters: { kinds: ['message'] }, recordAccess: false };
+    const now = await post('/v1/search', acme, search);
+    expect(now.json.hits.map((h: { content: string }) => h.content)).toContain(
+      'My bicycle is a green Brompton folding bike.',
+    );
+    const then = await post('/v1/search', acme, { ...search, asOf: '2026-01-01T00:00:00Z' });
+    expect(then.status).toBe(200);
+    expect(then.json.hits).toEqual([]);
+    const bad = await post('/v1/search', acme, { ...search, asOf: 'last week' });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      errors: [
+        {
+          field: 'asOf',
+          detail: 'asOf must be an RFC 3339 date-time such as "2026-03-01T12:00:00Z" (got "last week")',
+        },
+      ],
+    });
+  });
+
   it('saves and forgets a fact; an unknown fact is 404', async () => {
     const saved = await post('/v1/save', acme, {
       agent: 'bot',

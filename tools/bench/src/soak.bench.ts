@@ -14,7 +14,7 @@ import { Command } from 'commander';
 import { Client } from 'pg';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Rpcs, SERVICE_NAMES, timestampFromDate } from '@engram/contracts';
+import { Rpcs, SERVICE_NAMES } from '@engram/contracts';
 import { callRpc, readQueueStatus } from '@engram/messaging';
 import {
   createMigratedDatabase,
@@ -290,7 +290,6 @@ async function main(flags: Flags): Promise<void> {
               agent: p.agent,
               sessionKey: p.sessionKey,
               currentMessage: p.message,
-              now: timestampFromDate(new Date()),
             },
             { tenantId: p.tenantId, timeoutMs: RPC_TIMEOUT_MS },
           );

@@ -12,6 +12,7 @@ import { apikeyCommand } from './commands/apikey.command';
 import { mcpCommand } from './commands/mcp.command';
 import { natsUserCommand } from './commands/nats-user.command';
 import { browseCommand, searchCommand, statsCommand } from './commands/search.command';
+import { contextCommand } from './commands/context.command';
 import { factsCommand, forgetCommand, saveCommand, stateCommand } from './commands/facts.command';
 import { exportCommand, importCommand } from './commands/transcript.command';
 import { deadLettersCommand } from './commands/dead-letters.command';
@@ -35,6 +36,7 @@ const program = new Command('engram')
   .addCommand(searchCommand())
   .addCommand(browseCommand())
   .addCommand(statsCommand())
+  .addCommand(contextCommand())
   .addCommand(saveCommand())
   .addCommand(forgetCommand())
   .addCommand(factsCommand())

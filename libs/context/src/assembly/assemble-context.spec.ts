@@ -23,7 +23,7 @@ function message(id: number, role: RecentMessageInput['role'], content: string):
 
 function inputs(overrides: Partial<ContextInputs> = {}): ContextInputs {
   return {
-    now: NOW,
+    asOf: NOW,
     currentMessage: 'Can you deploy the billing service today?',
     agent: {
       agent: 'ops',
@@ -476,7 +476,7 @@ describe('assembleContext', () => {
       );
       expect(b.prefixHash).toBe(a.prefixHash);
       // Later the same day.
-      const c = assembleContext(sceneAgent({ now: new Date('2026-11-22T21:45:00Z') }), options());
+      const c = assembleContext(sceneAgent({ asOf: new Date('2026-11-22T21:45:00Z') }), options());
       expect(c.prefixHash).toBe(a.prefixHash);
       for (const changed of [
         { partnerRules: [] },

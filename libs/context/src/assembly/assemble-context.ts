@@ -64,7 +64,7 @@ function layerFills(
 ): Record<Exclude<LayerName, 'identity'>, LayerFill> {
   const scene = inputs.agent.sceneMemory ? inputs.scene : null;
   // A scene-memory agent's soul and tools live in its persona block.
-  const documents = workspaceDocumentsFor(inputs.workspace, inputs.now, scene ? ['soul'] : []);
+  const documents = workspaceDocumentsFor(inputs.workspace, inputs.asOf, scene ? ['soul'] : []);
   const soul = inputs.workspace.find((d) => d.kind === 'soul' && d.content.trim());
   const recent = recentLayer(inputs.recent, inputs.currentMessage, counter);
   return {
@@ -76,7 +76,7 @@ function layerFills(
     skills: skillsLayer(inputs.skills, inputs.currentMessage, counter),
     scenes: scene ? scenesLayer(scene.nodes.slice(0, 5), counter) : EMPTY_LAYER,
     compaction: compactionLayer(inputs.compaction, counter),
-    snapshot: scene ? snapshotLayer(scene, inputs.now, counter) : EMPTY_LAYER,
+    snapshot: scene ? snapshotLayer(scene, inputs.asOf, counter) : EMPTY_LAYER,
     recent,
   };
 }
@@ -89,7 +89,7 @@ function layerFills(
 export function assembleContext(inputs: ContextInputs, options: AssemblyOptions): ContextAssembly {
   const { counter, ceilingTokens, shares } = options;
   const currentMessageTokens = counter.count(inputs.currentMessage);
-  const identity = identityText(inputs.agent, inputs.now);
+  const identity = identityText(inputs.agent, inputs.asOf);
   const identityTokens = counter.count(identity);
   if (identityTokens + currentMessageTokens > ceilingTokens) {
     throw new ContextBudgetError(identityTokens + currentMessageTokens, ceilingTokens);

@@ -155,7 +155,8 @@ export interface SceneInput {
 }
 
 export interface ContextInputs {
-  readonly now: Date;
+  /** The moment the prompt is for: today's date and today's notes are its. */
+  readonly asOf: Date;
   readonly currentMessage: string;
   readonly agent: AgentProfileInput;
   readonly workspace: readonly WorkspaceDocumentInput[];

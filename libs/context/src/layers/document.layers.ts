@@ -89,9 +89,9 @@ export const SNAPSHOT_ACKNOWLEDGEMENT =
  * Block 1-B: the snapshot — unread notes, TODOs and reminders (with their due times),
  * knowledge, and the diary of the last 7 days, oldest first — as a user + assistant pair.
  */
-export function snapshotLayer(scene: SceneInput, now: Date, counter: TokenCounter): LayerFill {
-  const weekAgo = isoDay(new Date(now.getTime() - 6 * 86_400_000));
-  const diary = scene.diary.filter((d) => d.day >= weekAgo && d.day <= isoDay(now));
+export function snapshotLayer(scene: SceneInput, asOf: Date, counter: TokenCounter): LayerFill {
+  const weekAgo = isoDay(new Date(asOf.getTime() - 6 * 86_400_000));
+  const diary = scene.diary.filter((d) => d.day >= weekAgo && d.day <= isoDay(asOf));
   const sourceIds = [
     ...scene.unreadNotes.map((n) => `note:${n.id}`),
     ...scene.knowledge.map((n) => `note:${n.id}`),

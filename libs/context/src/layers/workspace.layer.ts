@@ -10,10 +10,10 @@ const MIN_TRUNCATED_TOKENS = 64;
 /** The documents a prompt of today shows, in their order: the fixed files, then today's notes. */
 export function workspaceDocumentsFor(
   documents: readonly WorkspaceDocumentInput[],
-  now: Date,
+  asOf: Date,
   excluded: readonly WorkspaceKind[] = [],
 ) {
-  const today = isoDay(now);
+  const today = isoDay(asOf);
   return documents
     .filter((d) => !excluded.includes(d.kind) && (d.kind !== 'daily' || d.day === today) && d.content.trim())
     .sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) || a.name.localeCompare(b.name));

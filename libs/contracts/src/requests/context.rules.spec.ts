@@ -19,7 +19,7 @@ describe('mem.rpc.context.build rules', () => {
         agent: 'helper',
         conversationId: '12',
         budgetTokens: 4000,
-        now: timestampFromDate(new Date()),
+        asOf: timestampFromDate(new Date()),
       }),
     ).toEqual({});
     expect(build({ agent: 'helper', sessionKey: 'chat-1' })).toEqual({});

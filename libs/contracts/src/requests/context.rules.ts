@@ -14,7 +14,7 @@ export const contextBuildRules = z
     budgetTokens: rule(z.number(), (budget) =>
       budget < 0 ? 'budgetTokens must be positive (or 0 for the model default)' : undefined,
     ),
-    now: given<Timestamp>(),
+    asOf: given<Timestamp>(),
   })
   .superRefine((request, ctx) => {
     if (request.conversationId && request.sessionKey)

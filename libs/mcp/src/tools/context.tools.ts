@@ -1,6 +1,6 @@
 import { toJson } from '@bufbuild/protobuf';
-import { ContextBuildResponseSchema, MAX_CONTENT_BYTES, Rpcs } from '@engram/contracts';
-import { integer, rowId, text } from '../arguments';
+import { ContextBuildResponseSchema, MAX_CONTENT_BYTES, Rpcs, timestampFromDate } from '@engram/contracts';
+import { instant, integer, rowId, text } from '../arguments';
 import { defineTool } from '../memory-tool';
 import { renderContext } from '../render';
 
@@ -31,6 +31,9 @@ export const contextBuild = defineTool({
       1,
       MAX_BUDGET_TOKENS,
     ).optional(),
+    asOf: instant(
+      'The moment the prompt is for: its date, and nothing said after it (the conversation, facts and memories as they were then); default now',
+    ).optional(),
   },
   annotations: { readOnlyHint: true },
   async run(args, scope) {
@@ -41,6 +44,7 @@ export const contextBuild = defineTool({
       conversationId: args.conversationId ?? '',
       model: args.model ?? '',
       budgetTokens: args.budgetTokens ?? 0,
+      ...(args.asOf && { asOf: timestampFromDate(args.asOf) }),
     });
     return {
       text: renderContext(context),

@@ -74,6 +74,9 @@ export const memorySearch = defineTool({
     from: instant('Only items from this time on').optional(),
     to: instant('Only items up to this time').optional(),
     synthesize: flag('Also answer the query in a few sentences from the items found, citing them').optional(),
+    asOf: instant(
+      'Search memory as it was at this moment: "last week" and "yesterday" count back from it, and nothing said after it is found (a fact changed since comes back as it was then); default now',
+    ).optional(),
     agent: otherAgent(),
   },
   annotations: { readOnlyHint: true },
@@ -85,6 +88,7 @@ export const memorySearch = defineTool({
         mode: args.mode ?? '',
         topK: args.topK ?? DEFAULT_TOP_K,
         synthesize: args.synthesize ?? false,
+        ...(args.asOf && { asOf: timestampFromDate(args.asOf) }),
         filters: {
           agent: args.agent ?? scope.agent,
           conversationId: args.conversationId ?? '',

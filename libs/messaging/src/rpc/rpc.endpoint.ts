@@ -16,6 +16,7 @@ import {
   rpcPartitionSubject,
   rpcSubscription,
   tenantOfSubject,
+  undecodableField,
   type FieldViolation,
   type RpcSpec,
 } from '@engram/contracts';
@@ -211,9 +212,11 @@ export class RpcEndpoint {
         strict: true,
       });
     } catch (error) {
+      // Named as a field violation when one field is to blame (a date that is no date, a number as text).
+      const violation = undecodableField(this.spec.request, msg.data);
       throw RpcError.invalidArgument(
-        `request is not a valid ${this.spec.request.typeName}: ${errorMessage(error)}`,
-        { type: this.spec.request.typeName },
+        `request is not a valid ${this.spec.request.typeName}: ${violation?.description ?? errorMessage(error)}`,
+        { type: this.spec.request.typeName, ...(violation && { fieldViolations: [violation] }) },
       );
     }
     const violations = checkRequest(this.spec, request);

@@ -14,9 +14,9 @@ import { TenantIndex } from './tenant-index';
 /**
  * The differential spec of the in-memory index: on a generated corpus (messages, a summary
  * tree, facts in force, forgotten and expired, vectors, access counts) random queries with
- * random filters give, step by step, the same rows from the index as from Postgres — term
- * frequencies, candidates (with their matched terms, cosines, eligibility), neighbours,
- * expansions — and so the same top-k with the same scores.
+ * random filters, some asked as of a past moment, give, step by step, the same rows from the
+ * index as from Postgres — term frequencies, candidates (with their matched terms, cosines,
+ * eligibility), neighbours, expansions — and so the same top-k with the same scores.
  */
 
 const DIMENSIONS = 100;
@@ -309,7 +309,8 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   }
 
   async function both(search: PlannedSearch, vector: number[] | null, index: TenantIndex) {
-    const now = new Date(Math.floor(BASE_US / 1000) + 45 * 86_400_000);
+    // A search asked as of a moment is ranked from it (as the use case does).
+    const now = search.scope.asOf ?? new Date(Math.floor(BASE_US / 1000) + 45 * 86_400_000);
     const query = Promise.resolve(
       vector ? { vector, model: 'test-model' } : { vector: null, reason: 'none' },
     );
@@ -333,6 +334,13 @@ describe('the in-memory index answers every step of a search as Postgres does (r
         }))
       : [];
 
+  /**
+   * A filter present in about one query of four (fc.option's `freq` is the inverse of the
+   * chance of none: `freq: 1` gave no filter, no vector and no asOf ever).
+   */
+  const sometimes = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+    fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary, weight: 1 });
+
   const queries = fc.record({
     words: fc.array(
       fc.oneof(
@@ -341,17 +349,16 @@ describe('the in-memory index answers every step of a search as Postgres does (r
       ),
       { minLength: 1, maxLength: 7 },
     ),
-    agent: fc.option(fc.constantFrom(...AGENTS, 'nobody'), { nil: undefined, freq: 1 }),
-    channel: fc.option(fc.constantFrom('slack', 'web'), { nil: undefined, freq: 1 }),
-    conversation: fc.option(fc.nat(5), { nil: undefined, freq: 1 }),
-    roles: fc.option(fc.subarray(['user', 'assistant', 'tool'], { minLength: 1 }), {
-      nil: undefined,
-      freq: 1,
-    }),
-    fromDay: fc.option(fc.integer({ min: -1, max: 30 }), { nil: undefined, freq: 1 }),
-    toDay: fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined, freq: 1 }),
-    kinds: fc.option(fc.subarray([...ITEM_KINDS], { minLength: 1 }), { nil: undefined, freq: 1 }),
-    vectorOf: fc.option(fc.nat(10_000), { nil: undefined, freq: 1 }),
+    agent: sometimes(fc.constantFrom(...AGENTS, 'nobody')),
+    channel: sometimes(fc.constantFrom('slack', 'web')),
+    conversation: sometimes(fc.nat(5)),
+    roles: sometimes(fc.subarray(['user', 'assistant', 'tool'], { minLength: 1 })),
+    fromDay: sometimes(fc.integer({ min: -1, max: 30 })),
+    toDay: sometimes(fc.integer({ min: 0, max: 40 })),
+    // In hours, past every row at most (turns are about six hours apart).
+    asOfHour: sometimes(fc.integer({ min: 0, max: 46 * 24 })),
+    kinds: sometimes(fc.subarray([...ITEM_KINDS], { minLength: 1 })),
+    vectorOf: sometimes(fc.nat(10_000)),
     topK: fc.integer({ min: 1, max: 25 }),
     fusion: fc.constantFrom('weighted' as const, 'rrf' as const),
   });
@@ -368,6 +375,9 @@ describe('the in-memory index answers every step of a search as Postgres does (r
       ...(q.roles && { roles: q.roles }),
       ...(q.fromDay !== undefined && { from: new Date(Math.floor(BASE_US / 1000) + q.fromDay * 86_400_000) }),
       ...(q.toDay !== undefined && { to: new Date(Math.floor(BASE_US / 1000) + q.toDay * 86_400_000) }),
+      ...(q.asOfHour !== undefined && {
+        asOf: new Date(Math.floor(BASE_US / 1000) + q.asOfHour * 3_600_000),
+      }),
     };
     const vector =
       q.vectorOf === undefined
@@ -394,6 +404,10 @@ describe('the in-memory index answers every step of a search as Postgres does (r
       });
     }
     expect(placedOf(fromIndex)).toEqual(placedOf(sql));
+    // As of a moment, nothing said (or held) after it is returned, whichever source ranked it.
+    if (scope.asOf && sql.known)
+      for (const p of sql.placed)
+        expect(p.item.created_at.getTime()).toBeLessThanOrEqual(scope.asOf.getTime());
     return placedOf(sql).length;
   }
 
@@ -411,6 +425,108 @@ describe('the in-memory index answers every step of a search as Postgres does (r
     );
     // Most queries found something: a comparison of empty answers would prove nothing.
     expect(answered).toBeGreaterThan(50);
+  });
+
+  it('as of a moment, neither source lends a later turn its words nor returns what was said or held later', async () => {
+    const index = await inTenant(async (run) =>
+      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
+    );
+    // A turn in the middle of the first conversation, asked about as of the moment it was said.
+    const turns = (
+      await admin.query<{ id: string; content: string; created_at: Date }>(
+        `SELECT id::text, content, created_at FROM messages WHERE conversation_id = $1
+          ORDER BY created_at, stream_seq, position, id`,
+        [conversationIds[0]],
+      )
+    ).rows;
+    const turn = turns[Math.floor(turns.length / 2)]!;
+    const later = turns.filter((t) => t.created_at > turn.created_at).map((t) => t.id);
+    const search: PlannedSearch = {
+      query: turn.content.replace(/[?.]/g, ''),
+      mode: 'fulltext',
+      fusion: 'weighted',
+      topK: 25,
+      expand: true,
+      scope: {
+        tenantId: TENANT,
+        kinds: ITEM_KINDS,
+        conversationId: conversationIds[0]!,
+        asOf: turn.created_at,
+      },
+    };
+    const { sql, fromIndex, sqlSteps, indexSteps } = await both(search, null, index);
+    for (const step of ['candidates', 'neighbours', 'expansions'])
+      expect((indexSteps[step] ?? []).map((r) => normalised(step, r))).toEqual(
+        (sqlSteps[step] ?? []).map((r) => normalised(step, r)),
+      );
+    const neighbours = (sqlSteps['neighbours']![0] ?? []) as Array<{
+      seed: string;
+      id: string;
+      offset: number;
+    }>;
+    // The turn is a seed, with the turns before it and none after.
+    expect(neighbours.filter((n) => n.seed === turn.id).map((n) => n.offset)).toEqual([-2, -1]);
+    expect(neighbours.map((n) => n.id).filter((id) => later.includes(id))).toEqual([]);
+    expect(placedOf(fromIndex)).toEqual(placedOf(sql));
+    const placed = sql.known ? sql.placed : [];
+    expect(placed.map((p) => p.id)).toContain(turn.id);
+    for (const p of placed)
+      expect(p.item.created_at.getTime()).toBeLessThanOrEqual(turn.created_at.getTime());
+  });
+
+  it('as of a moment, both sources return a fact closed since as it was then, with its sources said by then', async () => {
+    const index = await inTenant(async (run) =>
+      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
+    );
+    // A fact closed later, whose sources were said both before and after a moment it held.
+    const facts = (
+      await admin.query<{ id: string; content: string; valid_from: Date; valid_to: Date; times: Date[] }>(
+        `SELECT f.id::text, f.content, f.valid_from, f.valid_to,
+                array(SELECT m.created_at FROM messages m WHERE m.id = ANY(f.source_message_ids) ORDER BY 1) AS times
+           FROM facts f WHERE f.tenant_id = $1 AND f.valid_to IS NOT NULL AND f.expires_at IS NULL ORDER BY f.id`,
+        [TENANT],
+      )
+    ).rows;
+    const fact = facts.find(
+      (f) =>
+        f.times.length === 2 &&
+        f.times[0]! < f.times[1]! &&
+        f.times[1]! > f.valid_from &&
+        f.times[0]! < f.valid_to,
+    )!;
+    expect(fact).toBeDefined();
+    const asOf = new Date(
+      Math.max(fact.valid_from.getTime(), fact.times[0]!.getTime()) +
+        Math.floor(
+          (Math.min(fact.valid_to.getTime(), fact.times[1]!.getTime()) -
+            Math.max(fact.valid_from.getTime(), fact.times[0]!.getTime())) /
+            2,
+        ),
+    );
+    const searchAt = (at: Date | undefined): PlannedSearch => ({
+      query: fact.content,
+      mode: 'fulltext',
+      fusion: 'weighted',
+      topK: 25,
+      expand: true,
+      scope: { tenantId: TENANT, kinds: ['fact'], ...(at && { asOf: at }) },
+    });
+    const then = await both(searchAt(asOf), null, index);
+    for (const step of ['candidates', 'expansions', 'items'])
+      expect((then.indexSteps[step] ?? []).map((r) => normalised(step, r))).toEqual(
+        (then.sqlSteps[step] ?? []).map((r) => normalised(step, r)),
+      );
+    expect(placedOf(then.fromIndex)).toEqual(placedOf(then.sql));
+    const placed = then.sql.known ? then.sql.placed : [];
+    expect(placed.filter((p) => p.kind === 'fact').map((p) => p.id)).toContain(fact.id);
+    // Its first source was said by then, its second not.
+    const expansions = placed.filter((p) => p.expandedFrom === `fact:${fact.id}`);
+    expect(expansions.map((p) => p.item.created_at)).toEqual(
+      [fact.times[0]!].map((t) => new Date(t.getTime())),
+    );
+    // Closed now: not found without asOf.
+    const now = await both(searchAt(undefined), null, index);
+    expect((now.sql.known ? now.sql.placed : []).map((p) => p.id)).not.toContain(fact.id);
   });
 
   it('takes the nearest vectors among what the filters let through, on both paths', async () => {

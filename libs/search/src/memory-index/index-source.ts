@@ -3,7 +3,7 @@ import type { ItemKind } from '../ranking/candidate';
 import {
   CANDIDATE_BUDGET,
   DF_COUNT_CAP,
-  itemsStatement,
+  searchItemsStatement,
   SEMANTIC_CANDIDATES,
   type CandidatesInput,
 } from '../plan/search-plan';
@@ -49,9 +49,9 @@ export function indexSearchSource(
     candidates: async (input) => candidateRows(index, input, nowUs),
     neighbours: async (scope, seeds, terms, vector, model) =>
       neighbourRows(index, scope, seeds, terms, queryOf(vector), model),
-    expansions: async (_tenantId, summaryIds, factIds, terms) =>
-      expansionRows(index, summaryIds, factIds, terms),
-    items: (tenantId, refs) => run<ItemRow>(itemsStatement(tenantId, refs, { liveFactsOnly: true })),
+    expansions: async (scope, summaryIds, factIds, terms) =>
+      expansionRows(index, summaryIds, factIds, terms, usOf(scope.asOf)),
+    items: (scope, refs) => run<ItemRow>(searchItemsStatement(scope, refs)),
   };
 }
 
@@ -71,7 +71,7 @@ function queryOf(vector: readonly number[] | null): Float32Array | null {
 /**
  * The scope as a test on a slot of `kind` (scopePredicate's meaning), or null when it passes
  * everything: agent, conversation, channel, roles (messages only) and time (a message when said,
- * a summary the span it covers, a fact since when it holds).
+ * a summary the span it covers, a fact since when it holds; as of a moment, nothing later).
  */
 export function scopeTest(
   index: TenantIndex,
@@ -104,6 +104,8 @@ export function scopeTest(
     const end = kind === 'summary' ? index.earliest : t.time;
     tests.push((s) => end.get(s) <= toUs);
   }
+  const asOfUs = usOf(scope.asOf);
+  if (asOfUs !== null) tests.push((s) => t.time.get(s) <= asOfUs);
   if (tests.length === 0) return null;
   if (tests.length === 1) return tests[0]!;
   return (slot) => {
@@ -112,13 +114,24 @@ export function scopeTest(
   };
 }
 
-/** A fact is in force while open and not expired; messages and summaries always are. */
-function aliveTest(index: TenantIndex, kind: ItemKind, nowUs: number): ((slot: number) => boolean) | null {
+/**
+ * A fact is in force while open and not expired (factInForce's meaning); as of a moment, when it
+ * held by then and was neither closed nor expired by then. Messages and summaries always are.
+ */
+function aliveTest(
+  index: TenantIndex,
+  kind: ItemKind,
+  nowUs: number,
+  asOfUs: number | null,
+): ((slot: number) => boolean) | null {
   if (kind !== 'fact') return null;
+  const at = asOfUs ?? nowUs;
   return (s) => {
-    if (!Number.isNaN(index.validTo.get(s))) return false;
+    const closed = index.validTo.get(s);
+    if (!Number.isNaN(closed) && (asOfUs === null || closed <= asOfUs)) return false;
+    if (asOfUs !== null && index.facts.time.get(s) > asOfUs) return false;
     const expires = index.expiresAt.get(s);
-    return Number.isNaN(expires) || expires > nowUs;
+    return Number.isNaN(expires) || expires > at;
   };
 }
 
@@ -130,7 +143,7 @@ function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number
   for (const kind of input.scope.kinds) {
     const t = index.table(kind);
     const inScope = scopeTest(index, kind, input.scope);
-    const alive = aliveTest(index, kind, nowUs);
+    const alive = aliveTest(index, kind, nowUs, usOf(input.scope.asOf));
     const filtered = alive !== null || inScope !== null;
     const eligible = (s: number) => (alive === null || alive(s)) && (inScope === null || inScope(s));
     const chosen = input.chosen.flatMap((l) => t.postings.get(l) ?? []);
@@ -221,6 +234,9 @@ function neighbourRows(
   const t = index.messages;
   const inScope = scopeTest(index, 'message', scope);
   const columns = new CandidateColumns(index, 'message', terms, query, model);
+  // As of a moment, the conversation ends there (the turns are in time order).
+  const asOfUs = usOf(scope.asOf);
+  const said = (slot: number) => asOfUs === null || t.time.get(slot) <= asOfUs;
   const rows: NeighbourRow[] = [];
   for (const seed of seeds) {
     const slot = t.slot(seed);
@@ -232,6 +248,7 @@ function neighbourRows(
       const i = at + offset;
       if (i < 0 || i >= turns.length) continue;
       const n = turns.at(i);
+      if (!said(n)) continue;
       const row = columns.row(n, matchedBitsOf(columns.lists, n), inScope === null || inScope(n));
       rows.push({ seed, offset, ...row });
     }
@@ -255,12 +272,16 @@ function turnIndex(
   return lo;
 }
 
-/** The expansion statement's rows: messages under a summary (three levels down) and its child summaries; a fact's source messages. */
+/**
+ * The expansion statement's rows: messages under a summary (three levels down) and its child
+ * summaries; a fact's source messages; as of a moment (`asOfUs`), those said by then.
+ */
 function expansionRows(
   index: TenantIndex,
   summaryIds: readonly string[],
   factIds: readonly string[],
   terms: readonly string[],
+  asOfUs: number | null,
 ): ExpansionRow[] {
   const rows: ExpansionRow[] = [];
   const messageLists = terms.map((term) => index.messages.postings.get(term));
@@ -274,7 +295,7 @@ function expansionRows(
   ) => {
     const t = kind === 'message' ? index.messages : index.summaries;
     const slot = t.slot(id);
-    if (slot === undefined) return;
+    if (slot === undefined || (asOfUs !== null && t.time.get(slot) > asOfUs)) return;
     rows.push({
       parent_kind: parentKind,
       parent_id: parentId,
@@ -300,6 +321,11 @@ function expansionRows(
     for (const m of index.factSources.get(slot) ?? []) source('fact', id, 'message', m, 1);
   }
   return rows;
+}
+
+/** A moment in microseconds, the index's unit, through the end of its millisecond (throughMillisecond); null for none. */
+function usOf(at: Date | undefined): number | null {
+  return at ? at.getTime() * 1000 + 999 : null;
 }
 
 /** A time in microseconds as the Date node-postgres would give (milliseconds, truncated). */

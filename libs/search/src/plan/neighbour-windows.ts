@@ -10,9 +10,15 @@ const AROUND = [-2, -1, 1, 2] as const;
  * The first candidates, with the neighbours read around each seed added as candidates and
  * everyone's surroundings attached: a seed's window (two turns each side) also tells each
  * of its neighbours who stands next to it, so an answer found only as the turn after a
- * matching question still scores with that question beside it. `first` holds each item once.
+ * matching question still scores with that question beside it. `first` holds each item once;
+ * `asOf` is the search's (toCandidate).
  */
-export function withNeighbours(first: Candidate[], seeds: string[], around: NeighbourRow[]): Candidate[] {
+export function withNeighbours(
+  first: Candidate[],
+  seeds: string[],
+  around: NeighbourRow[],
+  asOf?: Date,
+): Candidate[] {
   // Only the few neighbours are looked up among the first candidates (a set of all of them cost more).
   const neighbourIds = new Set(around.map((row) => String(row.id)));
   const known = new Set<string>();
@@ -24,7 +30,7 @@ export function withNeighbours(first: Candidate[], seeds: string[], around: Neig
     windows.get(String(row.seed))![row.offset + 2] = id;
     if (known.has(id)) continue;
     known.add(id);
-    added.push(toCandidate(row));
+    added.push(toCandidate(row, asOf));
   }
   const slots = new Map<string, Slots>();
   for (const window of windows.values()) {

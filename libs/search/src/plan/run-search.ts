@@ -95,7 +95,7 @@ export async function runSearch(
     documents,
   });
   // In one order whatever the source's row order, so equal scores fall the same way (RRF ranks ties by position).
-  const first = sortedByKindAndId(firstRows.map(toCandidate));
+  const first = sortedByKindAndId(firstRows.map((r) => toCandidate(r, search.scope.asOf)));
   const ranking = {
     terms,
     averageLength,
@@ -115,11 +115,11 @@ export async function runSearch(
           .map((r) => r.candidate.id)
       : [];
   const around = seeds.length > 0 ? await source.neighbours(search.scope, seeds, lexemes, values, model) : [];
-  const candidates = sortedByKindAndId(withNeighbours(first, seeds, around));
+  const candidates = sortedByKindAndId(withNeighbours(first, seeds, around, search.scope.asOf));
   const ranked = rankCandidates({ ...ranking, candidates });
 
   const placed = await place(source, search, ranked, lexemes, terms);
-  const items = await source.items(search.scope.tenantId, refsByKind(placed));
+  const items = await source.items(search.scope, refsByKind(placed));
   const byKey = new Map(items.map((i) => [candidateKey(i.kind, String(i.id)), i]));
 
   const withVectors = candidates.some((c) => c.cosine !== null);
@@ -155,7 +155,7 @@ async function place(
   const summaryIds = parents.filter((r) => r.candidate.kind === 'summary').map((r) => r.candidate.id);
   const factIds = parents.filter((r) => r.candidate.kind === 'fact').map((r) => r.candidate.id);
   const expansions =
-    parents.length > 0 ? await source.expansions(search.scope.tenantId, summaryIds, factIds, lexemes) : [];
+    parents.length > 0 ? await source.expansions(search.scope, summaryIds, factIds, lexemes) : [];
   const byParent = groupExpansions(expansions, terms);
   const expansionRanks = rankedAmong(ranked, byParent);
   const placed: Slot[] = [];

@@ -1,6 +1,6 @@
-import type { SEARCH_MODES } from '@engram/contracts';
+import { throughMillisecond, type SEARCH_MODES } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
-import { Params, scopePredicate, type SearchScope, type Statement } from './search-scope';
+import { factInForce, Params, scopePredicate, type SearchScope, type Statement } from './search-scope';
 
 /**
  * The SQL of a search, one statement per round trip, each confined to the tenant
@@ -41,15 +41,17 @@ const VECTORS_PER_MESSAGE: Record<ItemKind, number> = { message: 1, summary: 0.0
 
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-const TABLES: Record<ItemKind, { table: string; time: string; alive: string }> = {
-  message: { table: 'messages', time: 'created_at', alive: 'true' },
-  summary: { table: 'summaries', time: 'latest_at', alive: 'true' },
-  fact: {
-    table: 'facts',
-    time: 'valid_from',
-    alive: 'x.valid_to IS NULL AND (x.expires_at IS NULL OR x.expires_at > now())',
-  },
+const TABLES: Record<ItemKind, { table: string; time: string }> = {
+  message: { table: 'messages', time: 'created_at' },
+  summary: { table: 'summaries', time: 'latest_at' },
+  fact: { table: 'facts', time: 'valid_from' },
 };
+
+/** Facts in force (now, or at the scope's asOf); messages and summaries always are. */
+function alivePredicate(kind: ItemKind, scope: SearchScope, params: Params): string {
+  if (kind !== 'fact') return 'true';
+  return factInForce('x', scope.asOf ? `${params.add(throughMillisecond(scope.asOf))}::timestamptz` : null);
+}
 
 /** The query's stemmed terms (with the words they came from), the tenant's size, and whether the tenant exists. */
 export function termsStatement(tenantId: string, query: string): Statement {
@@ -147,7 +149,8 @@ export function candidatesStatement(input: CandidatesInput): Statement {
   const match = matchText === null ? null : params.add(matchText);
   const parts: string[] = [];
   for (const kind of input.scope.kinds) {
-    const { table, alive } = TABLES[kind];
+    const { table } = TABLES[kind];
+    const alive = alivePredicate(kind, input.scope, params);
     const scoped = scopePredicate(kind, 'x', input.scope, params);
     const lexicalPredicate =
       match === null
@@ -223,13 +226,15 @@ export function neighboursStatement(
   const vectorParam = vector ? params.add(`[${vector.join(',')}]`) : null;
   const modelParam = vector ? params.add(model) : null;
   const scoped = scopePredicate('message', 'x', scope, params);
+  // As of a moment, the conversation ends there: a turn said after it lends no words.
+  const said = scope.asOf ? `AND n.created_at <= ${params.add(throughMillisecond(scope.asOf))}` : '';
   // Each side is an ORDER BY … LIMIT 2 that matches messages_conversation_order exactly: a
   // two-row index scan (run it after NEIGHBOUR_SETTINGS); the offsets are the array's ordinality.
   const side = (op: '<' | '>', order: 'ASC' | 'DESC', sign: string) => `
       SELECT n.id, ${sign}n.k AS "offset" FROM unnest(ARRAY(
         SELECT n.id FROM messages n
          WHERE n.conversation_id = s.conversation_id
-           AND (n.created_at, n.stream_seq, n.position, n.id) ${op} (s.created_at, s.stream_seq, s.position, s.id)
+           AND (n.created_at, n.stream_seq, n.position, n.id) ${op} (s.created_at, s.stream_seq, s.position, s.id) ${said}
          ORDER BY n.created_at ${order}, n.stream_seq ${order}, n.position ${order}, n.id ${order}
          LIMIT 2)) WITH ORDINALITY n(id, k)`;
   return {
@@ -248,14 +253,16 @@ export function neighboursStatement(
 /**
  * What is returned: content, provenance and last access of each item, by kind and id; an
  * id the tenant does not hold has no row. memory_search and memory_recall both read items here;
- * search asks for facts still in force only (`liveFactsOnly`), so a fact forgotten after it was
- * ranked — by an index that had not heard yet — is never returned.
+ * search asks for facts in force only (`liveFactsOnly`: now, or at `asOf`), so a fact forgotten
+ * after it was ranked — by an index that had not heard yet — is never returned.
  */
 export function itemsStatement(
   tenantId: string,
   refs: Readonly<Record<ItemKind, readonly string[]>>,
-  options: { readonly liveFactsOnly?: boolean } = {},
+  options: { readonly liveFactsOnly?: boolean; readonly asOf?: Date } = {},
 ): Statement {
+  const asOf = options.liveFactsOnly ? options.asOf : undefined;
+  const at = asOf ? '$5::timestamptz' : null;
   const access = (kind: ItemKind, alias: string) =>
     `LEFT JOIN item_access a ON a.item_kind = '${kind}' AND a.item_id = ${alias}.id`;
   return {
@@ -273,22 +280,34 @@ export function itemsStatement(
       SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
              f.source_message_ids::text[], a.last_accessed_at
         FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id ${access('fact', 'f')}
-       WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])${options.liveFactsOnly ? ` AND ${TABLES.fact.alive.replace(/x\./g, 'f.')}` : ''}`,
-    values: [tenantId, refs.message, refs.summary, refs.fact],
+       WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])${options.liveFactsOnly ? ` AND ${factInForce('f', at)}` : ''}`,
+    values: [tenantId, refs.message, refs.summary, refs.fact, ...(asOf ? [throughMillisecond(asOf)] : [])],
   };
+}
+
+/** The items a search returns (itemsStatement): facts in force at the scope's asOf, or now. */
+export function searchItemsStatement(
+  scope: SearchScope,
+  refs: Readonly<Record<ItemKind, readonly string[]>>,
+): Statement {
+  return itemsStatement(scope.tenantId, refs, {
+    liveFactsOnly: true,
+    ...(scope.asOf && { asOf: scope.asOf }),
+  });
 }
 
 /**
  * What summaries and facts expand to: every message under a summary (through its
  * children, down to the leaves) and a fact's source messages, each with the query
  * terms it contains, so the caller can keep the most relevant ones; and a branch's
- * child summaries.
+ * child summaries. As of a moment (`asOf`), only what was said by then.
  */
 export function expansionStatement(
   tenantId: string,
   summaryIds: readonly string[],
   factIds: readonly string[],
   terms: readonly string[],
+  asOf?: Date,
 ): Statement {
   return {
     text: `
@@ -313,8 +332,14 @@ export function expansionStatement(
         FROM sources src
         LEFT JOIN messages m ON src.source_kind = 'message' AND m.id = src.source_id AND m.tenant_id = $1
         LEFT JOIN summaries s ON src.source_kind = 'summary' AND s.id = src.source_id AND s.tenant_id = $1
-       WHERE m.id IS NOT NULL OR s.id IS NOT NULL`,
-    values: [tenantId, summaryIds, factIds, terms.map(tsqueryOf)],
+       WHERE ${asOf ? '(m.created_at <= $5 OR s.latest_at <= $5)' : 'm.id IS NOT NULL OR s.id IS NOT NULL'}`,
+    values: [
+      tenantId,
+      summaryIds,
+      factIds,
+      terms.map(tsqueryOf),
+      ...(asOf ? [throughMillisecond(asOf)] : []),
+    ],
   };
 }
 

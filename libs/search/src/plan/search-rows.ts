@@ -65,15 +65,21 @@ export interface ExpansionRow {
   readonly matched: number;
 }
 
-export function toCandidate(r: CandidateRow): Candidate {
+/**
+ * A candidate row as ranking reads it. As of a moment (`asOf`), a last access after it was not
+ * known then, nor how many of the accesses came before it: the item counts as never accessed,
+ * its recency from its own time.
+ */
+export function toCandidate(r: CandidateRow, asOf?: Date): Candidate {
+  const unknownThen = asOf !== undefined && r.last_accessed_at !== null && r.last_accessed_at > asOf;
   const candidate: Candidate = {
     kind: r.kind,
     id: String(r.id),
     role: r.role,
     author: r.author,
     createdAt: r.created_at,
-    lastAccessedAt: r.last_accessed_at,
-    accessCount: r.access_count ?? 0,
+    lastAccessedAt: unknownThen ? null : r.last_accessed_at,
+    accessCount: unknownThen ? 0 : (r.access_count ?? 0),
     length: Number(r.length) || 1,
     matched: Number(r.matched) || 0,
     cosine: r.cosine === null ? null : Number(r.cosine),

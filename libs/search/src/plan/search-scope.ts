@@ -1,3 +1,4 @@
+import { throughMillisecond } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
 
 /** Where a search looks: the tenant's memory, narrowed by the request's filters. */
@@ -11,6 +12,13 @@ export interface SearchScope {
   readonly from?: Date;
   readonly to?: Date;
   readonly kinds: readonly ItemKind[];
+  /**
+   * The moment the search is asked as of, when the request names one: nothing said after it
+   * (a message's time, a summary's latest, a fact's valid_from) is in scope, and facts are those
+   * in force at it; it counts to the end of its millisecond (throughMillisecond). Absent: memory
+   * as the store holds it now.
+   */
+  readonly asOf?: Date;
 }
 
 export interface Statement {
@@ -30,7 +38,8 @@ export class Params {
 /**
  * The scope as a predicate on one kind's table (aliased `alias`): agent, channel,
  * conversation, roles and time. Time means when it was said for a message, the span
- * covered for a summary, and since when it holds for a fact.
+ * covered for a summary, and since when it holds for a fact; as of a moment, a summary
+ * reaching past it covers later words and is out.
  */
 export function scopePredicate(kind: ItemKind, alias: string, scope: SearchScope, params: Params): string {
   // Decided before any parameter is added: a statement must use every parameter it carries.
@@ -54,5 +63,18 @@ export function scopePredicate(kind: ItemKind, alias: string, scope: SearchScope
         : ['valid_from', 'valid_from'];
   if (scope.from) where.push(`${alias}.${start} >= ${params.add(scope.from.toISOString())}`);
   if (scope.to) where.push(`${alias}.${end} <= ${params.add(scope.to.toISOString())}`);
+  if (scope.asOf) where.push(`${alias}.${start} <= ${params.add(throughMillisecond(scope.asOf))}`);
   return where.length > 0 ? where.join(' AND ') : 'true';
+}
+
+/**
+ * A fact in force (table alias `alias`): open and not expired now (`at` null), or, as of the
+ * SQL time `at`, held by then and neither closed nor expired by then — a fact superseded or
+ * forgotten since is in force as it was.
+ */
+export function factInForce(alias: string, at: string | null): string {
+  const x = alias;
+  return at === null
+    ? `${x}.valid_to IS NULL AND (${x}.expires_at IS NULL OR ${x}.expires_at > now())`
+    : `${x}.valid_from <= ${at} AND (${x}.valid_to IS NULL OR ${x}.valid_to > ${at}) AND (${x}.expires_at IS NULL OR ${x}.expires_at > ${at})`;
 }

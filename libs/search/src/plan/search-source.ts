@@ -2,9 +2,9 @@ import type { ItemKind } from '../ranking/candidate';
 import {
   candidatesStatement,
   expansionStatement,
-  itemsStatement,
   NEIGHBOUR_SETTINGS,
   neighboursStatement,
+  searchItemsStatement,
   settingsStatement,
   termFrequenciesStatement,
   termsStatement,
@@ -42,14 +42,15 @@ export interface SearchSource {
     vector: readonly number[] | null,
     model: string | null,
   ): Promise<NeighbourRow[]>;
+  /** What summary and fact hits stand for, said by the scope's asOf (the other filters do not apply). */
   expansions(
-    tenantId: string,
+    scope: SearchScope,
     summaryIds: readonly string[],
     factIds: readonly string[],
     terms: readonly string[],
   ): Promise<ExpansionRow[]>;
-  /** What is returned, read from Postgres whichever source ranked it; a fact no longer in force has no row. */
-  items(tenantId: string, refs: Readonly<Record<ItemKind, readonly string[]>>): Promise<ItemRow[]>;
+  /** What is returned, read from Postgres whichever source ranked it; a fact not in force (now, or at the scope's asOf) has no row. */
+  items(scope: SearchScope, refs: Readonly<Record<ItemKind, readonly string[]>>): Promise<ItemRow[]>;
 }
 
 export type SearchPath = 'sql' | 'index';
@@ -73,8 +74,8 @@ export function sqlSearchSource(run: StatementRunner, mode: SearchMode): SearchS
       await run(NEIGHBOUR_SETTINGS);
       return run<NeighbourRow>(neighboursStatement(scope, seeds, terms, vector, model));
     },
-    expansions: (tenantId, summaryIds, factIds, terms) =>
-      run<ExpansionRow>(expansionStatement(tenantId, summaryIds, factIds, terms)),
-    items: (tenantId, refs) => run<ItemRow>(itemsStatement(tenantId, refs, { liveFactsOnly: true })),
+    expansions: (scope, summaryIds, factIds, terms) =>
+      run<ExpansionRow>(expansionStatement(scope.tenantId, summaryIds, factIds, terms, scope.asOf)),
+    items: (scope, refs) => run<ItemRow>(searchItemsStatement(scope, refs)),
   };
 }

@@ -15,11 +15,17 @@ export interface QueryWithTime {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** People misplace events by a few days ("last week", "the weekend before"): the window is that much wider on both sides. */
 export const TIME_WINDOW_SLACK_DAYS = 5;
+/**
+ * "last week", "the past 3 days", "last couple of months": chrono dates them one week (days,
+ * months) before `now`, as a single day; they mean the whole stretch from then up to `now`.
+ */
+const RECENT_STRETCH = /^(?:last|past)\s+(?:[\w-]+\s+){0,2}(?:days?|weeks?|fortnight|months?|years?)$/i;
 
 /**
  * Finds the first date the query names, relative to `now` for expressions like
- * "yesterday". A day widens to that day, a month to the month, a year to the year,
- * each with some slack; a time of day alone ("at 5 pm") is not a date and is left
+ * "yesterday" (`now` is the moment the search is asked as of). A day widens to that day, a
+ * month to the month, a year to the year, a recent stretch ("last week") to the stretch up
+ * to `now`, each with some slack; a time of day alone ("at 5 pm") is not a date and is left
  * in the text.
  */
 export function findQueryTime(query: string, now: Date): QueryWithTime {
@@ -34,7 +40,11 @@ export function findQueryTime(query: string, now: Date): QueryWithTime {
     const first = start.date();
     const span =
       start.isCertain('day') || start.isCertain('weekday') ? 1 : start.isCertain('month') ? 31 : 366;
-    const last = found.end ? found.end.date().getTime() + DAY_MS : first.getTime() + span * DAY_MS;
+    const last = found.end
+      ? found.end.date().getTime() + DAY_MS
+      : RECENT_STRETCH.test(found.text) && first.getTime() < now.getTime()
+        ? now.getTime()
+        : first.getTime() + span * DAY_MS;
     const slack = TIME_WINDOW_SLACK_DAYS * DAY_MS;
     const text = `${query.slice(0, found.index)} ${query.slice(found.index + found.text.length)}`
       .replace(/\s+/g, ' ')

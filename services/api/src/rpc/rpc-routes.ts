@@ -13,7 +13,7 @@ type MemoryRpcName = {
  */
 const SUMMARIES: Record<MemoryRpcName, string> = {
   search:
-    'Hybrid search over messages, summaries and facts: ranked hits with provenance, optionally a short answer citing them.',
+    'Hybrid search over messages, summaries and facts: ranked hits with provenance, optionally a short answer citing them; `asOf` (RFC 3339) asks as of a past moment.',
   browse: 'A conversation, or all of an agent’s messages, a page at a time in order.',
   deadLettersList:
     'The tenant’s dead letters, newest first: messages a worker gave up on, with the reason and the original message.',
@@ -39,7 +39,8 @@ const SUMMARIES: Record<MemoryRpcName, string> = {
     'A conversation’s summary tree, roots first: each summary’s span, content and children (a leaf’s messages).',
   compactionsList:
     'A conversation’s session compactions, oldest first: each rolling summary, the messages it compacted, tokens and model.',
-  contextBuild: 'The blocks of the next prompt, within budget.',
+  contextBuild:
+    'The blocks of the next prompt, within budget; `asOf` (RFC 3339) builds it as of a past moment.',
   agentPut: 'Stores an agent’s profile (replacing the whole profile).',
   agentGet: 'Reads an agent’s profile.',
   workspacePut: 'Stores an agent’s workspace documents (SOUL.md, USER.md …) by name.',

@@ -27,8 +27,9 @@ export class BuildContextUseCase {
   async build(tenantId: string, raw: ContextBuildRequest): Promise<ContextBuildResponseInit> {
     const request = contextRequest(raw);
     // Retrieval answers while the store is read.
-    const searching = this.memory.search(tenantId, request.agent, request.currentMessage);
-    const today = isoDay(request.now);
+    const searching = this.memory.search(tenantId, request.agent, request.currentMessage, request.asOf);
+    const asOf = request.asOf ?? new Date();
+    const today = isoDay(asOf);
     const loaded = await this.transactions.run(tenantId, async (manager) => {
       const found = await this.sources.agentAndConversation(manager, request.agent, request.conversation);
       if (!found.agent) {
@@ -50,9 +51,12 @@ export class BuildContextUseCase {
         agent: request.agent,
         conversationId: found.conversation?.id ?? null,
         today,
+        asOf: request.asOf,
         recentLimit: this.config.CONTEXT_RECENT_MESSAGES,
       });
-      const scene = found.agent.sceneMemory ? await this.sources.scene(manager, request.agent, today) : null;
+      const scene = found.agent.sceneMemory
+        ? await this.sources.scene(manager, request.agent, today, request.asOf)
+        : null;
       return { ...found, agent: found.agent, sources, scene };
     });
     const memory = await searching;
@@ -65,7 +69,7 @@ export class BuildContextUseCase {
     try {
       assembly = assembleContext(
         {
-          now: request.now,
+          asOf,
           currentMessage: request.currentMessage,
           agent: loaded.agent,
           ...loaded.sources,

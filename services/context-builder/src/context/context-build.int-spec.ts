@@ -75,7 +75,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
   const build = (request: Record<string, unknown>) =>
     rpc.call(
       Rpcs.contextBuild,
-      { agent: 'ops', now: timestampFromDate(NOW), ...request },
+      { agent: 'ops', asOf: timestampFromDate(NOW), ...request },
       { tenantId: TENANT, timeoutMs: 15_000 },
     );
 
@@ -242,6 +242,50 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     expect(await build(request)).toEqual(await build(request));
   });
 
+  it('builds the prompt as of a past moment: nothing said after it, facts as they stood then', async () => {
+    const at = (iso: string) => timestampFromDate(new Date(iso));
+    // Between the compacted greeting and the rest of the morning.
+    const morning = await build({
+      conversationId: current.id,
+      currentMessage: 'What did we change?',
+      asOf: at('2026-11-22T08:02:30Z'),
+    });
+    expect(layer(morning, 'compaction')[0]!.sourceIds).toEqual([`compaction:${compactionId}`]);
+    expect(layer(morning, 'recent').map((b) => b.text)).toEqual([
+      'Remind me what we changed in the pipeline.',
+    ]);
+    // Before the compacted messages were all said, there is no compaction yet: they are recent.
+    const early = await build({
+      conversationId: current.id,
+      currentMessage: 'hi',
+      asOf: at('2026-11-22T08:00:30Z'),
+    });
+    expect(layer(early, 'compaction')).toEqual([]);
+    expect(layer(early, 'recent').map((b) => b.text)).toEqual(['Morning! Long weekend?']);
+
+    // Early 2025: the decision in force then (closed since) and nothing said later, remembered or recent.
+    const past = await build({
+      conversationId: current.id,
+      currentMessage: 'Where does billing run these days?',
+      asOf: at('2025-03-01T12:00:00Z'),
+    });
+    expect(layer(past, 'identity')[0]!.text).toContain('Today is Saturday, 1 March 2025 (2025-03-01).');
+    expect(layer(past, 'sticky_facts')[0]!.text).toBe('Always keep in mind:\n- Deploys happen on Tuesdays.');
+    expect(layer(past, 'recent')).toEqual([]);
+    expect(layer(past, 'compaction')).toEqual([]);
+    const remembered = [...layer(past, 'memory'), ...past.cut.filter((c) => c.layer === 'memory')].flatMap(
+      (b) => b.sourceIds,
+    );
+    expect(remembered.filter((ref) => ref.startsWith('message:'))).toEqual([]);
+    expect(past.blocks.map((b) => b.text).join('\n')).not.toMatch(/Billing freeze|blue cluster since/);
+    // The same question now remembers the October answer.
+    const now = await build({
+      conversationId: current.id,
+      currentMessage: 'Where does billing run these days?',
+    });
+    expect(layer(now, 'memory')[0]!.sourceIds).toContain(`message:${older.messageIds[1]}`);
+  });
+
   it('keeps the prefix hash when only the conversation changes', async () => {
     const a = await build({ conversationId: current.id, currentMessage: 'deploy please' });
     const b = await build({ sessionKey: 'elsewhere', currentMessage: 'what is for lunch?' });
@@ -251,7 +295,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     const c = await build({
       conversationId: current.id,
       currentMessage: 'deploy please',
-      now: timestampFromDate(new Date('2026-11-23T09:00:00Z')),
+      asOf: timestampFromDate(new Date('2026-11-23T09:00:00Z')),
     });
     expect(c.prefixHash).not.toBe(a.prefixHash);
   });
@@ -366,6 +410,13 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       hoursAgo(0.5),
     );
     await node('Kids', { action: 'Never recalled.', actors: ['Sam'] }, 'active', null);
+    // Recalled long before the others, about a day to come.
+    await node(
+      'Cooking',
+      { action: 'The winter party.', actors: ['Sam'], when: ['2026-12-01'] },
+      'dying',
+      hoursAgo(8),
+    );
     for (const statement of [
       `INSERT INTO think_notes (tenant_id, agent, content, superseded_at) VALUES
           ($1, 'ops', 'Old thought.', now()), ($1, 'ops', 'Sam prefers morning deploys.', NULL)`,
@@ -377,9 +428,9 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
           ($1, 'ops', 'Kim', 'manager', 'Wants weekly updates.')`,
       `INSERT INTO notes (tenant_id, agent, kind, content, due_at, read_at, parse_failed, created_at) VALUES
           ($1, 'ops', 'note', 'Kim asked for a status update.', NULL, NULL, false, '2026-11-22T06:00Z'),
-          ($1, 'ops', 'note', 'Already read note.', NULL, now(), false, '2026-11-22T06:10Z'),
+          ($1, 'ops', 'note', 'Already read note.', NULL, '2026-11-22T06:20Z', false, '2026-11-22T06:10Z'),
           ($1, 'ops', 'todo', 'Renew the TLS certificate.', NULL, NULL, false, '2026-11-22T07:00Z'),
-          ($1, 'ops', 'todo', 'Done todo.', NULL, now(), false, '2026-11-22T07:10Z'),
+          ($1, 'ops', 'todo', 'Done todo.', NULL, '2026-11-22T07:20Z', false, '2026-11-22T07:10Z'),
           ($1, 'ops', 'reminder', 'Change freeze starts.', '2026-11-24T17:00Z', NULL, false, '2026-11-22T08:00Z'),
           ($1, 'ops', 'knowledge', 'The blue cluster runs Postgres 15.', NULL, NULL, false, '2026-11-01T08:00Z'),
           ($1, 'ops', 'scene', '[PARSE_FAILED] not a scene', NULL, NULL, true, '2026-11-22T08:30Z')`,
@@ -436,9 +487,29 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       );
       expect(scenes.sourceIds).toEqual([dying, ...activated.slice(3).reverse()].map((id) => `scene:${id}`));
 
+      // Earlier that morning: the notes written by then and unread then, the scenes recalled by
+      // then and dated no later than that day; the persona as it is.
+      const dawn = await build({
+        conversationId: current.id,
+        currentMessage: 'status?',
+        asOf: timestampFromDate(new Date('2026-11-22T06:15:00Z')),
+      });
+      expect(layer(dawn, 'persona')).toEqual(layer(response, 'persona'));
+      expect(layer(dawn, 'snapshot')[0]!.text).toContain(
+        '## Unread notes\n- Kim asked for a status update.\n- Already read note.\n\n## Knowledge',
+      );
+      expect(layer(dawn, 'scenes')[0]!.sourceIds).toEqual(
+        activated
+          .slice(0, 4)
+          .reverse()
+          .map((id) => `scene:${id}`),
+      );
+
       // Later that day, with a note read and another scene recalled: a new snapshot and new
       // scenes behind the same persona prefix.
-      await admin.query(`UPDATE notes SET read_at = now() WHERE agent = 'ops' AND content LIKE 'Kim asked%'`);
+      await admin.query(
+        `UPDATE notes SET read_at = '2026-11-22T12:00Z' WHERE agent = 'ops' AND content LIKE 'Kim asked%'`,
+      );
       await admin.query(`UPDATE memory_nodes SET last_activated = $1 WHERE id = $2`, [
         new Date(NOW.getTime() + 3_600_000),
         activated[0],
@@ -446,7 +517,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       const later = await build({
         conversationId: current.id,
         currentMessage: 'anything new?',
-        now: timestampFromDate(new Date('2026-11-22T20:00:00Z')),
+        asOf: timestampFromDate(new Date('2026-11-22T20:00:00Z')),
       });
       expect(later.prefixHash).toBe(response.prefixHash);
       expect(layer(later, 'persona')).toEqual(layer(response, 'persona'));

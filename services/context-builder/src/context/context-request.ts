@@ -9,14 +9,12 @@ export interface ValidContextRequest {
   /** Empty when the request names none: the conversation's or the agent's model is used. */
   readonly model: string;
   readonly budgetTokens: number | null;
-  readonly now: Date;
+  /** The moment the prompt is for, when the request names one; null: now, the store as it stands. */
+  readonly asOf: Date | null;
 }
 
 /** What a context request asks for (it passed its rules, libs/contracts contextBuildRules), defaults filled in. */
-export function contextRequest(
-  request: ContextBuildRequest,
-  clock: () => Date = () => new Date(),
-): ValidContextRequest {
+export function contextRequest(request: ContextBuildRequest): ValidContextRequest {
   const conversation: ConversationRef = request.conversationId
     ? { id: request.conversationId }
     : request.sessionKey
@@ -28,6 +26,6 @@ export function contextRequest(
     currentMessage: request.currentMessage,
     model: request.model.trim(),
     budgetTokens: request.budgetTokens > 0 ? request.budgetTokens : null,
-    now: request.now ? timestampDate(request.now) : clock(),
+    asOf: request.asOf ? timestampDate(request.asOf) : null,
   };
 }

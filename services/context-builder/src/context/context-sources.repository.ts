@@ -10,6 +10,7 @@ import type {
   StoredSceneInput,
   WorkspaceDocumentInput,
 } from '@engram/context';
+import { throughMillisecond } from '@engram/contracts';
 import type { EntityManager } from '@engram/store';
 import type { ConversationRef } from './context-request';
 import type { AgentRow } from '../agents/agent-profile.repository';
@@ -43,6 +44,17 @@ const MAX_PERSONA_ITEMS = 200;
 const MAX_SNAPSHOT_NOTES = 200;
 /** The scenes block holds the most recently activated nodes, this many. */
 const RECENT_SCENES = 5;
+
+/** A fact in force at $2: held from then on, not closed nor expired by then. */
+const FACT_IN_FORCE_AT_2 =
+  'valid_from <= $2 AND (valid_to IS NULL OR valid_to > $2) AND (expires_at IS NULL OR expires_at > $2)';
+/** A scene node (`m`) none of whose dates (`when`: "YYYY-MM-DD" or {date}) is after the day $3. */
+const SCENE_DATED_BY_3 = `NOT EXISTS (
+  SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(m.scene -> 'when') = 'array' THEN m.scene -> 'when' ELSE '[]'::jsonb END) w
+   WHERE CASE jsonb_typeof(w) WHEN 'string' THEN w #>> '{}' ELSE w ->> 'date' END > $3)`;
+
+/** When compaction $4 (none: never) marked its messages compacted, to the microsecond. */
+const COMPACTED_BY_4 = `coalesce((SELECT created_at FROM compactions WHERE id = $4::bigint), '-infinity')`;
 
 /** What a prompt is built from, read under the caller's tenant in one transaction. */
 @Injectable()
@@ -89,11 +101,24 @@ export class ContextSourcesRepository {
     };
   }
 
+  /**
+   * The conversation's layers and the agent's documents, facts and skills. With `asOf` (a prompt
+   * for a past moment) nothing said after it: sticky facts in force at it, the latest compaction
+   * of messages said by then, and the messages said by then that it does not cover. Profile,
+   * documents and skills are read as they stand: the store keeps no earlier version of them.
+   */
   async conversationSources(
     manager: EntityManager,
-    input: { agent: string; conversationId: string | null; today: string; recentLimit: number },
+    input: {
+      agent: string;
+      conversationId: string | null;
+      today: string;
+      asOf: Date | null;
+      recentLimit: number;
+    },
   ): Promise<ConversationSources> {
     const { agent, conversationId, today, recentLimit } = input;
+    const asOf = input.asOf ? throughMillisecond(input.asOf) : null;
     const workspace: Array<{
       name: string;
       kind: WorkspaceDocumentInput['kind'];
@@ -107,9 +132,9 @@ export class ContextSourcesRepository {
     const facts: Array<{ id: string; content: string; importance: number; valid_from: Date }> =
       await manager.query(
         `SELECT id::text, content, importance, valid_from FROM facts
-        WHERE agent = $1 AND lifetime = 'sticky' AND valid_to IS NULL
+        WHERE agent = $1 AND lifetime = 'sticky' AND ${asOf ? FACT_IN_FORCE_AT_2 : 'valid_to IS NULL'}
         ORDER BY importance DESC, valid_from DESC, id LIMIT ${MAX_STICKY_FACTS}`,
-        [agent],
+        asOf ? [agent, asOf] : [agent],
       );
     const skills: Array<{
       name: string;
@@ -121,6 +146,23 @@ export class ContextSourcesRepository {
       `SELECT name, description, keywords, patterns, body FROM skills WHERE agent = $1 ORDER BY name`,
       [agent],
     );
+    // Compactions roll up: each covers every message compacted before it, and its step marks
+    // its messages compacted in its own transaction (compacted_at = its created_at).
+    const compactions: Array<{
+      id: string;
+      content: string;
+      earliest_at: Date | null;
+      latest_at: Date | null;
+    }> = conversationId
+      ? await manager.query(
+          `SELECT id::text, content, earliest_at, latest_at FROM compactions
+            WHERE conversation_id = $1 ${asOf ? 'AND latest_at <= $2' : ''} ORDER BY id DESC LIMIT 1`,
+          asOf ? [conversationId, asOf] : [conversationId],
+        )
+      : [];
+    const compaction = compactions[0];
+    // Newest first along the conversation-order index, then turned around. As of a past moment,
+    // a message compacted by a later step than the compaction shown is still recent then.
     const recent: Array<{
       id: string;
       role: RecentMessageInput['role'];
@@ -130,25 +172,15 @@ export class ContextSourcesRepository {
     }> =
       conversationId && recentLimit > 0
         ? await manager.query(
-            // Newest first along the conversation-order index, then turned around.
             `SELECT id::text, role, content, tool_name, created_at FROM messages
-              WHERE conversation_id = $1 AND compacted_at IS NULL
+              WHERE conversation_id = $1
+                AND ${asOf ? `created_at <= $3 AND (compacted_at IS NULL OR compacted_at > ${COMPACTED_BY_4})` : 'compacted_at IS NULL'}
               ORDER BY created_at DESC, stream_seq DESC, position DESC, id DESC LIMIT $2`,
-            [conversationId, recentLimit],
+            asOf
+              ? [conversationId, recentLimit, asOf, compaction?.id ?? null]
+              : [conversationId, recentLimit],
           )
         : [];
-    const compactions: Array<{
-      id: string;
-      content: string;
-      earliest_at: Date | null;
-      latest_at: Date | null;
-    }> = conversationId
-      ? await manager.query(
-          `SELECT id::text, content, earliest_at, latest_at FROM compactions WHERE conversation_id = $1 ORDER BY id DESC LIMIT 1`,
-          [conversationId],
-        )
-      : [];
-    const compaction = compactions[0];
     return {
       workspace,
       stickyFacts: facts.map((f) => ({
@@ -181,9 +213,13 @@ export class ContextSourcesRepository {
    * preferences, relationships and the clusters with their active nodes (persona, 1-A); unread
    * notes, knowledge and the diary of the 7 days up to `today` (snapshot, 1-B); the 5 most
    * recently activated nodes that are not dead (scenes, 2-B). Every list has a fixed order, so
-   * the same store gives the same prompt.
+   * the same store gives the same prompt. With `asOf`, the snapshot holds the notes written by
+   * then and unread then, and the scenes those last activated by then and dated no later than
+   * `today`; the persona is who the being is now (souls, preferences and relationships are
+   * replaced in place: no earlier version is kept to show).
    */
-  async scene(manager: EntityManager, agent: string, today: string): Promise<SceneInput> {
+  async scene(manager: EntityManager, agent: string, today: string, asOf: Date | null): Promise<SceneInput> {
+    const at = asOf ? throughMillisecond(asOf) : null;
     const [soul]: Array<{
       personality: string;
       voice: string;
@@ -235,25 +271,28 @@ export class ContextSourcesRepository {
     }> = await manager.query(
       `SELECT * FROM (
          (SELECT id::text, kind, content, due_at, created_at, id AS n FROM notes
-           WHERE agent = $1 AND kind IN ('note', 'todo', 'reminder') AND read_at IS NULL
+           WHERE agent = $1 AND kind IN ('note', 'todo', 'reminder')
+             AND ${at ? 'created_at <= $2 AND (read_at IS NULL OR read_at > $2)' : 'read_at IS NULL'}
            ORDER BY created_at DESC, id DESC LIMIT ${MAX_SNAPSHOT_NOTES})
          UNION ALL
          (SELECT id::text, kind, content, due_at, created_at, id AS n FROM notes
-           WHERE agent = $1 AND kind = 'knowledge'
+           WHERE agent = $1 AND kind = 'knowledge' ${at ? 'AND created_at <= $2' : ''}
            ORDER BY created_at DESC, id DESC LIMIT ${MAX_SNAPSHOT_NOTES})
        ) t ORDER BY created_at, n`,
-      [agent],
+      at ? [agent, at] : [agent],
     );
     const diary: Array<{ day: string; content: string }> = await manager.query(
       `SELECT day::text AS day, content FROM diary
         WHERE agent = $1 AND day > $2::date - 7 AND day <= $2::date ORDER BY day`,
       [agent, today],
     );
+    // A node activated again after asOf cannot be placed then (only its last activation is kept).
     const nodes: Array<{ id: string; scene: StoredSceneInput; feeling: string | null }> = await manager.query(
-      `SELECT id::text, scene, feeling FROM memory_nodes
+      `SELECT id::text, scene, feeling FROM memory_nodes m
         WHERE agent = $1 AND last_activated IS NOT NULL AND status <> 'dead' AND absorbed_into IS NULL
+          ${at ? `AND last_activated <= $2 AND ${SCENE_DATED_BY_3}` : ''}
         ORDER BY last_activated DESC, id DESC LIMIT ${RECENT_SCENES}`,
-      [agent],
+      at ? [agent, at, today] : [agent],
     );
     const note = (n: (typeof notes)[number]): BeingNoteInput => ({
       id: n.id,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { MAX_QUERY_CHARS, Rpcs, timestampDate } from '@engram/contracts';
+import { MAX_QUERY_CHARS, Rpcs, timestampDate, timestampFromDate } from '@engram/contracts';
 import type { MemoryHitInput } from '@engram/context';
 import { RpcClient, RpcError } from '@engram/messaging';
 import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from '../context-builder.config';
@@ -14,8 +14,16 @@ export class MemorySearchGateway {
     @Inject(CONTEXT_BUILDER_CONFIG) private readonly config: ContextBuilderConfig,
   ) {}
 
-  /** Never fails: when retrieval is down or late the prompt goes without memory, and says why. */
-  async search(tenantId: string, agent: string, message: string): Promise<MemorySearchResult> {
+  /**
+   * Never fails: when retrieval is down or late the prompt goes without memory, and says why.
+   * A prompt for a past moment (`asOf`) searches memory as it was then.
+   */
+  async search(
+    tenantId: string,
+    agent: string,
+    message: string,
+    asOf: Date | null,
+  ): Promise<MemorySearchResult> {
     // Retrieval takes queries up to MAX_QUERY_CHARS; the start of a longer message says what it is about.
     const query = message.trim().slice(0, MAX_QUERY_CHARS);
     if (!query) return { hits: [], degradedReason: null };
@@ -31,6 +39,7 @@ export class MemorySearchGateway {
           topK: this.config.CONTEXT_MEMORY_HITS,
           expand: false,
           recordAccess: false,
+          ...(asOf && { asOf: timestampFromDate(asOf) }),
         },
         { tenantId, timeoutMs: this.config.CONTEXT_SEARCH_TIMEOUT_MS },
       );

@@ -40,9 +40,12 @@ export class SearchMemoryUseCase {
     private readonly memoryIndex: MemoryIndex,
   ) {}
 
-  async search(tenantId: string, request: SearchRequest, now = new Date()): Promise<SearchResponseInit> {
+  /** `arrival` is the clock's time: what accesses are recorded at, and the moment asked as of unless the request names one. */
+  async search(tenantId: string, request: SearchRequest, arrival = new Date()): Promise<SearchResponseInit> {
     const started = performance.now();
     const search = searchOptions(tenantId, request);
+    // Relative times in the query and recency are read from the moment asked as of.
+    const now = search.scope.asOf ?? arrival;
     // Made by Gerty while the terms are counted.
     const vector = this.queryVectors.embed(search.query, tenantId);
     // Full text is ranked from the tenant's index once it is loaded; Postgres answers meanwhile,
@@ -63,7 +66,7 @@ export class SearchMemoryUseCase {
       this.access.record(
         tenantId,
         hits.map((h) => `${h.kind}:${h.id}`),
-        now,
+        arrival,
       );
     const answered =
       search.synthesize && hits.length > 0

@@ -15,13 +15,14 @@ export interface SearchOptions {
 
 /**
  * What a search request asks for, with its defaults filled in: full text, weighted
- * fusion, 10 hits, every kind, expanded. The request passed its rules (libs/contracts
+ * fusion, 10 hits, every kind, expanded, as the store stands (no asOf). The request passed its rules (libs/contracts
  * searchRules) before it got here.
  */
 export function searchOptions(tenantId: string, request: SearchRequest): SearchOptions {
   const f = request.filters;
   const from = f?.from ? timestampDate(f.from) : undefined;
   const to = f?.to ? timestampDate(f.to) : undefined;
+  const asOf = request.asOf ? timestampDate(request.asOf) : undefined;
   return {
     query: request.query.trim(),
     mode: (request.mode || 'fulltext') as SearchMode,
@@ -38,6 +39,7 @@ export function searchOptions(tenantId: string, request: SearchRequest): SearchO
       ...(f?.roles.length && { roles: f.roles }),
       ...(from && { from }),
       ...(to && { to }),
+      ...(asOf && { asOf }),
     },
   };
 }

@@ -39,7 +39,7 @@ describe('context benchmark requests', () => {
         (c) => String(c.id) === r.conversationId || c.sessionKey === r.sessionKey,
       )!;
       expect(conversation.agent).toBe(r.agent);
-      expect(r.now).toEqual(NOW);
+      expect(r.asOf).toEqual(NOW);
     }
     const bySessionKey = requests.filter((r) => r.sessionKey !== undefined).length / requests.length;
     expect(Math.abs(bySessionKey - SESSION_KEY_SHARE)).toBeLessThan(0.05);

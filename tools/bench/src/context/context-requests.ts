@@ -27,7 +27,8 @@ export interface ContextRequest {
   readonly conversationId?: string;
   readonly sessionKey?: string;
   readonly currentMessage: string;
-  readonly now: Date;
+  /** The moment the prompt is for (its asOf). */
+  readonly asOf: Date;
 }
 
 /** Share of the requests that name their conversation by session key (the rest by id). */
@@ -37,12 +38,12 @@ export const SESSION_KEY_SHARE = 0.5;
  * `count` context builds as a runtime asks them: the current message is a query of the search
  * benchmark (2–8 words of the corpus's own distribution, to a random tenant), sent in a random
  * conversation of that tenant, for that conversation's agent, by session key or by id. All at
- * the same moment `now` (the corpus's last day: the day whose notes are seeded). Deterministic.
+ * the same moment `asOf` (the corpus's end, on the day whose notes are seeded). Deterministic.
  */
 export function generateContextRequests(
   count: number,
   source: ContextRequestSource,
-  now: Date,
+  asOf: Date,
   seed: number,
 ): ContextRequest[] {
   const byId = new Map(source.tenants.map((t) => [t.id, t]));
@@ -55,7 +56,7 @@ export function generateContextRequests(
     const ref = random.chance(SESSION_KEY_SHARE)
       ? { sessionKey: conversation.sessionKey }
       : { conversationId: String(conversation.id) };
-    return { tenantId: tenant.id, agent: conversation.agent, ...ref, currentMessage: q.text, now };
+    return { tenantId: tenant.id, agent: conversation.agent, ...ref, currentMessage: q.text, asOf };
   });
 }
 

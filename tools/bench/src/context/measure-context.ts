@@ -48,7 +48,7 @@ export async function buildContext(nc: NatsConnection, r: ContextRequest): Promi
       ...(r.conversationId ? { conversationId: r.conversationId } : {}),
       ...(r.sessionKey ? { sessionKey: r.sessionKey } : {}),
       currentMessage: r.currentMessage,
-      now: timestampFromDate(r.now),
+      asOf: timestampFromDate(r.asOf),
     },
     { tenantId: r.tenantId, timeoutMs: TIMEOUT_MS },
   );

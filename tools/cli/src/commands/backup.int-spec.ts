@@ -144,7 +144,7 @@ async function answers(nc: NatsConnection) {
       agent: AGENT,
       sessionKey: 'dinner',
       currentMessage: 'Which train do we take to Lisbon?',
-      now: timestampFromDate(NOW),
+      asOf: timestampFromDate(NOW),
     },
     options,
   );

@@ -222,6 +222,28 @@ describe('the memory MCP server (real NATS, Postgres and services as processes)'
       expect(built.structuredContent).toMatchObject({ model: 'gpt-4o-mini', blocks: expect.any(Array) });
     });
 
+    it('searches memory and builds the prompt as of a moment (asOf): nothing said after it', async () => {
+      const before = '2026-01-01T00:00:00Z';
+      const later = new Date(Date.now() + 60_000).toISOString();
+      expect(
+        (await callTool(client, 'memory_search', { query: 'metric units', asOf: later })).text,
+      ).toContain('Please use metric units');
+      const then = await callTool(client, 'memory_search', { query: 'metric units', asOf: before });
+      expect(then.isError).toBeFalsy();
+      expect((then.structuredContent as { hits: unknown[] }).hits).toEqual([]);
+      const built = await callTool(client, 'context_build', {
+        currentMessage: 'Which units do I like?',
+        sessionKey: 'chat-1',
+        asOf: before,
+      });
+      expect(built.isError).toBeFalsy();
+      expect(built.text).toContain('Today is Thursday, 1 January 2026 (2026-01-01).');
+      expect(built.text).not.toContain('metric units');
+      const bad = await callTool(client, 'memory_search', { query: 'metric units', asOf: 'last week' });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toMatch(/asOf/);
+    });
+
     it("recalls the being's scene by meaning (recall), by keyword (search_memory) and by cluster (recall_memory)", async () => {
       const recalled = await callTool(client, 'recall', {
         message: 'we baked sourdough bread in the kitchen',

@@ -5,7 +5,9 @@ import type { Command } from 'commander';
 import { RpcError } from '@engram/messaging';
 import { EXIT_BAD_INPUT, EXIT_UNAVAILABLE, failureOf, UsageError } from './cli-failure';
 import { factsCommand, forgetCommand, saveCommand, stateCommand } from './facts.command';
-import { browseCommand, searchCommand, statsCommand } from './search.command';
+import { contextCommand, contextRequest } from './context.command';
+import { instant } from './engram-rpc';
+import { browseCommand, searchCommand, searchRequest, statsCommand } from './search.command';
 import { exportCommand, importCommand } from './transcript.command';
 import { eraseCommand } from './erase.command';
 
@@ -60,6 +62,7 @@ describe('the engram memory commands', () => {
     ['search', searchCommand],
     ['browse', browseCommand],
     ['stats', statsCommand],
+    ['context', contextCommand],
     ['save', saveCommand],
     ['forget', forgetCommand],
     ['import', importCommand],
@@ -110,6 +113,24 @@ describe('the engram memory commands', () => {
       'expected a date or time',
     ],
     ['search --tenant acme', searchCommand, ['--tenant', 'acme'], "missing required argument 'query'"],
+    [
+      'search --tenant acme --as-of soon x',
+      searchCommand,
+      ['--tenant', 'acme', '--as-of', 'soon', 'x'],
+      "option '--as-of <date-time>' argument 'soon' is invalid. expected a date or time",
+    ],
+    [
+      'context --tenant acme --agent a --as-of yesterday hi',
+      contextCommand,
+      ['--tenant', 'acme', '--agent', 'a', '--as-of', 'yesterday', 'hi'],
+      'expected a date or time',
+    ],
+    [
+      'context --tenant acme hi',
+      contextCommand,
+      ['--tenant', 'acme', 'hi'],
+      "required option '--agent <agent>' not specified",
+    ],
     [
       'browse --tenant acme --conversation chat-7',
       browseCommand,
@@ -188,6 +209,13 @@ describe('the engram memory commands', () => {
       exitCode: EXIT_BAD_INPUT,
       stderr: expect.stringContaining(message),
     });
+  });
+
+  it('asks search and context build as of the moment --as-of names', () => {
+    const asOf = instant('2026-03-01T12:00:00Z');
+    expect(searchRequest('x', { expand: true, asOf }).asOf).toEqual(asOf);
+    expect(searchRequest('x', { expand: true }).asOf).toBeUndefined();
+    expect(contextRequest('hi', { agent: 'a', asOf })).toMatchObject({ agent: 'a', asOf });
   });
 
   it('refuses a transcript file with a bad line before publishing anything, naming each line', async () => {

@@ -37,6 +37,7 @@ interface SearchOptions {
   expand: boolean;
   synthesize?: boolean;
   recordAccess?: boolean;
+  asOf?: Timestamp;
 }
 
 /** The search request the options ask for (the service checks it: a bad value comes back as a violation). */
@@ -53,6 +54,7 @@ export function searchRequest(
     synthesize: Boolean(o.synthesize),
     // A person looking is not the agent using its memory: no access recorded unless asked.
     recordAccess: Boolean(o.recordAccess),
+    asOf: o.asOf,
     filters: {
       agent: o.agent ?? '',
       conversationId: o.conversation ?? '',
@@ -81,6 +83,11 @@ export function searchCommand(): Command {
     .option('--no-expand', 'do not follow summary and fact hits to their sources')
     .option('--synthesize', 'also ask for a short answer citing the hits')
     .option('--record-access', 'count the hits as used (off: looking from a terminal leaves no trace)')
+    .option(
+      '--as-of <date-time>',
+      'search as of this moment: "last week" is the week before it, nothing said after it is found',
+      instant,
+    )
     .action(async (query: string, options: SearchOptions) => {
       const tenantId = tenantOf(options);
       const response = await callEngram(Rpcs.search, searchRequest(query, options), tenantId);
@@ -90,6 +97,7 @@ export function searchCommand(): Command {
     'search --tenant acme "metric units"',
     'search --tenant acme --agent support-bot --kind fact,message --top-k 5 "order 1042"',
     'search --tenant acme --mode regex "order [0-9]{4}" --json',
+    'search --tenant acme --agent support-bot --as-of 2026-03-01T12:00:00Z "what did Ada order last week"',
   ]);
 }
 

@@ -399,6 +399,17 @@ describe('engram export / import and the memory commands (real NATS, Postgres, i
     expect((await json('stats', '--tenant', 'acme')).messages).toBe('10');
   });
 
+  it('searches as of a past moment: nothing said after it is found', async () => {
+    const contents = (r: { hits: Array<{ content: string }> }) => r.hits.map((h) => h.content);
+    const args = ['search', '--tenant', 'acme', '--agent', 'concierge', '--kind', 'message'];
+    const now = await json(...args, 'train');
+    expect(contents(now)).toEqual(expect.arrayContaining(['Train 42 leaves at 10:05.', 'Train 42 it is.']));
+    // Between the train lookup (10:01:01) and the answer (10:03:20).
+    const then = await json(...args, '--as-of', '2026-03-01T10:02:00Z', 'train');
+    expect(contents(then)).toContain('Train 42 leaves at 10:05.');
+    expect(contents(then)).not.toContain('Train 42 it is.');
+  });
+
   it('exits 2 with the field violations, or what was not found', async () => {
     const bad = await engram('search', '--tenant', 'acme', '--mode', 'semantic', 'x');
     expect(bad).toMatchObject({

@@ -1,6 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import {
   startTestEnvironment,
@@ -12,7 +13,9 @@ import { RpcError } from '@engram/messaging';
 import { getAgent, putAgent } from './agent.command';
 import { importWorkspace } from './workspace.command';
 
-/** `engram workspace import` and `engram agent put` against context-builder running as its own process (built dist). */
+const CLI = resolve(__dirname, '../../dist/main.js');
+
+/** `engram workspace import`, `engram agent put` and `engram context` against context-builder running as its own process (built dist). */
 describe('engram workspace import / agent put (real NATS, Postgres and context-builder)', () => {
   let env: TestEnvironment;
   let nats: NatsServerHandle;
@@ -144,5 +147,36 @@ describe('engram workspace import / agent put (real NATS, Postgres and context-b
       sceneMemory: true,
     });
     await expect(getAgent(nats.url, 'globex', 'helper')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('prints the prompt for a message as of a moment (engram context --as-of, the built command)', async () => {
+    const stdout = await new Promise<string>((done, fail) =>
+      execFile(
+        process.execPath,
+        [
+          CLI,
+          'context',
+          '--tenant',
+          'acme',
+          '--agent',
+          'helper',
+          '--as-of',
+          '2026-11-22T08:00:00Z',
+          'hi',
+          '--json',
+        ],
+        { env: { ...process.env, NATS_URL: nats.url } },
+        (error, out, err) => (error ? fail(new Error(err)) : done(out)),
+      ),
+    );
+    const blocks = (JSON.parse(stdout) as { blocks: Array<{ layer: string; text: string }> }).blocks;
+    const text = (layer: string) =>
+      blocks
+        .filter((b) => b.layer === layer)
+        .map((b) => b.text)
+        .join('\n');
+    // That day's date, and that day's note.
+    expect(text('identity')).toContain('Today is Sunday, 22 November 2026 (2026-11-22).');
+    expect(text('workspace')).toContain('Fixed the air recycler.');
   });
 });

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/context.proto.
  */
 export const file_memory_v1_context: GenFile = /*@__PURE__*/
-  fileDesc("ChdtZW1vcnkvdjEvY29udGV4dC5wcm90bxIJbWVtb3J5LnYxIroBChNDb250ZXh0QnVpbGRSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRITCgtzZXNzaW9uX2tleRgDIAEoCRIXCg9jdXJyZW50X21lc3NhZ2UYBCABKAkSDQoFbW9kZWwYBSABKAkSFQoNYnVkZ2V0X3Rva2VucxgGIAEoBRInCgNub3cYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl0KDENvbnRleHRCbG9jaxIMCgRyb2xlGAEgASgJEg0KBWxheWVyGAIgASgJEgwKBHRleHQYAyABKAkSDgoGdG9rZW5zGAQgASgFEhIKCnNvdXJjZV9pZHMYBSADKAkiTwoKQ29udGV4dEN1dBINCgVsYXllchgBIAEoCRIOCgZyZWFzb24YAiABKAkSDgoGdG9rZW5zGAMgASgFEhIKCnNvdXJjZV9pZHMYBCADKAkirwIKFENvbnRleHRCdWlsZFJlc3BvbnNlEicKBmJsb2NrcxgBIAMoCzIXLm1lbW9yeS52MS5Db250ZXh0QmxvY2sSIgoDY3V0GAIgAygLMhUubWVtb3J5LnYxLkNvbnRleHRDdXQSFAoMdG90YWxfdG9rZW5zGAMgASgFEhYKDmNlaWxpbmdfdG9rZW5zGAQgASgFEhMKC3ByZWZpeF9oYXNoGAUgASgJEh4KFmN1cnJlbnRfbWVzc2FnZV90b2tlbnMYBiABKAUSFAoMZXhhY3RfdG9rZW5zGAcgASgIEg0KBW1vZGVsGAggASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgJIAEoCRIQCghkZWdyYWRlZBgKIAEoCBIXCg9kZWdyYWRlZF9yZWFzb24YCyABKAkyWgoOQ29udGV4dFNlcnZpY2USSAoFQnVpbGQSHi5tZW1vcnkudjEuQ29udGV4dEJ1aWxkUmVxdWVzdBofLm1lbW9yeS52MS5Db250ZXh0QnVpbGRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("ChdtZW1vcnkvdjEvY29udGV4dC5wcm90bxIJbWVtb3J5LnYxIrwBChNDb250ZXh0QnVpbGRSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRITCgtzZXNzaW9uX2tleRgDIAEoCRIXCg9jdXJyZW50X21lc3NhZ2UYBCABKAkSDQoFbW9kZWwYBSABKAkSFQoNYnVkZ2V0X3Rva2VucxgGIAEoBRIpCgVhc19vZhgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiXQoMQ29udGV4dEJsb2NrEgwKBHJvbGUYASABKAkSDQoFbGF5ZXIYAiABKAkSDAoEdGV4dBgDIAEoCRIOCgZ0b2tlbnMYBCABKAUSEgoKc291cmNlX2lkcxgFIAMoCSJPCgpDb250ZXh0Q3V0Eg0KBWxheWVyGAEgASgJEg4KBnJlYXNvbhgCIAEoCRIOCgZ0b2tlbnMYAyABKAUSEgoKc291cmNlX2lkcxgEIAMoCSKvAgoUQ29udGV4dEJ1aWxkUmVzcG9uc2USJwoGYmxvY2tzGAEgAygLMhcubWVtb3J5LnYxLkNvbnRleHRCbG9jaxIiCgNjdXQYAiADKAsyFS5tZW1vcnkudjEuQ29udGV4dEN1dBIUCgx0b3RhbF90b2tlbnMYAyABKAUSFgoOY2VpbGluZ190b2tlbnMYBCABKAUSEwoLcHJlZml4X2hhc2gYBSABKAkSHgoWY3VycmVudF9tZXNzYWdlX3Rva2VucxgGIAEoBRIUCgxleGFjdF90b2tlbnMYByABKAgSDQoFbW9kZWwYCCABKAkSFwoPY29udmVyc2F0aW9uX2lkGAkgASgJEhAKCGRlZ3JhZGVkGAogASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgLIAEoCTJaCg5Db250ZXh0U2VydmljZRJICgVCdWlsZBIeLm1lbW9yeS52MS5Db250ZXh0QnVpbGRSZXF1ZXN0Gh8ubWVtb3J5LnYxLkNvbnRleHRCdWlsZFJlc3BvbnNlYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.ContextBuildRequest
@@ -53,12 +53,14 @@ export type ContextBuildRequest = Message<"memory.v1.ContextBuildRequest"> & {
   budgetTokens: number;
 
   /**
-   * The moment the prompt is for (today's date, today's notes); default now. Same store,
-   * same request, same blocks.
+   * The moment the prompt is for (today's date, today's notes); default now. When given, the
+   * prompt holds nothing said after it: recent messages said by then, sticky facts in force at
+   * it, the compaction of messages said by then, notes and scenes of being memory by then, and
+   * the memory search asked as of it. Same store, same request, same blocks.
    *
-   * @generated from field: google.protobuf.Timestamp now = 7;
+   * @generated from field: google.protobuf.Timestamp as_of = 7;
    */
-  now?: Timestamp | undefined;
+  asOf?: Timestamp | undefined;
 };
 
 /**
@@ -100,12 +102,14 @@ export type ContextBuildRequestJson = {
   budgetTokens?: number;
 
   /**
-   * The moment the prompt is for (today's date, today's notes); default now. Same store,
-   * same request, same blocks.
+   * The moment the prompt is for (today's date, today's notes); default now. When given, the
+   * prompt holds nothing said after it: recent messages said by then, sticky facts in force at
+   * it, the compaction of messages said by then, notes and scenes of being memory by then, and
+   * the memory search asked as of it. Same store, same request, same blocks.
    *
-   * @generated from field: google.protobuf.Timestamp now = 7;
+   * @generated from field: google.protobuf.Timestamp as_of = 7;
    */
-  now?: TimestampJson;
+  asOf?: TimestampJson;
 };
 
 /**
