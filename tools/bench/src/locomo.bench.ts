@@ -24,13 +24,10 @@
  * expanded to, when those appear within the same k); averaged over questions, overall and per
  * category (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial).
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import { isValidToken } from '@engram/contracts';
+import { Command, Option } from 'commander';
 import { loadLocomo, LocomoFileError } from '@engram/memory-core';
-import { resolveEvidence } from './locomo/evidence';
+import { normaliseDiaId, resolveEvidence } from './locomo/evidence';
 import {
   LOCOMO_REFERENCES,
   LOCOMO_STANDARD_TARGETS,
@@ -44,44 +41,34 @@ import {
   type ScoredQuestionDetail,
 } from './locomo/locomo-report';
 import { evidenceRanks, summariseRecall } from './locomo/recall';
-import { locomoTurnEvents, sessionsOutOfOrder } from './locomo/turn-events';
+import { dayAfterLastSession, locomoTurnEvents, sessionsOutOfOrder } from './locomo/turn-events';
 import { TurnIndex } from './locomo/turn-index';
-import { ServiceProfile } from './profile/service-profile';
+import { evidenceSharesWords, missesByReach } from './measure/shared-words';
 import { writeResult } from './report/bench-report';
-import { askEveryQuestion, SearchUnavailableError } from './run/ask-questions';
-import { Cleanups, dumpServiceOutput, integer, progressFor, runBench } from './run/lifecycle';
+import { SearchUnavailableError } from './run/ask-questions';
+import { Cleanups, progressFor, runBench } from './run/lifecycle';
 import {
-  ingestTurns,
-  RETRIEVAL_SERVICES,
-  startRetrievalStack,
-  type RetrievalStack,
+  datasetFile,
+  RECALL_TOP_K,
+  recallBenchSettings,
+  runRecallBench,
+  withRecallBenchOptions,
+  type RecallBenchFlags,
 } from './run/retrieval-stack';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
-const TOP_K = 50;
 
-interface Flags {
+interface Flags extends RecallBenchFlags {
   data: string;
-  json: boolean;
-  out: string;
-  tenant: string;
-  concurrency: number;
-  window: number;
-  ingestTimeout: number;
-  searchTimeoutMs: number;
-  logLevel: string;
-  keepDatabase: boolean;
-  cpuProf: boolean;
+  asOf: 'last-session' | 'now';
 }
 
 const progress = progressFor('bench:locomo');
 const cleanups = new Cleanups(progress).installSignalHandlers();
 
 async function main(flags: Flags): Promise<void> {
-  // npm runs scripts from the repository's root; a relative --data is meant from where npm was called.
-  const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), flags.data);
+  const { file, sha256 } = datasetFile(flags.data);
   const conversations = await loadLocomo(file);
-  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
   const turns = locomoTurnEvents(conversations, flags.tenant);
   const sessions = conversations.reduce((n, c) => n + c.sessions.length, 0);
   const questionCount = conversations.reduce((n, c) => n + c.questions.length, 0);
@@ -89,209 +76,169 @@ async function main(flags: Flags): Promise<void> {
     `${file}: ${conversations.length} conversations, ${sessions} sessions, ${turns.length} turns, ${questionCount} questions`,
   );
 
-  let stack: RetrievalStack | undefined;
-  try {
-    const profiler = flags.cpuProf ? new ServiceProfile('retrieval-locomo') : undefined;
-    stack = await startRetrievalStack(cleanups, progress, {
-      name: 'locomo',
-      logLevel: flags.logLevel,
-      keepDatabase: flags.keepDatabase,
-      ...(profiler && { retrievalEnv: profiler.env }),
-    });
-    const { admin, machine, nc, retrieval } = stack;
+  await runRecallBench(
+    { name: 'locomo', flags, turns, cleanups, progress },
+    async ({ stack, ingested, ask }) => {
+      const { deadLetters, messages: storedMessages, ...ingestFigures } = ingested;
+      const { admin, machine } = stack;
 
-    // 1. Every turn through ingest and the embedder.
-    const ingested = await ingestTurns(stack, turns, {
-      tenantId: flags.tenant,
-      window: flags.window,
-      timeoutSeconds: flags.ingestTimeout,
-      progress,
-    });
-    const { deadLetters, messages: storedMessages, ...ingestFigures } = ingested;
-
-    // 2. What was stored: message → turn, and the transcript's order per session.
-    const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(
-      `SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`,
-      [flags.tenant],
-    );
-    const index = new TurnIndex(stored.rows.map((r) => ({ id: r.id, agent: r.agent, turnId: r.turn_id })));
-    const order = await admin.query<{ agent: string; session_key: string; turn_ids: string[] }>(
-      `SELECT c.agent, c.session_key, array_agg(m.turn_id ORDER BY m.created_at, m.stream_seq, m.position) AS turn_ids
+      // 2. What was stored: message → turn, and the transcript's order per session.
+      const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(
+        `SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`,
+        [flags.tenant],
+      );
+      const index = new TurnIndex(stored.rows.map((r) => ({ id: r.id, agent: r.agent, turnId: r.turn_id })));
+      const order = await admin.query<{ agent: string; session_key: string; turn_ids: string[] }>(
+        `SELECT c.agent, c.session_key, array_agg(m.turn_id ORDER BY m.created_at, m.stream_seq, m.position) AS turn_ids
          FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE m.tenant_id = $1 GROUP BY c.agent, c.session_key`,
-      [flags.tenant],
-    );
-    const outOfOrder = sessionsOutOfOrder(
-      conversations,
-      order.rows.map((r) => ({ agent: r.agent, sessionKey: r.session_key, turnIds: r.turn_ids })),
-    );
-    if (outOfOrder.length)
+        [flags.tenant],
+      );
+      const outOfOrder = sessionsOutOfOrder(
+        conversations,
+        order.rows.map((r) => ({ agent: r.agent, sessionKey: r.session_key, turnIds: r.turn_ids })),
+      );
+      if (outOfOrder.length)
+        progress(
+          `WARNING: ${outOfOrder.length} sessions stored out of the dataset's order: ${outOfOrder.slice(0, 5).join(', ')}`,
+        );
+
+      // 3. The questions whose evidence resolves.
+      const scored: Array<{
+        sampleId: string;
+        index: number;
+        category: number;
+        question: string;
+        evidence: readonly string[];
+      }> = [];
+      const unresolvedEvidence: string[] = [];
+      let withoutEvidence = 0;
+      for (const conversation of conversations) {
+        conversation.questions.forEach((q, i) => {
+          const evidence = resolveEvidence(q.evidence, index.turnsOf(conversation.sampleId));
+          unresolvedEvidence.push(
+            ...evidence.unresolved.map((piece) => `${conversation.sampleId} q${i}: ${piece}`),
+          );
+          if (evidence.turns.length === 0) withoutEvidence++;
+          else
+            scored.push({
+              sampleId: conversation.sampleId,
+              index: i,
+              category: q.category,
+              question: q.question,
+              evidence: evidence.turns,
+            });
+        });
+      }
+
+      // 4. memory_search for each, as of the day after its conversation's last session (an agent
+      // asks once the conversation is over), or as of now.
+      const askedAt = new Map(conversations.map((c) => [c.sampleId, dayAfterLastSession(c)]));
       progress(
-        `WARNING: ${outOfOrder.length} sessions stored out of the dataset's order: ${outOfOrder.slice(0, 5).join(', ')}`,
+        `asking ${scored.length} questions (memory_search, topK ${RECALL_TOP_K}, ${flags.concurrency} at once); ${withoutEvidence} left out (no resolvable evidence)`,
+      );
+      const { answers, figures } = await ask(
+        scored.map((q) => ({
+          agent: q.sampleId,
+          query: q.question,
+          ...(flags.asOf === 'last-session' && { asOf: askedAt.get(q.sampleId)! }),
+        })),
       );
 
-    // 3. The questions whose evidence resolves.
-    const scored: Array<{
-      sampleId: string;
-      index: number;
-      category: number;
-      question: string;
-      evidence: readonly string[];
-    }> = [];
-    const unresolvedEvidence: string[] = [];
-    let withoutEvidence = 0;
-    for (const conversation of conversations) {
-      conversation.questions.forEach((q, i) => {
-        const evidence = resolveEvidence(q.evidence, index.turnsOf(conversation.sampleId));
-        unresolvedEvidence.push(
-          ...evidence.unresolved.map((piece) => `${conversation.sampleId} q${i}: ${piece}`),
-        );
-        if (evidence.turns.length === 0) withoutEvidence++;
-        else
-          scored.push({
-            sampleId: conversation.sampleId,
-            index: i,
-            category: q.category,
-            question: q.question,
-            evidence: evidence.turns,
-          });
+      // 5. Recall, and whether full text could reach each question's evidence at all.
+      const reach = await evidenceSharesWords(
+        admin,
+        flags.tenant,
+        scored.map((q) => ({ agent: q.sampleId, text: q.question, evidence: q.evidence })),
+        (turnId) => normaliseDiaId(turnId) ?? turnId,
+      );
+      const details: ScoredQuestionDetail[] = scored.map((q, i) => {
+        const answer = answers[i]!;
+        return {
+          ...q,
+          sharesWords: reach[i]!,
+          ranks: evidenceRanks(q.evidence, answer.hits, (id) => index.turnOf(id, q.sampleId)),
+          top: answer.hits
+            .slice(0, 10)
+            .map(
+              (h) =>
+                (h.kind === 'message' ? index.turnOf(h.id, q.sampleId) : undefined) ?? `${h.kind}:${h.id}`,
+            ),
+          hits: answer.hits.length,
+          degraded: answer.degraded,
+        };
       });
-    }
-
-    // 4. memory_search for each.
-    progress(
-      `asking ${scored.length} questions (memory_search, topK ${TOP_K}, ${flags.concurrency} at once); ${withoutEvidence} left out (no resolvable evidence)`,
-    );
-    const { answers, figures } = await askEveryQuestion(
-      nc,
-      scored.map((q) => ({ agent: q.sampleId, query: q.question })),
-      {
-        tenantId: flags.tenant,
-        topK: TOP_K,
-        concurrency: flags.concurrency,
-        timeoutMs: flags.searchTimeoutMs,
-        progress,
-        retrieval,
-        ...(profiler && { profiler }),
-      },
-    );
-
-    // 5. Recall.
-    const details: ScoredQuestionDetail[] = scored.map((q, i) => {
-      const answer = answers[i]!;
-      return {
-        ...q,
-        ranks: evidenceRanks(q.evidence, answer.hits, (id) => index.turnOf(id, q.sampleId)),
-        top: answer.hits
-          .slice(0, 10)
-          .map(
-            (h) => (h.kind === 'message' ? index.turnOf(h.id, q.sampleId) : undefined) ?? `${h.kind}:${h.id}`,
+      const recall = summariseRecall(details);
+      const standard = locomoStandard(details);
+      const result: LocomoBenchResult = {
+        benchmark: 'locomo',
+        finishedAt: new Date().toISOString(),
+        machine,
+        dataset: {
+          file,
+          sha256,
+          conversations: conversations.length,
+          sessions,
+          turns: turns.length,
+          imageTurns: conversations.reduce(
+            (n, c) => n + c.sessions.reduce((m, s) => m + s.turns.filter((t) => t.blipCaption).length, 0),
+            0,
           ),
-        hits: answer.hits.length,
-        degraded: answer.degraded,
-      };
-    });
-    const recall = summariseRecall(details);
-    const standard = locomoStandard(details);
-    const result: LocomoBenchResult = {
-      benchmark: 'locomo',
-      finishedAt: new Date().toISOString(),
-      machine,
-      dataset: {
-        file,
-        sha256,
-        conversations: conversations.length,
-        sessions,
-        turns: turns.length,
-        imageTurns: conversations.reduce(
-          (n, c) => n + c.sessions.reduce((m, s) => m + s.turns.filter((t) => t.blipCaption).length, 0),
-          0,
+          questions: questionCount,
+          questionsWithoutEvidence: withoutEvidence,
+          unresolvedEvidence,
+        },
+        settings: { ...recallBenchSettings(flags), asOf: flags.asOf },
+        ingest: ingestFigures,
+        search: figures,
+        recall: recall.overall,
+        byCategory: recall.byCategory,
+        references: LOCOMO_REFERENCES,
+        standard,
+        reach: missesByReach(
+          details.filter((d) => d.category <= 4),
+          10,
         ),
-        questions: questionCount,
-        questionsWithoutEvidence: withoutEvidence,
-        unresolvedEvidence,
-      },
-      settings: {
-        tenant: flags.tenant,
-        topK: TOP_K,
-        concurrency: flags.concurrency,
-        services: [...RETRIEVAL_SERVICES],
-        publishWindow: flags.window,
-      },
-      ingest: ingestFigures,
-      search: figures,
-      recall: recall.overall,
-      byCategory: recall.byCategory,
-      references: LOCOMO_REFERENCES,
-      standard,
-      targets: {
-        recall: LOCOMO_TARGETS,
-        met: targetsMet(recall.overall.recall),
-        standard: LOCOMO_STANDARD_TARGETS,
-        standardMet: standardTargetsMet(standard),
-      },
-      checks: {
-        messages: storedMessages,
-        expectedMessages: turns.length,
-        withVector: storedMessages,
-        deadLetters,
-        sessionsOutOfOrder: outOfOrder.length,
-      },
-      questions: details,
-    };
-    const out = resolve(REPO_ROOT, flags.out);
-    writeResult(out, result);
-    console.log(renderLocomoReport(result));
-    console.log(`\nwritten to ${out}`);
-    if (flags.json) console.log(JSON.stringify(locomoHeadline(recall, standard, result.search.latency)));
-  } catch (error) {
-    // No handler at all needs no logs; a handler that failed is explained by retrieval's.
-    if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(stack?.services ?? []);
-    else if (error.code !== 'UNAVAILABLE' && stack) dumpServiceOutput([stack.retrieval], 4000);
-    throw error;
-  } finally {
-    await cleanups.run();
-  }
-}
-
-function tenantId(value: string): string {
-  if (!isValidToken(value)) throw new InvalidArgumentError('letters, digits, "_" and "-" only (at most 64)');
-  return value;
-}
-
-const program = new Command('bench:locomo')
-  .description('Retrieval recall on LoCoMo through the real pipeline (ingest, embedder, gerty, retrieval).')
-  .requiredOption('--data <file>', 'the LoCoMo JSON (e.g. locomo10.json or a split of it)')
-  .option('--tenant <id>', 'the scratch tenant the conversations are ingested into', tenantId, 'locomo')
-  .option('--concurrency <n>', 'memory_search requests at once', integer(1), 4)
-  .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 256)
-  .option(
-    '--ingest-timeout <s>',
-    'seconds to wait for every message and its vector (it also stops after 60 s without progress)',
-    integer(1),
-    900,
-  )
-  .option('--search-timeout-ms <ms>', 'how long one memory_search may take', integer(1), 30_000)
-  .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
-  .option(
-    '--keep-database',
-    'keep the scratch database afterwards, to look into what was ranked and why',
-    false,
-  )
-  .option(
-    '--cpu-prof',
-    "sample retrieval's CPU while the questions are asked (V8 profiler); its summary goes into the result (search.retrievalProfile)",
-    false,
-  )
-  .option(
-    '--json',
-    'print {"questions","recall","byCategory","standard","searchP50Ms","searchP95Ms"} as the last line of stdout',
-    false,
-  )
-  .option(
-    '--out <file>',
-    'where to write the full result (relative to the repository)',
-    'bench-results/locomo.json',
+        targets: {
+          recall: LOCOMO_TARGETS,
+          met: targetsMet(recall.overall.recall),
+          standard: LOCOMO_STANDARD_TARGETS,
+          standardMet: standardTargetsMet(standard),
+        },
+        checks: {
+          messages: storedMessages,
+          expectedMessages: turns.length,
+          withVector: storedMessages,
+          deadLetters,
+          sessionsOutOfOrder: outOfOrder.length,
+        },
+        questions: details,
+      };
+      const out = resolve(REPO_ROOT, flags.out);
+      writeResult(out, result);
+      console.log(renderLocomoReport(result));
+      console.log(`\nwritten to ${out}`);
+      if (flags.json) console.log(JSON.stringify(locomoHeadline(recall, standard, result.search.latency)));
+    },
   );
+}
+
+const program = withRecallBenchOptions(
+  new Command('bench:locomo')
+    .description('Retrieval recall on LoCoMo through the real pipeline (ingest, embedder, gerty, retrieval).')
+    .requiredOption('--data <file>', 'the LoCoMo JSON (e.g. locomo10.json or a split of it)')
+    .addOption(
+      new Option('--as-of <moment>', "ask as of the day after each conversation's last session, or as of now")
+        .choices(['last-session', 'now'])
+        .default('last-session'),
+    ),
+  {
+    tenant: 'locomo',
+    concurrency: 4,
+    ingestTimeout: 900,
+    headline: '{"questions","recall","byCategory","standard","searchP50Ms","searchP95Ms"}',
+    out: 'bench-results/locomo.json',
+  },
+);
 
 runBench(program, main, [LocomoFileError, SearchUnavailableError]);

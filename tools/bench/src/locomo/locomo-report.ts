@@ -1,9 +1,10 @@
 import type { LatencySummary } from '../measure/latency-stats';
+import type { MissesByReach } from '../measure/shared-words';
 import { pickMeasures, summariseStandard, type StandardSummary } from '../measure/standard-recall';
 import type { MachineDescription } from '../report/machine';
-import { renderAligned, renderRunLines, renderStandardTable } from '../report/recall-report';
+import { renderAligned, renderReach, renderRunLines, renderStandardTable } from '../report/recall-report';
 import type { SearchFigures } from '../run/ask-questions';
-import type { IngestFigures } from '../run/retrieval-stack';
+import type { IngestFigures, RecallBenchSettings } from '../run/retrieval-stack';
 import { RECALL_KS, type RecallByK, type RecallReport, type RecallSummary } from './recall';
 
 export const CATEGORY_NAMES: Record<string, string> = {
@@ -100,6 +101,8 @@ export interface ScoredQuestionDetail {
   readonly top: readonly string[];
   readonly hits: number;
   readonly degraded: boolean;
+  /** Some evidence turn, or the turn before it, holds one of the question's content words. */
+  readonly sharesWords: boolean;
 }
 
 /** Everything one `npm run bench:locomo` measured, as written to bench-results/locomo.json. */
@@ -120,12 +123,9 @@ export interface LocomoBenchResult {
     /** Evidence pieces that did not resolve, as "<sample_id> q<index>: <piece>". */
     readonly unresolvedEvidence: readonly string[];
   };
-  readonly settings: {
-    readonly tenant: string;
-    readonly topK: number;
-    readonly concurrency: number;
-    readonly services: readonly string[];
-    readonly publishWindow: number;
+  readonly settings: RecallBenchSettings & {
+    /** "last-session": each question asked as of the day after its conversation's last session; "now": as of the run. */
+    readonly asOf: 'last-session' | 'now';
   };
   readonly ingest: IngestFigures;
   readonly search: SearchFigures;
@@ -133,6 +133,8 @@ export interface LocomoBenchResult {
   readonly byCategory: RecallReport['byCategory'];
   readonly references: typeof LOCOMO_REFERENCES;
   readonly standard: LocomoStandard;
+  /** Categories 1–4: misses at 10, and how many of them full text could not reach. */
+  readonly reach: MissesByReach;
   readonly targets: {
     readonly recall: typeof LOCOMO_TARGETS;
     readonly met: boolean;
@@ -257,6 +259,7 @@ export function renderLocomoReport(r: LocomoBenchResult): string {
     renderRecallTable(report),
     '',
     renderLocomoStandardTable(r.standard, questions),
+    renderReach(r.reach, 'categories 1–4'),
     '',
     ...renderRunLines({
       search: r.search,
@@ -267,6 +270,7 @@ export function renderLocomoReport(r: LocomoBenchResult): string {
     }),
     `dataset    ${r.dataset.file}: ${r.dataset.conversations} conversations, ${r.dataset.sessions} sessions, ${n0(r.dataset.turns)} turns (${n0(r.dataset.imageTurns)} with a photo), ` +
       `${n0(r.dataset.questions)} questions, ${r.dataset.questionsWithoutEvidence} without resolvable evidence, ${r.dataset.unresolvedEvidence.length} evidence ids skipped`,
+    `asked as   ${r.settings.asOf === 'last-session' ? "of the day after each conversation's last session" : 'of now'}`,
     `checks     ${n0(r.checks.messages)}/${n0(r.checks.expectedMessages)} messages, ${n0(r.checks.withVector)} with a vector, ${r.checks.deadLetters} dead letters, ` +
       `${r.checks.sessionsOutOfOrder} sessions out of order`,
     `machine    ${r.machine.cores} × ${r.machine.cpu}, ${r.machine.memoryGiB} GiB, PG ${r.machine.postgres}, pgvector ${r.machine.pgvector}, node ${r.machine.node}`,

@@ -1,6 +1,6 @@
 import { TurnEventSchema, decodeMessage, timestampDate } from '@engram/contracts';
 import { parseLocomo } from '@engram/memory-core';
-import { locomoTurnEvents, sessionsOutOfOrder, turnContent } from './turn-events';
+import { dayAfterLastSession, locomoTurnEvents, sessionsOutOfOrder, turnContent } from './turn-events';
 
 describe('LoCoMo turns as TurnEvents', () => {
   const conversations = parseLocomo(
@@ -64,5 +64,9 @@ describe('LoCoMo turns as TurnEvents', () => {
       sessionsOutOfOrder(conversations, [{ ...stored[0]!, turnIds: ['D2:2', 'D2:1'] }, stored[1]!]),
     ).toEqual(['conv-1/session_2']);
     expect(sessionsOutOfOrder(conversations, [stored[0]!])).toEqual(['conv-1/session_10']);
+  });
+
+  it('asks about a conversation the day after its last session, whatever the order of the sessions', () => {
+    expect(dayAfterLastSession(conversations[0]!)).toEqual(new Date('2023-06-02T09:00:00Z'));
   });
 });

@@ -30,6 +30,14 @@ export function locomoTurnEvents(
   });
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** When a question about a conversation is asked: the day after its last session. */
+export function dayAfterLastSession(conversation: LocomoConversation): Date {
+  const last = Math.max(...conversation.sessions.map((s) => s.date.getTime()));
+  return new Date(last + DAY_MS);
+}
+
 /** A stored conversation's turn ids in transcript order (created_at, stream_seq, position). */
 export interface StoredSession {
   readonly agent: string;

@@ -18,6 +18,7 @@ const question = (
   asOf: null,
   turnRanks,
   sessionRanks,
+  sharesWords: true,
   evidenceAfterAsOf: 0,
   top: [],
   hits: 50,

@@ -1,9 +1,10 @@
 import type { LatencySummary } from '../measure/latency-stats';
+import type { MissesByReach } from '../measure/shared-words';
 import { pickMeasures, summariseStandard, type StandardSummary } from '../measure/standard-recall';
 import type { MachineDescription } from '../report/machine';
-import { renderRunLines, renderStandardTable, type StandardRow } from '../report/recall-report';
+import { renderReach, renderRunLines, renderStandardTable, type StandardRow } from '../report/recall-report';
 import type { SearchFigures } from '../run/ask-questions';
-import type { IngestFigures } from '../run/retrieval-stack';
+import type { IngestFigures, RecallBenchSettings } from '../run/retrieval-stack';
 import { QUESTION_TYPES } from './longmemeval-file';
 
 /** Turn level at these k, session level at the first two. */
@@ -42,6 +43,8 @@ export interface LongMemEvalQuestionDetail {
   readonly turnRanks: ReadonlyArray<number | null>;
   /** Ranks of its answer sessions, sessions ranked by their best hit. */
   readonly sessionRanks: ReadonlyArray<number | null>;
+  /** Some evidence turn, or the turn before it, holds one of the question's content words. */
+  readonly sharesWords: boolean;
   /** Evidence turns said after the moment it was asked as of: no search as of then can find them. */
   readonly evidenceAfterAsOf: number;
   /** The first 10 hits: turn ids, or "<kind>:<id>" for what is not a turn of its haystack. */
@@ -113,12 +116,7 @@ export interface LongMemEvalBenchResult {
     /** Scored questions with evidence turns dated after the question (asked as of its date, they cannot be found). */
     readonly evidenceAfterQuestion: number;
   };
-  readonly settings: {
-    readonly tenant: string;
-    readonly topK: number;
-    readonly concurrency: number;
-    readonly services: readonly string[];
-    readonly publishWindow: number;
+  readonly settings: RecallBenchSettings & {
     /** "question": each question asked as of its question_date; "now": as of the run. */
     readonly asOf: 'question' | 'now';
   };
@@ -126,6 +124,14 @@ export interface LongMemEvalBenchResult {
   readonly search: SearchFigures;
   readonly overall: LevelMeasures;
   readonly byType: Record<string, LevelMeasures>;
+  /** Turn level: misses at 10, and how many of them full text could not reach. */
+  readonly reach: MissesByReach;
+  /**
+   * The measures without the questions whose evidence is dated after the moment they are asked
+   * as of (the release dates some sessions later on the question's own day): what ranking gets
+   * of what a point-in-time search may find. Null when there are none.
+   */
+  readonly withoutLateEvidence: LevelMeasures | null;
   readonly references: typeof LONGMEMEVAL_REFERENCES;
   readonly targets: typeof LONGMEMEVAL_TARGETS & { readonly met: boolean };
   readonly checks: {
@@ -220,6 +226,14 @@ export function renderLongMemEvalReport(r: LongMemEvalBenchResult): string {
   return [
     renderLongMemEvalTables(r.overall, r.byType),
     `targets    ${r.targets.met ? 'met' : 'MISSED'}`,
+    renderReach(r.reach, 'turn level'),
+    ...(r.withoutLateEvidence
+      ? [
+          `late       without the ${r.overall.sessionQuestions - r.withoutLateEvidence.sessionQuestions} question(s) whose evidence is dated after the moment asked: ` +
+            `turn any@10 ${r.withoutLateEvidence.turn['any@10']}, all@10 ${r.withoutLateEvidence.turn['all@10']}; ` +
+            `session any@5 ${r.withoutLateEvidence.session['any@5']}`,
+        ]
+      : []),
     '',
     ...renderRunLines({
       search: r.search,

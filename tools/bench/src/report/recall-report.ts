@@ -1,4 +1,5 @@
 import type { LatencySummary } from '../measure/latency-stats';
+import type { MissesByReach } from '../measure/shared-words';
 import type { StandardSummary } from '../measure/standard-recall';
 import type { SearchFigures } from '../run/ask-questions';
 import type { IngestFigures } from '../run/retrieval-stack';
@@ -54,6 +55,14 @@ export function renderStandardTable(
           ],
     ),
   ]);
+}
+
+/** The line that says how many misses full text could not have found. */
+export function renderReach(reach: MissesByReach, of: string): string {
+  return (
+    `reach      ${of}: ${reach.misses} of ${reach.questions} questions miss their evidence in the first ${reach.k}; ` +
+    `${reach.missesWithoutSharedWords} of those share no content word with it (nor with the turn before it): only meaning could find them`
+  );
 }
 
 /** The search and ingest lines every recall bench prints under its tables. */

@@ -1,6 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { ServiceProcess } from '@engram/testing';
-import { Rpcs } from '@engram/contracts';
+import { Rpcs, timestampFromDate } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies, type LatencySummary } from '../measure/latency-stats';
 import type { ProfileSummary } from '../profile/cpu-profile-summary';
@@ -56,7 +56,7 @@ const RETRIES = 3;
 
 /**
  * One memory_search per question: query = the question, filters.agent = its conversation,
- * topK, the default mode and fusion, leaving no access trace (an evaluation must not feed on itself). A busy service (RESOURCE_EXHAUSTED) is asked again after
+ * asOf when the question has one, topK, the default mode and fusion, leaving no access trace (an evaluation must not feed on itself). A busy service (RESOURCE_EXHAUSTED) is asked again after
  * a pause; any other failure ends the run (a recall over the questions that happened to work
  * would mislead).
  */
@@ -72,6 +72,7 @@ async function ask(nc: NatsConnection, question: Question, options: AskOptions):
           filters: { agent: question.agent },
           topK: options.topK,
           recordAccess: false,
+          ...(question.asOf && { asOf: timestampFromDate(question.asOf) }),
         },
         { tenantId: options.tenantId, timeoutMs: options.timeoutMs },
       );

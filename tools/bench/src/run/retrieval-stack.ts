@@ -1,13 +1,28 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { Consumers, Streams } from '@engram/contracts';
+import { Consumers, isValidToken, Streams } from '@engram/contracts';
 import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
 import type { CorpusTurn } from '../corpus/turn-corpus';
 import { waitForEmbeddedRows } from '../measure/embedded-rows';
 import { publishTurns } from '../publish/turn-publisher';
+import { ServiceProfile } from '../profile/service-profile';
 import { describeMachine, type MachineDescription } from '../report/machine';
-import { consumerSettings, startReadyService, type Cleanups } from './lifecycle';
+import {
+  askEveryQuestion,
+  SearchUnavailableError,
+  type Answer,
+  type Question,
+  type SearchFigures,
+} from './ask-questions';
+import { consumerSettings, dumpServiceOutput, integer, startReadyService, type Cleanups } from './lifecycle';
+
+/** Hits asked for per question: enough for recall@50. */
+export const RECALL_TOP_K = 50;
 
 /** What a recall bench runs: the built-in model, ingest, the embedder and retrieval, each its own process. */
 export const RETRIEVAL_SERVICES = ['gerty', 'ingest', 'embedder', 'retrieval'] as const;
@@ -99,6 +114,9 @@ export interface IngestFigures {
   readonly publishRetries: number;
 }
 
+/** Ingestion's figures, with what was stored and the dead letters. */
+export type Ingested = IngestFigures & { readonly deadLetters: number; readonly messages: number };
+
 export interface IngestOptions {
   readonly tenantId: string;
   /** Publishes awaiting their JetStream ack at once. */
@@ -116,7 +134,7 @@ export async function ingestTurns(
   stack: RetrievalStack,
   turns: readonly CorpusTurn[],
   options: IngestOptions,
-): Promise<IngestFigures & { readonly deadLetters: number; readonly messages: number }> {
+): Promise<Ingested> {
   const expected = turns.reduce((n, t) => n + t.messageCount, 0);
   options.progress(
     `publishing ${turns.length} turns to tenant "${options.tenantId}", then waiting for every message and its vector`,
@@ -159,4 +177,138 @@ export async function ingestTurns(
     `stored after ${figures.storedSeconds.toFixed(1)} s, every vector after ${figures.embeddedSeconds.toFixed(1)} s`,
   );
   return { ...figures, deadLetters, messages: drained.rows };
+}
+
+/** The flags every recall bench takes beside its own. */
+export interface RecallBenchFlags {
+  readonly tenant: string;
+  readonly concurrency: number;
+  readonly window: number;
+  readonly ingestTimeout: number;
+  readonly searchTimeoutMs: number;
+  readonly logLevel: string;
+  readonly keepDatabase: boolean;
+  readonly cpuProf: boolean;
+  readonly json: boolean;
+  readonly out: string;
+}
+
+/** How a recall bench ran, as its result says. */
+export interface RecallBenchSettings {
+  readonly tenant: string;
+  readonly topK: number;
+  readonly concurrency: number;
+  readonly services: readonly string[];
+  readonly publishWindow: number;
+}
+
+/** The settings every recall bench reports, from its flags. */
+export function recallBenchSettings(flags: RecallBenchFlags): RecallBenchSettings {
+  return {
+    tenant: flags.tenant,
+    topK: RECALL_TOP_K,
+    concurrency: flags.concurrency,
+    services: [...RETRIEVAL_SERVICES],
+    publishWindow: flags.window,
+  };
+}
+
+function tenantId(value: string): string {
+  if (!isValidToken(value)) throw new InvalidArgumentError('letters, digits, "_" and "-" only (at most 64)');
+  return value;
+}
+
+/** Adds the flags every recall bench takes (RecallBenchFlags), with its own defaults. */
+export function withRecallBenchOptions(
+  program: Command,
+  defaults: { tenant: string; concurrency: number; ingestTimeout: number; headline: string; out: string },
+): Command {
+  return program
+    .option('--tenant <id>', 'the scratch tenant everything is ingested into', tenantId, defaults.tenant)
+    .option('--concurrency <n>', 'memory_search requests at once', integer(1), defaults.concurrency)
+    .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 256)
+    .option(
+      '--ingest-timeout <s>',
+      'seconds to wait for every message and its vector (it also stops after 60 s without progress)',
+      integer(1),
+      defaults.ingestTimeout,
+    )
+    .option('--search-timeout-ms <ms>', 'how long one memory_search may take', integer(1), 30_000)
+    .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
+    .option(
+      '--keep-database',
+      'keep the scratch database afterwards, to look into what was ranked and why',
+      false,
+    )
+    .option(
+      '--cpu-prof',
+      "sample retrieval's CPU while the questions are asked (V8 profiler); its summary goes into the result (search.retrievalProfile)",
+      false,
+    )
+    .option('--json', `print ${defaults.headline} as the last line of stdout`, false)
+    .option('--out <file>', 'where to write the full result (relative to the repository)', defaults.out);
+}
+
+/** A dataset file named on the command line (relative to where npm was called) and its SHA-256. */
+export function datasetFile(path: string): { file: string; sha256: string } {
+  // npm runs scripts from the repository's root; a relative --data is meant from where npm was called.
+  const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
+  return { file, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
+}
+
+/**
+ * A recall bench's run: the stack started, `turns` ingested, then `measure`; the services' last
+ * output shown when it fails, and everything undone however it ends.
+ */
+export async function runRecallBench(
+  run: {
+    readonly name: string;
+    readonly flags: RecallBenchFlags;
+    readonly turns: readonly CorpusTurn[];
+    readonly cleanups: Cleanups;
+    readonly progress: (line: string) => void;
+  },
+  measure: (ran: {
+    stack: RetrievalStack;
+    ingested: Ingested;
+    /** Asks every question (askEveryQuestion) with the run's flags, RECALL_TOP_K hits each. */
+    ask: (questions: readonly Question[]) => Promise<{ answers: Answer[]; figures: SearchFigures }>;
+  }) => Promise<void>,
+): Promise<void> {
+  const { flags, progress } = run;
+  let stack: RetrievalStack | undefined;
+  try {
+    const profiler = flags.cpuProf ? new ServiceProfile(`retrieval-${run.name}`) : undefined;
+    stack = await startRetrievalStack(run.cleanups, progress, {
+      name: run.name,
+      logLevel: flags.logLevel,
+      keepDatabase: flags.keepDatabase,
+      ...(profiler && { retrievalEnv: profiler.env }),
+    });
+    const ingested = await ingestTurns(stack, run.turns, {
+      tenantId: flags.tenant,
+      window: flags.window,
+      timeoutSeconds: flags.ingestTimeout,
+      progress,
+    });
+    const ready = stack;
+    const ask = (questions: readonly Question[]) =>
+      askEveryQuestion(ready.nc, questions, {
+        tenantId: flags.tenant,
+        topK: RECALL_TOP_K,
+        concurrency: flags.concurrency,
+        timeoutMs: flags.searchTimeoutMs,
+        progress,
+        retrieval: ready.retrieval,
+        ...(profiler && { profiler }),
+      });
+    await measure({ stack, ingested, ask });
+  } catch (error) {
+    // No handler at all needs no logs; a handler that failed is explained by retrieval's.
+    if (!(error instanceof SearchUnavailableError)) dumpServiceOutput(stack?.services ?? []);
+    else if (error.code !== 'UNAVAILABLE' && stack) dumpServiceOutput([stack.retrieval], 4000);
+    throw error;
+  } finally {
+    await run.cleanups.run();
+  }
 }
