@@ -23,6 +23,7 @@ export {
 } from './ranking/signals';
 export {
   AUTHOR_MATCH,
+  CONVERSATION_SPREAD,
   ROLE_MATCH,
   rankCandidates,
   reciprocalRankFusion,

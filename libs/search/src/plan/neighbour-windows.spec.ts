@@ -7,6 +7,7 @@ const candidate = (id: string): Candidate => ({
   kind: 'message',
   id,
   role: 'user',
+  conversationId: '1',
   author: 'Ada',
   createdAt: at,
   lastAccessedAt: null,

@@ -1,4 +1,4 @@
-import { roleOfQuery } from '../query/query-role';
+import { asksForSeveral, roleOfQuery } from '../query/query-intent';
 import { findQueryTime } from '../query/query-time';
 import { inverseDocumentFrequency } from '../ranking/bm25';
 import { candidateKey, type Candidate, type ItemKind } from '../ranking/candidate';
@@ -103,6 +103,7 @@ export async function runSearch(
     fusion: search.fusion,
     now,
     role: roleOfQuery(search.query),
+    several: asksForSeveral(search.query),
   };
 
   // Context: the turns around the best messages lend them their words.

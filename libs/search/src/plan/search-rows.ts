@@ -76,6 +76,7 @@ export function toCandidate(r: CandidateRow, asOf?: Date): Candidate {
     kind: r.kind,
     id: String(r.id),
     role: r.role,
+    conversationId: r.conversation_id === null ? null : String(r.conversation_id),
     author: r.author,
     createdAt: r.created_at,
     lastAccessedAt: unknownThen ? null : r.last_accessed_at,

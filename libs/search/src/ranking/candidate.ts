@@ -8,6 +8,8 @@ export interface Candidate {
   readonly id: string;
   /** A message's role ("user", "assistant" …); null for summaries and facts. */
   readonly role: string | null;
+  /** Its conversation (null for a fact said outside one). */
+  readonly conversationId: string | null;
   readonly author: string | null;
   readonly createdAt: Date;
   readonly lastAccessedAt: Date | null;

@@ -1,6 +1,7 @@
 import type { Candidate } from './candidate';
 import {
   AUTHOR_MATCH,
+  CONVERSATION_SPREAD,
   rankCandidates,
   reciprocalRankFusion,
   ROLE_MATCH,
@@ -12,6 +13,7 @@ const message = (id: string, over: Partial<Candidate> = {}): Candidate => ({
   kind: 'message',
   id,
   role: 'user',
+  conversationId: '1',
   author: null,
   createdAt: now,
   lastAccessedAt: null,
@@ -124,6 +126,30 @@ describe('rankCandidates', () => {
     expect(rank([fresh, old], terms('pottery', 'kids')).map((r) => r.candidate.id)).toEqual(['1', '2']);
     const same = message('3', { matched: 0b11, createdAt: new Date('2026-11-20') });
     expect(rank([old, same], terms('pottery', 'kids'))[0]!.candidate.id).toBe('3');
+  });
+
+  it('spreads the hits of a query asking for several things over conversations', () => {
+    // Three good turns of one conversation, a slightly weaker one of another.
+    const candidates = [
+      message('1', { matched: 0b11, conversationId: 'a', cosine: 0.5 }),
+      message('2', { matched: 0b11, conversationId: 'a', cosine: 0.49 }),
+      message('3', { matched: 0b11, conversationId: 'a', cosine: 0.48 }),
+      message('4', { matched: 0b11, conversationId: 'b', cosine: 0.4 }),
+    ];
+    const ask = (several: boolean) =>
+      rankCandidates({
+        terms: terms('city', 'visit'),
+        candidates,
+        averageLength: 10,
+        window: null,
+        fusion: 'weighted',
+        now,
+        several,
+      }).map((r) => r.candidate.id);
+    expect(ask(false)).toEqual(['1', '2', '3', '4']);
+    // The third of conversation a yields to b's (0.514 · 0.9 < 0.49); the second does not (0.517 · 0.95 > 0.49).
+    expect(ask(true)).toEqual(['1', '2', '4', '3']);
+    expect(CONVERSATION_SPREAD).toBeGreaterThan(0);
   });
 
   it('boosts what falls in the time the query names', () => {

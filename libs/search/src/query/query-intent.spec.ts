@@ -1,4 +1,4 @@
-import { roleOfQuery } from './query-role';
+import { asksForSeveral, roleOfQuery } from './query-intent';
 
 describe('roleOfQuery', () => {
   it('reads a question in the first person as asking what the user said', () => {
@@ -20,5 +20,22 @@ describe('roleOfQuery', () => {
     expect(roleOfQuery('kubernetes deployment rollback')).toBeNull();
     // "I" inside a word is no pronoun.
     expect(roleOfQuery('Which city hosted the Olympics in 2012?')).toBeNull();
+  });
+});
+
+describe('asksForSeveral', () => {
+  it('hears a question that wants several answers', () => {
+    expect(asksForSeveral('Which cities has John been to?')).toBe(true);
+    expect(asksForSeveral('How many games has John mentioned winning?')).toBe(true);
+    expect(asksForSeveral('What is the total distance I covered in my four road trips?')).toBe(true);
+    expect(asksForSeveral('What kinds of art does Caroline make?')).toBe(true);
+    expect(asksForSeveral('What books has Melanie read?')).toBe(true);
+    expect(asksForSeveral('What subject have Caroline and Melanie both painted?')).toBe(true);
+  });
+
+  it('does not hear it in a question about one thing', () => {
+    expect(asksForSeveral('What was my previous occupation?')).toBe(false);
+    expect(asksForSeveral('Where did I meet Sophia?')).toBe(false);
+    expect(asksForSeveral('When did Caroline go to the LGBTQ support group?')).toBe(false);
   });
 });

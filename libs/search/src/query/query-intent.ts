@@ -19,3 +19,16 @@ export function roleOfQuery(query: string): QueryRole | null {
   if (USER_WORDS.test(text)) return 'user';
   return null;
 }
+
+/** "How many …", "in total", "both", "which cities", "what kinds of", "what books has …": several answers. */
+const SEVERAL_WORDS =
+  /\b(?:how many|how much|in total|total|both|all the|which \w+s|what (?:kinds?|types?|sorts?) of|what \w+s (?:has|have|did|does|do))\b/;
+
+/**
+ * Whether a query asks for several things ("Which cities has John been to?", "How many games did
+ * I win?"): their evidence is usually spread over several conversations, so the hits should be
+ * too, rather than the turns around one good match.
+ */
+export function asksForSeveral(query: string): boolean {
+  return SEVERAL_WORDS.test(query.toLowerCase());
+}
