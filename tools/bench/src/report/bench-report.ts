@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ProfileSummary } from '../profile/cpu-profile-summary';
@@ -107,9 +108,27 @@ export function headline(result: IngestBenchResult): {
 }
 
 /** Writes a benchmark's full result (any benchmark's) as pretty JSON. */
+/**
+ * Writes a bench's result as JSON, stamped with the commit it ran at (`-dirty` when the working
+ * tree had changes; null outside a git checkout), so a figure can be traced to its code.
+ */
 export function writeResult(file: string, result: object): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ commit: currentCommit(), ...result }, null, 2)}\n`);
+}
+
+function currentCommit(): string | null {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: __dirname,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  try {
+    return `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
+  } catch {
+    return null;
+  }
 }
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
