@@ -109,8 +109,8 @@ export function headline(result: IngestBenchResult): {
 
 /** Writes a benchmark's full result (any benchmark's) as pretty JSON. */
 /**
- * Writes a bench's result as JSON, stamped with the commit it ran at (`-dirty` when the working
- * tree had changes; null outside a git checkout), so a figure can be traced to its code.
+ * Writes a bench's result as JSON, stamped with the commit it ran at (`-dirty` when the code had
+ * uncommitted changes, results aside; null outside a git checkout), so a figure can be traced to its code.
  */
 export function writeResult(file: string, result: object): void {
   mkdirSync(dirname(file), { recursive: true });
@@ -125,7 +125,7 @@ function currentCommit(): string | null {
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
   try {
-    return `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '-dirty' : ''}`;
+    return `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', ':/', ':(top,exclude)bench-results') ? '-dirty' : ''}`;
   } catch {
     return null;
   }
