@@ -43,10 +43,10 @@ describe('reciprocalRankFusion', () => {
 });
 
 describe('rankCandidates', () => {
-  it('fuses full text 0.3, semantic 0.3, temporal 0.02 and importance 0.1', () => {
+  it('fuses full text 0.3, semantic 0.3, temporal 0.01 and importance 0.1', () => {
     const [top] = rank([message('1', { matched: 1, cosine: 0.5 })]);
     expect(top!.signals).toMatchObject({ fulltext: 1, semantic: 0.5, temporal: 1, importance: 0.5 });
-    expect(top!.signals.fused).toBeCloseTo(0.3 + 0.15 + 0.02 + 0.05, 10);
+    expect(top!.signals.fused).toBeCloseTo(0.3 + 0.15 + 0.01 + 0.05, 10);
   });
 
   it('lends the answer the words of the question before it', () => {

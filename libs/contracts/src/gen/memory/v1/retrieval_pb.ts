@@ -138,7 +138,7 @@ export type SearchRequest = Message<"memory.v1.SearchRequest"> & {
   topK: number;
 
   /**
-   * "weighted" (default: full text 0.3, semantic 0.3, temporal 0.02, importance 0.1)
+   * "weighted" (default: full text 0.3, semantic 0.3, temporal 0.01, importance 0.1)
    * or "rrf" (Reciprocal Rank Fusion, k = 60).
    *
    * @generated from field: string fusion = 5;
@@ -219,7 +219,7 @@ export type SearchRequestJson = {
   topK?: number;
 
   /**
-   * "weighted" (default: full text 0.3, semantic 0.3, temporal 0.02, importance 0.1)
+   * "weighted" (default: full text 0.3, semantic 0.3, temporal 0.01, importance 0.1)
    * or "rrf" (Reciprocal Rank Fusion, k = 60).
    *
    * @generated from field: string fusion = 5;
