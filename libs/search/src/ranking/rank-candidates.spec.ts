@@ -120,6 +120,23 @@ describe('rankCandidates', () => {
     expect(ROLE_MATCH).toBeGreaterThan(0);
   });
 
+  it('counts a fact as what the user said: "my …" finds it as it finds their turns', () => {
+    const t = terms('cat');
+    const fact = message('9', { kind: 'fact', role: null, matched: 1, importance: 6 });
+    const said = message('1', { role: 'user', matched: 1 });
+    const answer = message('2', { role: 'assistant', matched: 1 });
+    const [top, second] = rankCandidates({
+      terms: t,
+      candidates: [answer, said, fact],
+      averageLength: 10,
+      window: null,
+      fusion: 'weighted',
+      now,
+      role: 'user',
+    });
+    expect([top!.candidate.id, second!.candidate.id]).toEqual(['9', '1']);
+  });
+
   it('lets recency only break near-ties: an old answer still outranks a fresh near-miss', () => {
     const old = message('1', { matched: 0b11, createdAt: new Date('2026-05-01') });
     const fresh = message('2', { matched: 0b01, createdAt: now });
