@@ -10,8 +10,6 @@
  * private nats-server and scratch database: gerty (built-in model), ingest, embedder, retrieval
  * and api.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { Client } from 'pg';
@@ -28,6 +26,7 @@ import { writeResult } from './report/bench-report';
 import { describeMachine } from './report/machine';
 import {
   Cleanups,
+  datasetFile,
   dumpServiceOutput,
   integer,
   progressFor,
@@ -64,9 +63,8 @@ async function ok(response: Awaited<ReturnType<Pool['request']>>, what: string):
 }
 
 async function main(flags: Flags): Promise<void> {
-  const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), flags.data);
+  const { file, sha256 } = datasetFile(flags.data);
   const conversations = await loadLocomo(file);
-  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
   const turns = conversations.flatMap((c) =>
     c.sessions.flatMap((s) => s.turns.map((t) => ({ user: c.sampleId, run: s.key, text: turnContent(t) }))),
   );

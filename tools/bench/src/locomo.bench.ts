@@ -27,7 +27,7 @@
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { loadLocomo, LocomoFileError } from '@engram/memory-core';
-import { normaliseDiaId, resolveEvidence } from './locomo/evidence';
+import { diaIdKey, resolveEvidence } from './locomo/evidence';
 import {
   LOCOMO_REFERENCES,
   LOCOMO_STANDARD_TARGETS,
@@ -42,13 +42,12 @@ import {
 } from './locomo/locomo-report';
 import { evidenceRanks, summariseRecall } from './locomo/recall';
 import { dayAfterLastSession, locomoTurnEvents, sessionsOutOfOrder } from './locomo/turn-events';
-import { TurnIndex } from './locomo/turn-index';
-import { evidenceSharesWords, missesByReach } from './measure/shared-words';
+import { evidenceSharesWords, missesByReach, storedTurns } from './measure/shared-words';
+import { TurnIndex } from './measure/turn-index';
 import { writeResult } from './report/bench-report';
 import { SearchUnavailableError } from './run/ask-questions';
-import { Cleanups, progressFor, runBench } from './run/lifecycle';
+import { Cleanups, datasetFile, progressFor, runBench } from './run/lifecycle';
 import {
-  datasetFile,
   RECALL_TOP_K,
   recallBenchSettings,
   runRecallBench,
@@ -83,11 +82,8 @@ async function main(flags: Flags): Promise<void> {
       const { admin, machine } = stack;
 
       // 2. What was stored: message → turn, and the transcript's order per session.
-      const stored = await admin.query<{ id: string; agent: string; turn_id: string }>(
-        `SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`,
-        [flags.tenant],
-      );
-      const index = new TurnIndex(stored.rows.map((r) => ({ id: r.id, agent: r.agent, turnId: r.turn_id })));
+      const stored = await storedTurns(admin, flags.tenant);
+      const index = new TurnIndex(stored, diaIdKey);
       const order = await admin.query<{ agent: string; session_key: string; turn_ids: string[] }>(
         `SELECT c.agent, c.session_key, array_agg(m.turn_id ORDER BY m.created_at, m.stream_seq, m.position) AS turn_ids
          FROM messages m JOIN conversations c ON c.id = m.conversation_id
@@ -148,9 +144,9 @@ async function main(flags: Flags): Promise<void> {
       // 5. Recall, and whether full text could reach each question's evidence at all.
       const reach = await evidenceSharesWords(
         admin,
-        flags.tenant,
+        stored,
         scored.map((q) => ({ agent: q.sampleId, text: q.question, evidence: q.evidence })),
-        (turnId) => normaliseDiaId(turnId) ?? turnId,
+        diaIdKey,
       );
       const details: ScoredQuestionDetail[] = scored.map((q, i) => {
         const answer = answers[i]!;

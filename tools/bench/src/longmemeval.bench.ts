@@ -33,13 +33,13 @@ import {
 } from './longmemeval/longmemeval-report';
 import { haystackOf } from './longmemeval/turn-events';
 import { evidenceRanks } from './locomo/recall';
-import { evidenceSharesWords, missesByReach } from './measure/shared-words';
+import { evidenceSharesWords, missesByReach, storedTurns } from './measure/shared-words';
+import { TurnIndex } from './measure/turn-index';
 import { firstRanks, rankedByBest } from './measure/standard-recall';
 import { writeResult } from './report/bench-report';
 import { SearchUnavailableError, type Question } from './run/ask-questions';
-import { Cleanups, progressFor, runBench } from './run/lifecycle';
+import { Cleanups, datasetFile, progressFor, runBench } from './run/lifecycle';
 import {
-  datasetFile,
   RECALL_TOP_K,
   recallBenchSettings,
   runRecallBench,
@@ -73,11 +73,8 @@ async function main(flags: Flags): Promise<void> {
     async ({ stack, ingested, ask }) => {
       const { deadLetters, messages: storedMessages, ...ingestFigures } = ingested;
       // Which turn each stored message is, per agent (= question).
-      const stored = await stack.admin.query<{ id: string; agent: string; turn_id: string }>(
-        `SELECT id::text AS id, agent, turn_id FROM messages WHERE tenant_id = $1`,
-        [flags.tenant],
-      );
-      const turnOfMessage = new Map(stored.rows.map((r) => [r.id, { agent: r.agent, turn: r.turn_id }]));
+      const stored = await storedTurns(stack.admin, flags.tenant);
+      const index = new TurnIndex(stored);
 
       const scored = dataset.flatMap((q, i) =>
         q.abstention ? [] : [{ question: q, haystack: haystacks[i]! }],
@@ -96,7 +93,7 @@ async function main(flags: Flags): Promise<void> {
       // Whether full text could reach each question's evidence turns at all.
       const reach = await evidenceSharesWords(
         stack.admin,
-        flags.tenant,
+        stored,
         scored.map(({ question, haystack }) => ({
           agent: haystack.agent,
           text: question.question,
@@ -105,10 +102,7 @@ async function main(flags: Flags): Promise<void> {
       );
       const details: LongMemEvalQuestionDetail[] = scored.map(({ question, haystack }, i) => {
         const answer = answers[i]!;
-        const turnOf = (id: string) => {
-          const hit = turnOfMessage.get(id);
-          return hit && hit.agent === haystack.agent ? hit.turn : undefined;
-        };
+        const turnOf = (id: string) => index.turnOf(id, haystack.agent);
         const sessionsRanked = rankedByBest(answer.hits, (h) =>
           h.kind === 'message' ? haystack.sessionOfTurn.get(turnOf(h.id) ?? '') : null,
         );

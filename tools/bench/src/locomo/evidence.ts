@@ -12,6 +12,11 @@ export function normaliseDiaId(raw: string): string | null {
   return match ? `D${Number(match[1])}:${Number(match[2])}` : null;
 }
 
+/** A stored turn id as LoCoMo's evidence spells it: its normalised dia_id, or itself when it is none. */
+export function diaIdKey(turnId: string): string {
+  return normaliseDiaId(turnId) ?? turnId;
+}
+
 export interface QuestionEvidence {
   /** Distinct turn ids that resolve to a turn of the conversation, in the order given. */
   readonly turns: readonly string[];

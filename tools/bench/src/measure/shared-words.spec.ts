@@ -2,6 +2,7 @@ import { missesByReach, sharesWords, TurnWords } from './shared-words';
 
 const turns = new TurnWords([
   {
+    id: '1',
     agent: 'a',
     turnId: 'D1:1',
     conversationId: '1',
@@ -9,13 +10,21 @@ const turns = new TurnWords([
     lexemes: new Set(['often', 'workout']),
   },
   {
+    id: '2',
     agent: 'a',
     turnId: 'D1:2',
     conversationId: '1',
     author: 'John',
     lexemes: new Set(['three', 'time', 'week']),
   },
-  { agent: 'a', turnId: 'D2:1', conversationId: '2', author: 'John', lexemes: new Set(['game', 'catan']) },
+  {
+    id: '3',
+    agent: 'a',
+    turnId: 'D2:1',
+    conversationId: '2',
+    author: 'John',
+    lexemes: new Set(['game', 'catan']),
+  },
 ]);
 
 describe('whether full text can reach the evidence', () => {

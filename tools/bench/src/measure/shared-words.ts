@@ -33,8 +33,9 @@ export async function lexemesOfTexts(admin: Client, texts: readonly string[]): P
   return out;
 }
 
-/** A tenant's messages with their lexemes, per agent in transcript order. */
+/** A tenant's stored message: which turn of which agent it is, and its lexemes. */
 export interface StoredTurn {
+  readonly id: string;
   readonly agent: string;
   readonly turnId: string;
   readonly conversationId: string;
@@ -42,20 +43,23 @@ export interface StoredTurn {
   readonly lexemes: ReadonlySet<string>;
 }
 
+/** Every message of the scratch tenant, each conversation's in transcript order: one read serves the turn index and the reach. */
 export async function storedTurns(admin: Client, tenantId: string): Promise<StoredTurn[]> {
   const { rows } = await admin.query<{
+    id: string;
     agent: string;
     turn_id: string;
     conversation_id: string;
     author: string | null;
     lexemes: string[];
   }>(
-    `SELECT agent, turn_id, conversation_id::text, author, tsvector_to_array(tsv) AS lexemes
+    `SELECT id::text AS id, agent, turn_id, conversation_id::text, author, tsvector_to_array(tsv) AS lexemes
        FROM messages WHERE tenant_id = $1
       ORDER BY conversation_id, created_at, stream_seq, position, id`,
     [tenantId],
   );
   return rows.map((r) => ({
+    id: r.id,
     agent: r.agent,
     turnId: r.turn_id,
     conversationId: r.conversation_id,
@@ -105,13 +109,13 @@ export function missesByReach(
 }
 
 /**
- * For each question, whether its evidence shares a content word with it (sharesWords), read from
- * the scratch tenant: the questions' lexemes less those of the speakers' names, and every stored
- * turn's (`turnKey` maps a stored turn id to the evidence's spelling).
+ * For each question, whether its evidence shares a content word with it (sharesWords): the
+ * questions' lexemes (Postgres' english configuration) less those of the speakers' names, against
+ * the stored turns' (`turnKey` spells a stored turn id as the evidence does).
  */
 export async function evidenceSharesWords(
   admin: Client,
-  tenantId: string,
+  stored: readonly StoredTurn[],
   questions: ReadonlyArray<{
     readonly agent: string;
     readonly text: string;
@@ -119,7 +123,7 @@ export async function evidenceSharesWords(
   }>,
   turnKey: (turnId: string) => string = (id) => id,
 ): Promise<boolean[]> {
-  const turns = (await storedTurns(admin, tenantId)).map((t) => ({ ...t, turnId: turnKey(t.turnId) }));
+  const turns = stored.map((t) => ({ ...t, turnId: turnKey(t.turnId) }));
   const byAgent = new Map<string, StoredTurn[]>();
   for (const t of turns) {
     const list = byAgent.get(t.agent);

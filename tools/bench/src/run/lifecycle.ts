@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command, type OptionValues } from 'commander';
 import { startService, type ServiceProcess } from '@engram/testing';
 
@@ -123,4 +126,11 @@ export function dumpServiceOutput(services: readonly ServiceProcess[], chars = 2
     process.stderr.write(
       `--- ${service.name} output (last ${chars} chars) ---\n${service.output().slice(-chars)}\n`,
     );
+}
+
+/** A dataset file named on the command line (relative to where npm was called) and its SHA-256. */
+export function datasetFile(path: string): { file: string; sha256: string } {
+  // npm runs scripts from the repository's root; a relative --data is meant from where npm was called.
+  const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
+  return { file, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
 }

@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -247,13 +244,6 @@ export function withRecallBenchOptions(
     )
     .option('--json', `print ${defaults.headline} as the last line of stdout`, false)
     .option('--out <file>', 'where to write the full result (relative to the repository)', defaults.out);
-}
-
-/** A dataset file named on the command line (relative to where npm was called) and its SHA-256. */
-export function datasetFile(path: string): { file: string; sha256: string } {
-  // npm runs scripts from the repository's root; a relative --data is meant from where npm was called.
-  const file = resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
-  return { file, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
 }
 
 /**

@@ -1,5 +1,3 @@
-import { normaliseDiaId } from './evidence';
-
 /** A stored message as the scratch database has it (SELECT id, agent, turn_id FROM messages). */
 export interface StoredMessageRow {
   readonly id: string;
@@ -8,16 +6,17 @@ export interface StoredMessageRow {
 }
 
 /**
- * Which turn each stored message is, per agent (= LoCoMo conversation): hits name message ids,
- * evidence names turn ids. Turn ids are normalised like evidence ids ("D30:05" = "D30:5").
+ * Which turn each stored message is, per agent (a LoCoMo conversation, a LongMemEval haystack):
+ * hits name message ids, evidence names turn ids. `turnKey` spells a stored turn id as the
+ * evidence does (LoCoMo's "D30:05" = "D30:5"); by default as stored.
  */
 export class TurnIndex {
   private readonly byMessage = new Map<string, { agent: string; turn: string }>();
   private readonly turnsByAgent = new Map<string, Set<string>>();
 
-  constructor(rows: Iterable<StoredMessageRow>) {
+  constructor(rows: Iterable<StoredMessageRow>, turnKey: (turnId: string) => string = (id) => id) {
     for (const row of rows) {
-      const turn = normaliseDiaId(row.turnId) ?? row.turnId;
+      const turn = turnKey(row.turnId);
       this.byMessage.set(String(row.id), { agent: row.agent, turn });
       let turns = this.turnsByAgent.get(row.agent);
       if (!turns) this.turnsByAgent.set(row.agent, (turns = new Set()));
