@@ -10,6 +10,7 @@ import {
   decodeMessage,
   encodeMessage,
   isValidToken,
+  protobufReason,
   Subjects,
   timestampFromDate,
   TurnEventSchema,
@@ -31,7 +32,7 @@ export function messageOf<S extends DescMessage>(schema: S, init: MessageInitSha
   try {
     return create(schema, dated as MessageInitShape<S>);
   } catch (error) {
-    throw new EngramInvalidArgumentError(`invalid ${schema.name}: ${reasonOf(error)}`);
+    throw new EngramInvalidArgumentError(`invalid ${schema.name}: ${protobufReason(error)}`);
   }
 }
 
@@ -81,7 +82,7 @@ export function encodeRequest<S extends DescMessage>(schema: S, message: Message
   try {
     return encodeMessage(schema, message);
   } catch (error) {
-    throw new EngramInvalidArgumentError(`invalid ${schema.name}: ${reasonOf(error)}`);
+    throw new EngramInvalidArgumentError(`invalid ${schema.name}: ${protobufReason(error)}`);
   }
 }
 
@@ -91,7 +92,7 @@ export function decodeResponse<S extends RpcSpec>(spec: S, body: Uint8Array): Me
     return decodeMessage(spec.response, body, { strict: false }) as MessageShape<S['response']>;
   } catch (error) {
     throw new EngramInternalError(
-      `${spec.subject} answered what is not a ${spec.response.name}: ${reasonOf(error)}`,
+      `${spec.subject} answered what is not a ${spec.response.name}: ${protobufReason(error)}`,
     );
   }
 }
@@ -172,8 +173,4 @@ export function checkedTurn(
     );
   }
   return turn;
-}
-
-function reasonOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/^\[\w+\] /, '');
 }

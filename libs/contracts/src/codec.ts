@@ -21,6 +21,11 @@ export class ContractViolationError extends Error {
   }
 }
 
+/** What protobuf-es says went wrong, without its "[code] " prefix (readable in a violation or a dead letter). */
+export function protobufReason(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/^\[\w+\] /, '');
+}
+
 /** Decodes the protobuf JSON mapping of a message (what any runtime publishes as plain JSON). */
 export function decodeMessage<S extends DescMessage>(
   schema: S,
@@ -39,8 +44,7 @@ export function decodeMessage<S extends DescMessage>(
   try {
     return fromJsonString(schema, text, { ignoreUnknownFields: !options.strict });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ContractViolationError(schema.typeName, reason.replace(/^\[\w+\] /, ''));
+    throw new ContractViolationError(schema.typeName, protobufReason(error));
   }
 }
 

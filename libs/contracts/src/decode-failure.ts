@@ -1,4 +1,5 @@
 import { fromJson, type DescField, type DescMessage, type JsonValue } from '@bufbuild/protobuf';
+import { protobufReason } from './codec';
 import type { FieldViolation } from './requests/request-rules';
 
 type JsonObject = { [key: string]: JsonValue };
@@ -62,7 +63,7 @@ function decodeProblem(schema: DescMessage, json: JsonValue): string | null {
     fromJson(schema, json);
     return null;
   } catch (error) {
-    return (error instanceof Error ? error.message : String(error)).replace(/^\[\w+\] /, '');
+    return protobufReason(error);
   }
 }
 

@@ -1,5 +1,6 @@
 import { create, fromJsonString, toJsonString } from '@bufbuild/protobuf';
 import {
+  protobufReason,
   Subjects,
   TurnEventSchema,
   TurnMessageSchema,
@@ -114,7 +115,7 @@ export function parseTurnLine(line: string, options: TurnLineOptions): TurnLine 
   } catch (error) {
     return {
       kind: 'refused',
-      problems: [`not a TurnEvent: ${(error as Error).message.replace(/^\[\w+\] /, '')}`],
+      problems: [`not a TurnEvent: ${protobufReason(error)}`],
     };
   }
   const agent = options.agent ?? turn.agent;
