@@ -78,6 +78,14 @@ export class SlotList {
   private data = new Int32Array(4);
   length = 0;
 
+  /** A list holding `slots`, which must be ascending and distinct. */
+  static ofSorted(slots: Int32Array<ArrayBuffer>): SlotList {
+    const list = new SlotList();
+    list.data = slots.length > 0 ? slots : list.data;
+    list.length = slots.length;
+    return list;
+  }
+
   /** Inserts `slot` in order (at the end when it is the largest, the usual case); a slot already present stays once. */
   insert(slot: number): void {
     if (this.length === 0 || this.data[this.length - 1]! < slot) {

@@ -12,8 +12,8 @@ import type { SearchScope } from '../plan/search-scope';
 import type { SearchSource, StatementRunner } from '../plan/search-source';
 import type { LexemeCache } from './lexeme-cache';
 import type { ItemTable, TenantIndex } from './tenant-index';
-import type { SlotList } from './columns';
-import { firstInSlotOrder, matchedBits, matchedBitsOf } from './slot-merge';
+import { SlotList } from './columns';
+import { firstInSlotOrder, intersect, matchedBits, matchedBitsOf } from './slot-merge';
 import { squaredNorm, type VectorSet } from './vector-set';
 
 const EXPANSION_DEPTH = 3;
@@ -36,13 +36,15 @@ export function indexSearchSource(
     terms: async (_tenantId, text) => termRows(index, await lexemes.termsOf(text, run)),
     frequencies: async (scope, terms) => {
       const inScope = scopeTest(index, 'message', scope);
+      const reach = reachOf(index, 'message', scope);
       return terms.map((lexeme, term) => {
         const postings = index.messages.postings.get(lexeme);
         const df = Math.min(postings?.length ?? 0, DF_COUNT_CAP);
         if (!inScope) return { term, df, scoped_df: null };
+        const held = postings && reach ? intersect(postings, reach) : postings;
         let scoped = 0;
-        for (let i = 0; postings && i < postings.length && scoped < DF_COUNT_CAP; i++)
-          if (inScope(postings.at(i))) scoped++;
+        for (let i = 0; held && i < held.length && scoped < DF_COUNT_CAP; i++)
+          if (inScope(held.at(i))) scoped++;
         return { term, df, scoped_df: scoped };
       });
     },
@@ -115,6 +117,22 @@ export function scopeTest(
 }
 
 /**
+ * The slots of `kind` a scope can reach at all, when it names an agent or a conversation: the
+ * shorter of their lists (an empty one for a name the tenant never had); null when it names
+ * neither. A scoped search reads these instead of the whole tenant; the scope test still applies.
+ */
+export function reachOf(index: TenantIndex, kind: ItemKind, scope: SearchScope): SlotList | null {
+  const t = index.table(kind);
+  const lists: SlotList[] = [];
+  if (scope.agent) lists.push(t.byAgent.get(index.agents.find(scope.agent)) ?? EMPTY);
+  if (scope.conversationId)
+    lists.push(t.byConversation.get(index.conversations.find(scope.conversationId)) ?? EMPTY);
+  return lists.reduce<SlotList | null>((a, b) => (a === null || b.length < a.length ? b : a), null);
+}
+
+const EMPTY = new SlotList();
+
+/**
  * A fact is in force while open and not expired (factInForce's meaning); as of a moment, when it
  * held by then and was neither closed nor expired by then. Messages and summaries always are.
  */
@@ -146,7 +164,12 @@ function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number
     const alive = aliveTest(index, kind, nowUs, usOf(input.scope.asOf));
     const filtered = alive !== null || inScope !== null;
     const eligible = (s: number) => (alive === null || alive(s)) && (inScope === null || inScope(s));
-    const chosen = input.chosen.flatMap((l) => t.postings.get(l) ?? []);
+    const reach = reachOf(index, kind, input.scope);
+    // Every eligible slot is within reach: the lists narrowed to it give the same slots.
+    const chosen = input.chosen.flatMap((l) => {
+      const list = t.postings.get(l);
+      return !list ? [] : reach ? [intersect(list, reach)] : [list];
+    });
     // In slot order, like a scan of the lists merged, up to the budget; every one taken is eligible.
     const lexical = firstInSlotOrder(chosen, CANDIDATE_BUDGET, eligible);
     const columns = new CandidateColumns(index, kind, input.terms, query, input.model);
@@ -155,7 +178,10 @@ function candidateRows(index: TenantIndex, input: CandidatesInput, nowUs: number
     const vectors = query && input.model ? t.vectors.get(input.model) : undefined;
     if (query && vectors && vectors.dimensions === query.length) {
       // The nearest of what the filters let through, as the SQL path's filtered scan.
-      for (const s of vectors.nearest(query, SEMANTIC_CANDIDATES, filtered ? eligible : undefined)) {
+      const nearest = filtered
+        ? vectors.nearest(query, SEMANTIC_CANDIDATES, eligible, reach ?? undefined)
+        : vectors.nearest(query, SEMANTIC_CANDIDATES);
+      for (const s of nearest) {
         if (isIn(lexical, s)) continue;
         rows.push(columns.row(s, matchedBitsOf(columns.lists, s), true));
       }

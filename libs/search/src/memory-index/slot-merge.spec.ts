@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { SlotList } from './columns';
-import { firstInSlotOrder, matchedBits, matchedBitsOf } from './slot-merge';
+import { firstInSlotOrder, intersect, matchedBits, matchedBitsOf } from './slot-merge';
 
 const listOf = (slots: readonly number[]) => {
   const list = new SlotList();
@@ -60,6 +60,23 @@ describe('SlotList.seek', () => {
           const answer = expected < 0 ? sorted.length : expected;
           const start = Math.min(from, answer);
           expect(list.seek(slot, start)).toBe(answer);
+        },
+      ),
+    );
+  });
+});
+
+describe('intersect', () => {
+  it('holds exactly the slots both lists hold, ascending', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(500), { maxLength: 300 }),
+        fc.array(fc.nat(500), { maxLength: 40 }),
+        (a, b) => {
+          const inB = new Set(b);
+          const expected = [...new Set(a)].filter((s) => inB.has(s)).sort((x, y) => x - y);
+          const both = intersect(listOf(a), listOf(b));
+          expect(Array.from({ length: both.length }, (_, i) => both.at(i))).toEqual(expected);
         },
       ),
     );

@@ -1,4 +1,4 @@
-import type { SlotList } from './columns';
+import { SlotList } from './columns';
 
 /**
  * The slots of `lists` merged in ascending order, each once, that `accept` takes, stopping at
@@ -26,6 +26,23 @@ export function firstInSlotOrder(
     if (accept(next)) taken[count++] = next;
   }
   return taken.subarray(0, count);
+}
+
+/**
+ * The slots both ascending lists hold, ascending: the shorter list is walked and the longer
+ * galloped through, so a scope of hundreds costs hundreds of steps against a list of any length.
+ */
+export function intersect(a: SlotList, b: SlotList): SlotList {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const both = new Int32Array(short.length);
+  let count = 0;
+  let at = 0;
+  for (let i = 0; i < short.length && at < long.length; i++) {
+    const slot = short.at(i);
+    at = long.seek(slot, at);
+    if (at < long.length && long.at(at) === slot) both[count++] = slot;
+  }
+  return SlotList.ofSorted(both.subarray(0, count));
 }
 
 /**

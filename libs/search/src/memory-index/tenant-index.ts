@@ -32,6 +32,9 @@ export class ItemTable {
   readonly postings = new Map<string, SlotList>();
   private readonly lexemeCount = new Int32Column();
   readonly vectors = new Map<string, VectorSet>();
+  /** Slots by agent and by conversation (ascending): what a scoped search reaches without reading the rest. */
+  readonly byAgent = new Map<number, SlotList>();
+  readonly byConversation = new Map<number, SlotList>();
 
   get size(): number {
     return this.slots.size;
@@ -54,6 +57,19 @@ export class ItemTable {
     this.ids.set(slot, Number(id));
     this.idTexts.push(id);
     return { slot, added: true };
+  }
+
+  /** Files a new slot under its agent and conversation (neither changes once an item is stored). */
+  file(slot: number, agent: number, conversation: number): void {
+    for (const [map, key] of [
+      [this.byAgent, agent],
+      [this.byConversation, conversation],
+    ] as const) {
+      if (key < 0) continue;
+      let list = map.get(key);
+      if (!list) map.set(key, (list = new SlotList()));
+      list.insert(slot);
+    }
   }
 
   /**
@@ -85,6 +101,8 @@ export class ItemTable {
     ])
       column.compact(n);
     for (const list of this.postings.values()) list.compact();
+    for (const list of this.byAgent.values()) list.compact();
+    for (const list of this.byConversation.values()) list.compact();
     for (const set of this.vectors.values()) set.compact();
   }
 
@@ -107,6 +125,8 @@ export class ItemTable {
       // The id map (~80 bytes an entry in V8) and the ids' texts (a pointer each).
       this.slots.size * 88;
     for (const [lexeme, list] of this.postings) bytes += list.bytes + lexeme.length * 2 + 80;
+    for (const list of this.byAgent.values()) bytes += list.bytes + 80;
+    for (const list of this.byConversation.values()) bytes += list.bytes + 80;
     for (const set of this.vectors.values()) bytes += set.bytes;
     return bytes;
   }
@@ -243,8 +263,10 @@ export class TenantIndex {
     const t = this.messages;
     const { slot, added } = t.claim(m.id);
     const conversation = this.conversationNumber(m.conversationId);
+    const agent = this.agents.intern(m.agent);
     t.conversation.set(slot, conversation);
-    t.agent.set(slot, this.agents.intern(m.agent));
+    t.agent.set(slot, agent);
+    if (added) t.file(slot, agent, conversation);
     t.time.set(slot, m.createdAtUs);
     if (!added) this.tokens -= t.length.get(slot);
     t.length.set(slot, m.tokenEstimate);
@@ -275,9 +297,12 @@ export class TenantIndex {
 
   private putSummary(s: SummaryDoc): void {
     const t = this.summaries;
-    const { slot } = t.claim(s.id);
-    t.conversation.set(slot, this.conversationNumber(s.conversationId));
-    t.agent.set(slot, this.agents.intern(s.agent));
+    const { slot, added } = t.claim(s.id);
+    const conversation = this.conversationNumber(s.conversationId);
+    const agent = this.agents.intern(s.agent);
+    t.conversation.set(slot, conversation);
+    t.agent.set(slot, agent);
+    if (added) t.file(slot, agent, conversation);
     t.time.set(slot, s.latestAtUs);
     this.earliest.set(slot, s.earliestAtUs);
     t.length.set(slot, s.tokenEstimate);
@@ -290,9 +315,12 @@ export class TenantIndex {
 
   private putFact(f: FactDoc): void {
     const t = this.facts;
-    const { slot } = t.claim(f.id);
-    t.conversation.set(slot, f.conversationId === null ? -1 : this.conversationNumber(f.conversationId));
-    t.agent.set(slot, this.agents.intern(f.agent));
+    const { slot, added } = t.claim(f.id);
+    const conversation = f.conversationId === null ? -1 : this.conversationNumber(f.conversationId);
+    const agent = this.agents.intern(f.agent);
+    t.conversation.set(slot, conversation);
+    t.agent.set(slot, agent);
+    if (added) t.file(slot, agent, conversation);
     t.time.set(slot, f.validFromUs);
     this.validTo.set(slot, f.validToUs ?? Number.NaN);
     this.expiresAt.set(slot, f.expiresAtUs ?? Number.NaN);

@@ -52,22 +52,35 @@ export class VectorSet {
 
   /**
    * The `k` slots most similar to `query`, most similar first (an exact scan); with `accept`,
-   * the `k` most similar of the slots it accepts (the others are not compared at all).
+   * the `k` most similar of the slots it accepts (the others are not compared at all); with
+   * `among`, only those slots are looked at (a scope's reach: its cost, not the set's).
    */
-  nearest(query: Float32Array, k: number, accept?: (slot: number) => boolean): number[] {
-    if (!accept && this.rows >= SIMD_SCAN_FROM) return this.nearestBySimd(query, k);
+  nearest(
+    query: Float32Array,
+    k: number,
+    accept?: (slot: number) => boolean,
+    among?: { readonly length: number; at(i: number): number },
+  ): number[] {
+    if (!accept && !among && this.rows >= SIMD_SCAN_FROM) return this.nearestBySimd(query, k);
     const queryNorm = squaredNorm(query);
     const best: Array<{ slot: number; similarity: number }> = [];
-    for (let row = 0; row < this.rows; row++) {
-      if (accept && !accept(this.slotOfRow.get(row))) continue;
+    const consider = (slot: number, row: number) => {
+      if (accept && !accept(slot)) return;
       const similarity = this.cosineOfRow(row, query, queryNorm);
-      if (similarity === null) continue;
-      if (best.length === k && similarity <= best[k - 1]!.similarity) continue;
+      if (similarity === null) return;
+      if (best.length === k && similarity <= best[k - 1]!.similarity) return;
       let at = best.length;
       while (at > 0 && best[at - 1]!.similarity < similarity) at--;
-      best.splice(at, 0, { slot: this.slotOfRow.get(row), similarity });
+      best.splice(at, 0, { slot, similarity });
       if (best.length > k) best.pop();
-    }
+    };
+    if (among)
+      for (let i = 0; i < among.length; i++) {
+        const slot = among.at(i);
+        const row = this.rowOfSlot.get(slot);
+        if (row >= 0) consider(slot, row);
+      }
+    else for (let row = 0; row < this.rows; row++) consider(this.slotOfRow.get(row), row);
     return best.map((b) => b.slot);
   }
 
