@@ -92,14 +92,18 @@ export { indexSearchSource, scopeTest } from './memory-index/index-source';
 export { LexemeCache, type QueryLexeme } from './memory-index/lexeme-cache';
 export {
   decodeHalfvec,
-  readAccess,
+  readCatalogue,
   readConversationMessages,
   readDerivedCounts,
   readDerivedIds,
   readConversationSizes,
   readTenantRows,
-  readVectors,
-  tenantExists,
   type ItemSelection,
 } from './memory-index/index-statements';
-export { TenantIndexes, type TenantIndexesOptions, type TenantReader } from './memory-index/tenant-indexes';
+export { Foreground } from './memory-index/foreground';
+export {
+  TenantIndexes,
+  type TenantCatalogueReader,
+  type TenantIndexesOptions,
+  type TenantReader,
+} from './memory-index/tenant-indexes';

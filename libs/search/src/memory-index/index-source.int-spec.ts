@@ -7,9 +7,10 @@ import { SEMANTIC_CANDIDATES } from '../plan/search-plan';
 import type { SearchScope } from '../plan/search-scope';
 import { sqlSearchSource, type SearchSource, type StatementRunner } from '../plan/search-source';
 import { indexSearchSource } from './index-source';
-import { readTenantRows } from './index-statements';
+import { readCatalogue, readTenantRows } from './index-statements';
 import { LexemeCache } from './lexeme-cache';
-import { TenantIndex } from './tenant-index';
+import type { TenantIndex } from './tenant-index';
+import { TenantIndexes } from './tenant-indexes';
 
 /**
  * The differential spec of the in-memory index: on a generated corpus (messages, a summary
@@ -100,6 +101,19 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   const conversationIds: string[] = [];
   const messageIds: string[] = [];
   const lexemes = new LexemeCache();
+
+  /** The tenant's index as retrieval loads it: its catalogue, then pages of conversations (of 7 messages here, so many). */
+  async function loadIndex(): Promise<TenantIndex> {
+    const indexes = new TenantIndexes({
+      read: (tenantId, selection) => inTenant((run) => readTenantRows(run, tenantId, selection)),
+      catalogue: (tenantId) => inTenant((run) => readCatalogue(run, tenantId)),
+      memoryBytes: 1 << 30,
+      pageMessages: 7,
+    });
+    const index = await indexes.whenLoaded(TENANT);
+    indexes.close();
+    return index!;
+  }
 
   async function inTenant<T>(work: (run: StatementRunner) => Promise<T>): Promise<T> {
     await app.query('BEGIN');
@@ -412,9 +426,7 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   }
 
   it('gives the same frequencies, candidates, neighbours, expansions and top-k as the SQL plan for random queries and filters', async () => {
-    const index = await inTenant(async (run) =>
-      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
-    );
+    const index = await loadIndex();
     expect(index.documents).toBe(messageIds.length);
     let answered = 0;
     await fc.assert(
@@ -428,9 +440,7 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   });
 
   it('as of a moment, neither source lends a later turn its words nor returns what was said or held later', async () => {
-    const index = await inTenant(async (run) =>
-      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
-    );
+    const index = await loadIndex();
     // A turn in the middle of the first conversation, asked about as of the moment it was said.
     const turns = (
       await admin.query<{ id: string; content: string; created_at: Date }>(
@@ -475,9 +485,7 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   });
 
   it('as of a moment, both sources return a fact closed since as it was then, with its sources said by then', async () => {
-    const index = await inTenant(async (run) =>
-      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
-    );
+    const index = await loadIndex();
     // A fact closed later, whose sources were said both before and after a moment it held.
     const facts = (
       await admin.query<{ id: string; content: string; valid_from: Date; valid_to: Date; times: Date[] }>(
@@ -530,9 +538,7 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   });
 
   it('takes the nearest vectors among what the filters let through, on both paths', async () => {
-    const index = await inTenant(async (run) =>
-      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
-    );
+    const index = await loadIndex();
     const coach = (
       await admin.query<{ id: string; embedding: string }>(
         `SELECT m.id::text, e.embedding::text FROM messages m
@@ -570,9 +576,7 @@ describe('the in-memory index answers every step of a search as Postgres does (r
   });
 
   it('stays equal after rows the events name are applied to a loaded index', async () => {
-    const index = await inTenant(async (run) =>
-      TenantIndex.from(TENANT, await readTenantRows(run, TENANT, { all: true })),
-    );
+    const index = await loadIndex();
     const before = messageIds.length;
     // Access counts change by their own events, not by reading items again: these have none yet.
     await addMessages(40, BASE_US + 35 * DAY_US, false);

@@ -15,18 +15,19 @@ import type {
  * What the index reads from the store: a whole tenant, or the items an event names. Each
  * statement runs in the tenant's transaction (row-level security applies) and reads only
  * columns search ranks by — never content, which is read per search for the returned items.
- * Times are microseconds since the epoch, lexemes the stored tsvector's.
+ * Times are microseconds since the epoch, lexemes the stored tsvector's (joined by spaces).
  */
 
 /**
- * Which items to read: all of the tenant's (with every vector and access count), or these ids per
- * kind and the vectors of these refs. A change reads no access counts: those change by their
- * own events.
+ * Which items to read: every item of these conversations (`within`, a page of a load: with their
+ * vectors and access counts, and with `unattached` the facts of no conversation too); or these
+ * ids per kind and the vectors of these refs (a change: no access counts, which change by their
+ * own events).
  */
 export type ItemSelection =
-  | { readonly all: true }
+  | { readonly within: readonly string[]; readonly unattached?: boolean }
   | {
-      readonly all?: false;
+      readonly within?: undefined;
       readonly message?: readonly string[];
       readonly summary?: readonly string[];
       readonly fact?: readonly string[];
@@ -37,12 +38,37 @@ export type ItemSelection =
 const us = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::float8`;
 
 /** Whether the tenant exists: an index is made only for a known tenant. */
-export async function tenantExists(run: StatementRunner, tenantId: string): Promise<boolean> {
+async function tenantExists(run: StatementRunner, tenantId: string): Promise<boolean> {
   const rows = await run<{ known: boolean }>({
     text: `SELECT EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known`,
     values: [tenantId],
   });
   return rows[0]?.known === true;
+}
+
+/** The statement's condition and values for the items of `kind` a selection names. */
+function itemsOf(alias: string, kind: ItemKind, tenantId: string, selection: ItemSelection) {
+  if (selection.within)
+    return kind === 'fact'
+      ? {
+          where: `${alias}.tenant_id = $1 AND (${alias}.conversation_id = ANY($2::bigint[]) OR ($3 AND ${alias}.conversation_id IS NULL))`,
+          values: [tenantId, selection.within, selection.unattached === true],
+        }
+      : {
+          where: `${alias}.tenant_id = $1 AND ${alias}.conversation_id = ANY($2::bigint[])`,
+          values: [tenantId, selection.within],
+        };
+  return {
+    where: `${alias}.tenant_id = $1 AND ${alias}.id = ANY($2::bigint[])`,
+    values: [tenantId, selection[kind] ?? []],
+  };
+}
+
+/** Whether a selection names any item of `kind`. */
+function wants(selection: ItemSelection, kind: ItemKind): boolean {
+  if (selection.within)
+    return selection.within.length > 0 || (kind === 'fact' && selection.unattached === true);
+  return (selection[kind]?.length ?? 0) > 0;
 }
 
 /** Reads the selected items with their conversations, and the vectors (and access counts) the selection asks for. */
@@ -51,98 +77,116 @@ export async function readTenantRows(
   tenantId: string,
   selection: ItemSelection,
 ): Promise<TenantSnapshot> {
-  const ids = (kind: ItemKind) => (selection.all ? null : (selection[kind] ?? []));
-  const wants = (kind: ItemKind) => selection.all || (selection[kind]?.length ?? 0) > 0;
-  const where = (alias: string) =>
-    selection.all ? `${alias}.tenant_id = $1` : `${alias}.tenant_id = $1 AND ${alias}.id = ANY($2::bigint[])`;
-  const values = (kind: ItemKind) => (selection.all ? [tenantId] : [tenantId, ids(kind)]);
-
-  const messages = wants('message')
+  const messageRows = itemsOf('m', 'message', tenantId, selection);
+  const messages = wants(selection, 'message')
     ? (
         await run<MessageRow>({
           text: `SELECT m.id::text, m.conversation_id::text, m.agent, m.role, m.author, ${us('m.created_at')} AS created_us,
                         m.stream_seq::float8 AS stream_seq, m.position, m.token_estimate,
-                        right(rtrim(m.content), 1) = '?' AS asks, tsvector_to_array(m.tsv) AS lexemes
-                   FROM messages m WHERE ${where('m')}`,
-          values: values('message'),
+                        right(rtrim(m.content), 1) = '?' AS asks, array_to_string(tsvector_to_array(m.tsv), ' ') AS lexemes
+                   FROM messages m WHERE ${messageRows.where}`,
+          values: messageRows.values,
         })
       ).map(toMessageDoc)
     : [];
-  const summaries = wants('summary')
+  const summaryRows = itemsOf('s', 'summary', tenantId, selection);
+  const summaries = wants(selection, 'summary')
     ? (
         await run<SummaryRow>({
           text: `SELECT s.id::text, s.conversation_id::text, s.agent, ${us('s.earliest_at')} AS earliest_us,
-                        ${us('s.latest_at')} AS latest_us, s.token_estimate, tsvector_to_array(s.tsv) AS lexemes,
+                        ${us('s.latest_at')} AS latest_us, s.token_estimate, array_to_string(tsvector_to_array(s.tsv), ' ') AS lexemes,
                         coalesce((SELECT json_agg(json_build_object('kind', ss.source_kind, 'id', ss.source_id::text, 'ordinal', ss.ordinal))
                                     FROM summary_sources ss WHERE ss.summary_id = s.id AND ss.tenant_id = $1), '[]') AS sources
-                   FROM summaries s WHERE ${where('s')}`,
-          values: values('summary'),
+                   FROM summaries s WHERE ${summaryRows.where}`,
+          values: summaryRows.values,
         })
       ).map(toSummaryDoc)
     : [];
-  const facts = wants('fact')
+  const factRows = itemsOf('f', 'fact', tenantId, selection);
+  const facts = wants(selection, 'fact')
     ? (
         await run<FactRow>({
           text: `SELECT f.id::text, f.conversation_id::text, f.agent, ${us('f.valid_from')} AS valid_from_us,
                         ${us('f.valid_to')} AS valid_to_us, ${us('f.expires_at')} AS expires_us, f.importance,
-                        greatest(1, length(f.content) / 4) AS length, tsvector_to_array(f.tsv) AS lexemes,
+                        greatest(1, length(f.content) / 4) AS length, array_to_string(tsvector_to_array(f.tsv), ' ') AS lexemes,
                         f.source_message_ids::text[] AS sources
-                   FROM facts f WHERE ${where('f')}`,
-          values: values('fact'),
+                   FROM facts f WHERE ${factRows.where}`,
+          values: factRows.values,
         })
       ).map(toFactDoc)
     : [];
-  const conversationIds = selection.all
-    ? null
-    : [
-        ...new Set([
-          ...(selection.conversation ?? []),
-          ...messages.map((m) => m.conversationId),
-          ...summaries.map((s) => s.conversationId),
-          ...facts.flatMap((f) => (f.conversationId ? [f.conversationId] : [])),
-        ]),
-      ];
+  const conversationIds = [
+    ...new Set([
+      ...(selection.within ?? selection.conversation ?? []),
+      ...messages.map((m) => m.conversationId),
+      ...summaries.map((s) => s.conversationId),
+      ...facts.flatMap((f) => (f.conversationId ? [f.conversationId] : [])),
+    ]),
+  ];
   const conversations =
-    conversationIds === null || conversationIds.length > 0
+    conversationIds.length > 0
       ? await run<ConversationDoc>({
-          text: `SELECT c.id::text AS id, c.channel FROM conversations c WHERE c.tenant_id = $1${conversationIds ? ' AND c.id = ANY($2::bigint[])' : ''}`,
-          values: conversationIds ? [tenantId, conversationIds] : [tenantId],
+          text: `SELECT c.id::text AS id, c.channel FROM conversations c WHERE c.tenant_id = $1 AND c.id = ANY($2::bigint[])`,
+          values: [tenantId, conversationIds],
         })
       : [];
-  if (!selection.all) {
-    const vectors = selection.vectors?.length ? await readVectors(run, tenantId, selection.vectors) : [];
-    return { conversations, messages, summaries, facts, vectors, access: [] };
+  if (selection.within) {
+    // A page of a load: the vectors and access counts of exactly the items read.
+    const refs = [
+      ...messages.map((m) => ({ kind: 'message' as const, id: m.id })),
+      ...summaries.map((x) => ({ kind: 'summary' as const, id: x.id })),
+      ...facts.map((f) => ({ kind: 'fact' as const, id: f.id })),
+    ];
+    if (refs.length === 0) return { conversations, messages, summaries, facts, vectors: [], access: [] };
+    const vectors = await readVectors(run, tenantId, refs);
+    const access = await readAccess(run, tenantId, refs);
+    return { conversations, messages, summaries, facts, vectors, access };
   }
-  const [vectors, access] = await Promise.all([
-    readVectors(run, tenantId, null),
-    readAccess(run, tenantId, null),
-  ]);
-  return { conversations, messages, summaries, facts, vectors, access };
+  const vectors = selection.vectors?.length ? await readVectors(run, tenantId, selection.vectors) : [];
+  return { conversations, messages, summaries, facts, vectors, access: [] };
 }
 
-type Refs = ReadonlyArray<{ kind: ItemKind; id: string }> | null;
+/**
+ * The tenant's conversations with their message counts, in id order (a load reads them in
+ * pages of a few thousand messages); null when the tenant does not exist.
+ */
+export async function readCatalogue(
+  run: StatementRunner,
+  tenantId: string,
+): Promise<Array<{ id: string; messages: number }> | null> {
+  if (!(await tenantExists(run, tenantId))) return null;
+  return run<{ id: string; messages: number }>({
+    text: `SELECT c.id::text AS id, c.message_count AS messages FROM conversations c WHERE c.tenant_id = $1 ORDER BY c.id`,
+    values: [tenantId],
+  });
+}
 
-/** Rows of a table keyed by (item_kind, item_id) that belong to the tenant ($1), all or these refs ($2, $3). */
-const ofRefs = (alias: string, refs: Refs) =>
-  `${alias}.tenant_id = $1${refs ? ` AND (${alias}.item_kind, ${alias}.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))` : ''}`;
-const refValues = (tenantId: string, refs: Refs) =>
-  refs ? [tenantId, refs.map((r) => r.kind), refs.map((r) => r.id)] : [tenantId];
+type Refs = ReadonlyArray<{ kind: ItemKind; id: string }>;
 
-/** Vectors of the tenant's items (all, or these), every model's. */
-export async function readVectors(run: StatementRunner, tenantId: string, refs: Refs): Promise<VectorDoc[]> {
+/** Rows of a table keyed by (item_kind, item_id) that belong to the tenant ($1), of these refs ($2, $3). */
+const ofRefs = (alias: string) =>
+  `${alias}.tenant_id = $1 AND (${alias}.item_kind, ${alias}.item_id) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))`;
+const refValues = (tenantId: string, refs: Refs) => [
+  tenantId,
+  refs.map((r) => r.kind),
+  refs.map((r) => r.id),
+];
+
+/** Vectors of these items of the tenant, every model's. */
+async function readVectors(run: StatementRunner, tenantId: string, refs: Refs): Promise<VectorDoc[]> {
   const rows = await run<{ kind: ItemKind; id: string; model: string; vector: Buffer }>({
     text: `SELECT e.item_kind AS kind, e.item_id::text AS id, e.model, halfvec_send(e.embedding) AS vector
-             FROM embeddings e WHERE ${ofRefs('e', refs)}`,
+             FROM embeddings e WHERE ${ofRefs('e')}`,
     values: refValues(tenantId, refs),
   });
   return rows.map((r) => ({ kind: r.kind, id: r.id, model: r.model, vector: decodeHalfvec(r.vector) }));
 }
 
-/** Access counts of the tenant's items (all, or these). */
-export async function readAccess(run: StatementRunner, tenantId: string, refs: Refs): Promise<AccessDoc[]> {
+/** Access counts of these items of the tenant. */
+async function readAccess(run: StatementRunner, tenantId: string, refs: Refs): Promise<AccessDoc[]> {
   const rows = await run<{ kind: ItemKind; id: string; count: number; last_us: number }>({
     text: `SELECT a.item_kind AS kind, a.item_id::text AS id, a.access_count AS count, ${us('a.last_accessed_at')} AS last_us
-             FROM item_access a WHERE ${ofRefs('a', refs)}`,
+             FROM item_access a WHERE ${ofRefs('a')}`,
     values: refValues(tenantId, refs),
   });
   return rows.map((r) => ({ kind: r.kind, id: r.id, count: r.count, lastAccessedAtUs: Number(r.last_us) }));
@@ -223,6 +267,14 @@ export function decodeHalfvec(bytes: Uint8Array): Float32Array {
   return vector;
 }
 
+/**
+ * The lexemes read as one string, split here: Postgres' text-array format costs a parser call
+ * per element, the largest share of a load's parsing. No lexeme of the english parser holds a space.
+ */
+function lexemesOf(joined: string): string[] {
+  return joined === '' ? [] : joined.split(' ');
+}
+
 interface MessageRow {
   id: string;
   conversation_id: string;
@@ -234,7 +286,7 @@ interface MessageRow {
   position: number;
   token_estimate: number;
   asks: boolean;
-  lexemes: string[];
+  lexemes: string;
 }
 
 interface SummaryRow {
@@ -244,7 +296,7 @@ interface SummaryRow {
   earliest_us: number;
   latest_us: number;
   token_estimate: number;
-  lexemes: string[];
+  lexemes: string;
   sources: Array<{ kind: 'message' | 'summary'; id: string; ordinal: number }>;
 }
 
@@ -257,7 +309,7 @@ interface FactRow {
   expires_us: number | null;
   importance: number;
   length: number;
-  lexemes: string[];
+  lexemes: string;
   sources: string[];
 }
 
@@ -272,7 +324,7 @@ const toMessageDoc = (r: MessageRow): MessageDoc => ({
   position: r.position,
   tokenEstimate: r.token_estimate,
   asks: r.asks,
-  lexemes: r.lexemes,
+  lexemes: lexemesOf(r.lexemes),
 });
 
 const toSummaryDoc = (r: SummaryRow): SummaryDoc => ({
@@ -282,7 +334,7 @@ const toSummaryDoc = (r: SummaryRow): SummaryDoc => ({
   earliestAtUs: Number(r.earliest_us),
   latestAtUs: Number(r.latest_us),
   tokenEstimate: r.token_estimate,
-  lexemes: r.lexemes,
+  lexemes: lexemesOf(r.lexemes),
   sources: r.sources,
 });
 
@@ -295,6 +347,6 @@ const toFactDoc = (r: FactRow): FactDoc => ({
   expiresAtUs: r.expires_us === null ? null : Number(r.expires_us),
   importance: r.importance,
   length: r.length,
-  lexemes: r.lexemes,
+  lexemes: lexemesOf(r.lexemes),
   sourceMessageIds: r.sources,
 });

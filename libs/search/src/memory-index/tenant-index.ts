@@ -86,8 +86,8 @@ export class ItemTable {
     }
   }
 
-  /** Gives back the room growth left in every column, list and vector set. */
-  compact(): void {
+  /** Gives back the room growth left in every column, list and vector set: one step per yield. */
+  *compacting(): Generator<void> {
     const n = this.slots.size;
     for (const column of [
       this.ids,
@@ -99,16 +99,23 @@ export class ItemTable {
       this.lastAccess,
       this.lexemeCount,
     ])
-      column.compact(n);
-    for (const list of this.postings.values()) list.compact();
-    for (const list of this.byAgent.values()) list.compact();
-    for (const list of this.byConversation.values()) list.compact();
-    for (const set of this.vectors.values()) set.compact();
+      yield column.compact(n);
+    for (const list of this.postings.values()) yield list.compact();
+    for (const list of this.byAgent.values()) yield list.compact();
+    for (const list of this.byConversation.values()) yield list.compact();
+    for (const set of this.vectors.values()) yield set.compact();
   }
+
+  /** Room for `rows` vectors per model (a load knows how many items come): no set is copied as it grows. */
+  reserve(rows: number): void {
+    this.expected = rows;
+  }
+
+  private expected = 16;
 
   putVector(slot: number, model: string, vector: Float32Array): void {
     let set = this.vectors.get(model);
-    if (!set) this.vectors.set(model, (set = new VectorSet(vector.length)));
+    if (!set) this.vectors.set(model, (set = new VectorSet(vector.length, this.expected)));
     set.put(slot, vector);
   }
 
@@ -169,13 +176,6 @@ export class TenantIndex {
 
   constructor(readonly tenantId: string) {}
 
-  static from(tenantId: string, snapshot: TenantSnapshot): TenantIndex {
-    const index = new TenantIndex(tenantId);
-    index.apply(snapshot);
-    index.compact();
-    return index;
-  }
-
   /** Applies rows read from the store (a load, or the rows an event named). */
   apply(rows: Partial<TenantSnapshot>): void {
     rows.conversations?.forEach((c) => this.putConversation(c));
@@ -227,17 +227,18 @@ export class TenantIndex {
     return { messages: this.messages.size, summaries: this.summaries.size, facts: this.facts.size, vectors };
   }
 
-  /** Gives back the room growth left (after a load). */
-  compact(): void {
-    this.messages.compact();
-    this.summaries.compact();
-    this.facts.compact();
+  /** Gives back the room growth left (after a load): one step per yield, so a caller can let other work in. */
+  *compacting(): Generator<void> {
+    yield* this.messages.compacting();
+    yield* this.summaries.compacting();
+    yield* this.facts.compacting();
     const m = this.messages.size;
     for (const column of [this.role, this.author, this.streamSeq, this.position, this.asks])
-      column.compact(m);
-    for (const list of this.turns.values()) list.compact();
-    for (const column of [this.validTo, this.expiresAt, this.importance]) column.compact(this.facts.size);
-    this.earliest.compact(this.summaries.size);
+      yield column.compact(m);
+    for (const list of this.turns.values()) yield list.compact();
+    for (const column of [this.validTo, this.expiresAt, this.importance])
+      yield column.compact(this.facts.size);
+    yield this.earliest.compact(this.summaries.size);
   }
 
   /** Estimated bytes held, for the memory ceiling. */

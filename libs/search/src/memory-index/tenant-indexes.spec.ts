@@ -1,6 +1,6 @@
 import type { MessageDoc, TenantSnapshot } from './index-docs';
 import type { ItemSelection } from './index-statements';
-import { TenantIndexes } from './tenant-indexes';
+import { loadPages, TenantIndexes } from './tenant-indexes';
 
 const message = (id: string, words: string[]): MessageDoc => ({
   id,
@@ -19,7 +19,7 @@ const message = (id: string, words: string[]): MessageDoc => ({
 /** A store of tenants with n messages each, whose reads can be held back to interleave with events. */
 function store(sizes: Record<string, number>) {
   const added: Record<string, MessageDoc[]> = {};
-  const reads: Array<{ tenantId: string; selection: ItemSelection }> = [];
+  const reads: Array<{ tenantId: string; selection?: ItemSelection }> = [];
   let hold: Promise<void> | null = null;
   const rows = (tenantId: string) => [
     ...Array.from({ length: sizes[tenantId] ?? 0 }, (_, i) =>
@@ -38,13 +38,20 @@ function store(sizes: Record<string, number>) {
         release();
       };
     },
-    read: async (tenantId: string, selection: ItemSelection): Promise<Partial<TenantSnapshot> | null> => {
+    read: async (tenantId: string, selection: ItemSelection): Promise<Partial<TenantSnapshot>> => {
       reads.push({ tenantId, selection });
       const snapshot = rows(tenantId);
       if (hold) await hold;
-      if (!(tenantId in sizes)) return null;
-      if (selection.all) return { messages: snapshot };
+      if (selection.within)
+        return { messages: snapshot.filter((m) => selection.within.includes(m.conversationId)) };
       return { messages: rows(tenantId).filter((m) => selection.message?.includes(m.id)) };
+    },
+    catalogue: async (tenantId: string) => {
+      reads.push({ tenantId });
+      if (hold) await hold;
+      if (!(tenantId in sizes)) return null;
+      const messages = rows(tenantId).length;
+      return [{ id: '1', messages }];
     },
   };
 }
@@ -52,17 +59,21 @@ function store(sizes: Record<string, number>) {
 describe('TenantIndexes', () => {
   it('loads a tenant on its first search (answering null meanwhile) and serves it after', async () => {
     const s = store({ acme: 10 });
-    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const indexes = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
     expect(indexes.ready('acme')).toBeNull();
     expect((await indexes.whenLoaded('acme'))?.documents).toBe(10);
     expect(indexes.ready('acme')?.documents).toBe(10);
-    expect(s.reads).toHaveLength(1);
+    // Its catalogue, then its one page.
+    expect(s.reads).toEqual([
+      { tenantId: 'acme' },
+      { tenantId: 'acme', selection: { within: ['1'], unattached: true } },
+    ]);
     indexes.close();
   });
 
   it('applies a change heard while the tenant loaded once the load is done', async () => {
     const s = store({ acme: 3 });
-    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const indexes = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
     const release = s.holdReads();
     indexes.ready('acme');
     // Committed after the load read its snapshot, announced while it was still loading.
@@ -77,7 +88,7 @@ describe('TenantIndexes', () => {
 
   it('counts an access per ref a search returned, keeping the latest time', async () => {
     const s = store({ acme: 3 });
-    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const indexes = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
     const index = (await indexes.whenLoaded('acme'))!;
     indexes.accessed('acme', ['message:1', 'message:2', 'summary:9'], 5_000);
     indexes.accessed('acme', ['message:1'], 3_000);
@@ -91,7 +102,7 @@ describe('TenantIndexes', () => {
 
   it('ignores changes of tenants it does not hold', async () => {
     const s = store({ acme: 3 });
-    const indexes = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const indexes = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
     indexes.changed('acme', { message: ['1'] });
     await indexes.flush();
     expect(s.reads).toHaveLength(0);
@@ -100,9 +111,13 @@ describe('TenantIndexes', () => {
 
   it('evicts the least recently searched tenant to stay under the memory allowed', async () => {
     const s = store({ a: 200, b: 200, c: 200 });
-    const probe = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const probe = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
     const oneTenant = (await probe.whenLoaded('a'))!.bytes;
-    const indexes = new TenantIndexes({ read: s.read, memoryBytes: Math.floor(oneTenant * 2.5) });
+    const indexes = new TenantIndexes({
+      read: s.read,
+      catalogue: s.catalogue,
+      memoryBytes: Math.floor(oneTenant * 2.5),
+    });
     await indexes.whenLoaded('a');
     await indexes.whenLoaded('b');
     indexes.ready('a'); // a is now more recent than b
@@ -115,9 +130,13 @@ describe('TenantIndexes', () => {
 
   it('measures indexes again as changes grow them, and evicts the least recently searched', async () => {
     const s = store({ a: 100, b: 100 });
-    const probe = new TenantIndexes({ read: s.read, memoryBytes: 1 << 30 });
+    const probe = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
     const oneTenant = (await probe.whenLoaded('a'))!.bytes;
-    const indexes = new TenantIndexes({ read: s.read, memoryBytes: Math.floor(oneTenant * 2.2) });
+    const indexes = new TenantIndexes({
+      read: s.read,
+      catalogue: s.catalogue,
+      memoryBytes: Math.floor(oneTenant * 2.2),
+    });
     await indexes.whenLoaded('a');
     await indexes.whenLoaded('b');
     const grown = Array.from({ length: 200 }, (_, i) => message(String(1000 + i), [`new${i}`, 'a']));
@@ -136,6 +155,7 @@ describe('TenantIndexes', () => {
     const s = store({ big: 500 });
     const indexes = new TenantIndexes({
       read: s.read,
+      catalogue: s.catalogue,
       memoryBytes: 1000,
       retryAfterMs: 60_000,
       clock: () => now,
@@ -151,5 +171,22 @@ describe('TenantIndexes', () => {
     indexes.ready('nobody');
     expect(s.reads.map((r) => r.tenantId).slice(reads)).toEqual(['nobody']);
     indexes.close();
+  });
+});
+
+describe('loadPages', () => {
+  it('groups whole conversations, in order, into pages of about the size asked', () => {
+    const catalogue = [
+      { id: '1', messages: 3 },
+      { id: '2', messages: 4 },
+      { id: '3', messages: 9 },
+      { id: '4', messages: 1 },
+      { id: '5', messages: 0 },
+    ];
+    expect(loadPages(catalogue, 7)).toEqual([['1', '2'], ['3'], ['4', '5']]);
+  });
+
+  it('gives one (empty) page for a tenant of no conversations: its unattached facts are still read', () => {
+    expect(loadPages([], 5000)).toEqual([[]]);
   });
 });

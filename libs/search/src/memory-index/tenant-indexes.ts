@@ -2,19 +2,27 @@ import { parseItemRef } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
 import type { TenantSnapshot } from './index-docs';
 import type { ItemSelection } from './index-statements';
+import { Foreground, nextTurn } from './foreground';
 import { TenantIndex } from './tenant-index';
 
+/** What the registry needs from the store: rows of a tenant, a page of a load or by id, read under its isolation. */
+export type TenantReader = (tenantId: string, selection: ItemSelection) => Promise<Partial<TenantSnapshot>>;
+
 /**
- * What the registry needs from the store: rows of a tenant, all or by id, read under its
- * isolation; null when the tenant does not exist (it is asked again a second later).
+ * The tenant's conversations and their message counts, the plan of a load's pages; null when
+ * the tenant does not exist (it is asked again a second later).
  */
-export type TenantReader = (
+export type TenantCatalogueReader = (
   tenantId: string,
-  selection: ItemSelection,
-) => Promise<Partial<TenantSnapshot> | null>;
+) => Promise<ReadonlyArray<{ readonly id: string; readonly messages: number }> | null>;
 
 export interface TenantIndexesOptions {
   readonly read: TenantReader;
+  readonly catalogue: TenantCatalogueReader;
+  /** The searches in flight, which a load steps aside for (up to LOAD_DEFERS_MS between slices). */
+  readonly foreground?: Foreground;
+  /** Messages a load reads per page (PAGE_MESSAGES unless a test wants many pages). */
+  readonly pageMessages?: number;
   /** Indexes are evicted, least recently searched first, to stay under this. */
   readonly memoryBytes: number;
   /** How long a tenant whose load failed, or which alone exceeds the budget, is left to Postgres. */
@@ -172,16 +180,14 @@ export class TenantIndexes {
     };
     this.entries.set(tenantId, entry);
     const started = this.clock();
-    entry.loaded = this.options
-      .read(tenantId, { all: true })
-      .then(async (rows) => {
-        if (this.entries.get(tenantId) !== entry) return;
-        if (rows === null) {
+    const current = () => this.entries.get(tenantId) === entry;
+    entry.loaded = this.readPaged(tenantId, current)
+      .then((index) => {
+        if (!current()) return;
+        if (index === null) {
           this.refuse(entry, UNKNOWN_TENANT_RETRY_MS);
           return;
         }
-        const index = await buildInSlices(tenantId, rows);
-        if (this.entries.get(tenantId) !== entry) return;
         entry.bytes = index.bytes;
         if (entry.bytes > this.options.memoryBytes) {
           this.log(
@@ -199,12 +205,42 @@ export class TenantIndexes {
         this.scheduleFlush();
       })
       .catch((error: unknown) => {
-        if (this.entries.get(tenantId) !== entry) return;
+        if (!current()) return;
         this.log(
           `tenant ${tenantId} could not be loaded (Postgres answers meanwhile): ${(error as Error).message}`,
         );
         this.refuse(entry);
       });
+  }
+
+  /** Between two slices of a load: the next turn, once no search is in flight (or LOAD_DEFERS_MS passed). */
+  private readonly pause = () => this.options.foreground?.quiet(LOAD_DEFERS_MS) ?? nextTurn();
+
+  /**
+   * Builds the tenant's index a page of conversations at a time, each page read in its own short
+   * transaction and applied in slices with the event loop free between them: searches keep being
+   * answered (by Postgres, for this tenant) and no read holds a snapshot or a connection for the
+   * whole load. Rows committed meanwhile come as changes, applied after the load. Null for an
+   * unknown tenant; throws when the load is no longer wanted.
+   */
+  private async readPaged(tenantId: string, current: () => boolean): Promise<TenantIndex | null> {
+    const catalogue = await this.options.catalogue(tenantId);
+    if (catalogue === null) return null;
+    const index = new TenantIndex(tenantId);
+    index.messages.reserve(catalogue.reduce((n, c) => n + c.messages, 0));
+    const pages = loadPages(catalogue, this.options.pageMessages ?? PAGE_MESSAGES);
+    for (let p = 0; p < pages.length; p++) {
+      if (!current() || this.closed) throw new Error('the load is no longer wanted');
+      const rows = await this.options.read(tenantId, {
+        within: pages[p]!,
+        unattached: p === pages.length - 1,
+      });
+      if (rows === null) return null;
+      await applyInSlices(index, rows, this.pause);
+    }
+    let steps = 0;
+    for (const _ of index.compacting()) if (++steps % COMPACTION_STEPS === 0) await this.pause();
+    return index;
   }
 
   /** Leaves the tenant to Postgres for a while. */
@@ -257,7 +293,7 @@ export class TenantIndexes {
           vectors: [...changes.vectors].flatMap((ref) => parseItemRef(ref) ?? []),
         };
         const rows = items > 0 ? await this.options.read(tenantId, selection) : {};
-        if (this.entries.get(tenantId) !== entry || rows === null) continue;
+        if (this.entries.get(tenantId) !== entry) continue;
         entry.index!.apply(rows);
         for (const a of accesses) entry.index!.accessed(a.refs, a.atUs);
       } catch (error) {
@@ -271,22 +307,52 @@ export class TenantIndexes {
   }
 }
 
-/** Rows applied between two turns of the event loop while an index is built: searches keep being answered. */
-const SLICE = 2000;
+/** Messages a load reads per page (whole conversations: a page may hold one longer than this). */
+export const PAGE_MESSAGES = 5000;
 
-/** Builds a tenant's index from its rows a slice at a time, yielding to the event loop between slices. */
-async function buildInSlices(tenantId: string, rows: Partial<TenantSnapshot>): Promise<TenantIndex> {
-  const index = new TenantIndex(tenantId);
+/**
+ * The pages of a load: conversation ids in the catalogue's order, grouped so that each page holds
+ * about `pageMessages` messages (a conversation is never split); always at least one page, the
+ * last of which also reads the facts of no conversation.
+ */
+export function loadPages(
+  catalogue: ReadonlyArray<{ readonly id: string; readonly messages: number }>,
+  pageMessages: number,
+): string[][] {
+  const pages: string[][] = [[]];
+  let held = 0;
+  for (const c of catalogue) {
+    if (held > 0 && held + c.messages > pageMessages) {
+      pages.push([]);
+      held = 0;
+    }
+    pages[pages.length - 1]!.push(c.id);
+    held += c.messages;
+  }
+  return pages;
+}
+
+/** Rows applied between two turns of the event loop while an index is built (about a millisecond): searches keep being answered. */
+const SLICE = 250;
+/** Lists compacted between two turns of the event loop. */
+const COMPACTION_STEPS = 2000;
+/** The longest a load waits for searches in flight before its next slice: it always progresses. */
+const LOAD_DEFERS_MS = 10;
+
+/** Applies a page's rows a slice at a time, pausing between slices. */
+async function applyInSlices(
+  index: TenantIndex,
+  rows: Partial<TenantSnapshot>,
+  pause: () => Promise<void>,
+): Promise<void> {
   index.apply({ conversations: rows.conversations ?? [] });
   for (const key of ['messages', 'summaries', 'facts', 'vectors', 'access'] as const) {
     const list = rows[key] ?? [];
     for (let at = 0; at < list.length; at += SLICE) {
       index.apply({ [key]: list.slice(at, at + SLICE) });
-      await new Promise((resolve) => setImmediate(resolve));
+      await pause();
     }
   }
-  index.compact();
-  return index;
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1048576);

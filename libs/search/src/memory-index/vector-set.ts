@@ -18,9 +18,12 @@ export class VectorSet {
   private readonly rowOfSlot = new Int32Column(-1);
   rows = 0;
 
-  constructor(readonly dimensions: number) {
-    this.data = new Float32Array(dimensions * 16);
-    this.norms = new Float32Array(16);
+  constructor(
+    readonly dimensions: number,
+    capacity = 16,
+  ) {
+    this.data = new Float32Array(dimensions * Math.max(1, capacity));
+    this.norms = new Float32Array(Math.max(1, capacity));
   }
 
   /** Sets the vector of `slot`, replacing the one it had. */
@@ -120,8 +123,10 @@ export class VectorSet {
 
   /** Gives back the room beyond the rows held. */
   compact(): void {
-    this.data = this.data.slice(0, Math.max(1, this.rows) * this.dimensions);
-    this.norms = this.norms.slice(0, Math.max(1, this.rows));
+    if (this.norms.length > Math.max(1, this.rows)) {
+      this.data = this.data.slice(0, Math.max(1, this.rows) * this.dimensions);
+      this.norms = this.norms.slice(0, Math.max(1, this.rows));
+    }
     this.slotOfRow.compact(this.rows);
   }
 

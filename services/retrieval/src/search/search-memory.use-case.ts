@@ -41,7 +41,12 @@ export class SearchMemoryUseCase {
   ) {}
 
   /** `arrival` is the clock's time: what accesses are recorded at, and the moment asked as of unless the request names one. */
-  async search(tenantId: string, request: SearchRequest, arrival = new Date()): Promise<SearchResponseInit> {
+  /** A search, counted in flight while it runs (a tenant's index load steps aside for it). */
+  search(tenantId: string, request: SearchRequest, arrival = new Date()): Promise<SearchResponseInit> {
+    return this.memoryIndex.foreground.run(() => this.answer(tenantId, request, arrival));
+  }
+
+  private async answer(tenantId: string, request: SearchRequest, arrival: Date): Promise<SearchResponseInit> {
     const started = performance.now();
     const search = searchOptions(tenantId, request);
     // Relative times in the query and recency are read from the moment asked as of.

@@ -10,13 +10,14 @@ import { Followers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
 import { gauge } from '@engram/platform';
 import {
+  Foreground,
   LexemeCache,
+  readCatalogue,
   readConversationMessages,
   readConversationSizes,
   readDerivedCounts,
   readDerivedIds,
   readTenantRows,
-  tenantExists,
   TenantIndexes,
   type ItemKind,
   type StatementRunner,
@@ -52,6 +53,8 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly logger = new Logger('MemoryIndex');
   private readonly indexes: TenantIndexes;
   readonly lexemes = new LexemeCache();
+  /** Searches in flight: a tenant's load steps aside for them. */
+  readonly foreground = new Foreground();
   private events?: ConsumerMessages;
   private listening = false;
   private stopping = false;
@@ -67,12 +70,13 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     this.indexes = new TenantIndexes({
       memoryBytes: config.RETRIEVAL_INDEX_MEMORY_MB * 1024 * 1024,
       read: (tenantId, selection) =>
-        this.transactions.run(tenantId, async (manager) => {
-          const run = statementRunner(manager);
-          if (selection.all && !(await tenantExists(run, tenantId))) return null;
-          return readTenantRows(run, tenantId, selection);
-        }),
+        this.transactions.run(tenantId, (manager) =>
+          readTenantRows(statementRunner(manager), tenantId, selection),
+        ),
+      catalogue: (tenantId) =>
+        this.transactions.run(tenantId, (manager) => readCatalogue(statementRunner(manager), tenantId)),
       log: (message) => this.logger.log(message),
+      foreground: this.foreground,
     });
   }
 
