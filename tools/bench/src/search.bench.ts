@@ -30,7 +30,9 @@ import {
   CORPUS_LEXICON,
   CORPUS_VERSION,
   corpusSizeLabel,
+  bigTenantAgent,
   FULL_CORPUS,
+  planBigTenant,
   planCorpus,
   scaleCorpus,
   type CorpusSpec,
@@ -45,6 +47,12 @@ import {
   warmIndexes,
   type VectorQuery,
 } from './search/measure-search';
+import {
+  bigTenantHeadline,
+  bigTenantTargets,
+  measureBigTenant,
+  renderBigTenant,
+} from './search/measure-big-tenant';
 import { DEFAULT_QUERY_MIX, generateQueries } from './search/query-generator';
 import {
   renderSearchTable,
@@ -59,6 +67,8 @@ const REPO_ROOT = resolve(__dirname, '../../..');
 
 interface Flags {
   messages: number;
+  agentsPerTenant: number;
+  bigTenantMessages: number;
   small: boolean;
   rpc: boolean;
   fresh: boolean;
@@ -213,6 +223,79 @@ async function measureScale(
   }
 }
 
+/**
+ * The big-tenant shape: one tenant of `--agents-per-tenant` agents and one of its first agent
+ * alone, in a fresh gerty and retrieval; see measure-big-tenant.ts for what is timed.
+ */
+async function bigTenantRun(
+  flags: Flags,
+  context: { embedder: LocalEmbedder; text: ZipfText; nats: NatsServerHandle },
+  machine: unknown,
+): Promise<void> {
+  const spec: CorpusSpec = {
+    ...FULL_CORPUS,
+    messages: flags.bigTenantMessages,
+    agentsPerTenant: flags.agentsPerTenant,
+  };
+  const label = `${corpusSizeLabel(spec.messages)}_a${flags.agentsPerTenant}`;
+  const [big, alone] = planBigTenant(spec);
+  const db = await ensureCorpusDatabase(label, spec, {
+    fresh: flags.fresh,
+    progress: (t) => progress(`${label}: ${t}`),
+    load: (target) =>
+      loadCorpus(target.adminUrl, [big!, alone!], new CorpusGenerator(context.text), context.embedder, (t) =>
+        progress(`${label}: ${t}`),
+      ),
+  });
+  const queries = generateQueries(
+    flags.queries,
+    {
+      word: (random) => context.text.word(random),
+      isContentWord: (word) => word.length >= 3 && contentTerms(word).length > 0,
+      tenants: [alone!],
+      period: { fromMs: spec.fromMs, toMs: spec.toMs },
+    },
+    flags.seed,
+  );
+  const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
+  const services: ServiceProcess[] = [];
+  for (const name of ['gerty', 'retrieval']) services.push(await startReadyService(cleanups, name, base));
+  const nc = await connect({ servers: context.nats.url, name: 'engram-bench-search', noAsyncTraces: true });
+  try {
+    progress(
+      `${label}: ${big!.messages} messages over ${big!.agents.length} agents; ${queries.length} queries, one at a time`,
+    );
+    const result = await measureBigTenant(
+      nc,
+      queries,
+      { big: big!.id, alone: alone!.id, agent: bigTenantAgent(0) },
+      { agents: big!.agents.length, bigMessages: big!.messages, aloneMessages: alone!.messages },
+    );
+    const headline = bigTenantHeadline(result);
+    const out = resolve(REPO_ROOT, flags.out.replace(/\.json$/, '-big-tenant.json'));
+    writeResult(out, {
+      benchmark: 'search-big-tenant',
+      finishedAt: new Date().toISOString(),
+      machine,
+      settings: {
+        queries: flags.queries,
+        seed: flags.seed,
+        database: db.name,
+        reused: db.reused,
+        load: db.marker.load,
+      },
+      result,
+      targets: bigTenantTargets(headline),
+    });
+    console.log(renderBigTenant(result));
+    console.log(`\nwritten to ${out}`);
+    if (flags.json) console.log(JSON.stringify(headline));
+  } finally {
+    await nc.close();
+    for (const service of services.reverse()) await stopService(service);
+  }
+}
+
 /** The processes whose CPU a search run is charged to: each service, the backends serving the bench's database, NATS, this bench. */
 async function cpuGroups(
   appUrl: string,
@@ -251,6 +334,7 @@ async function main(flags: Flags): Promise<void> {
   const nats = await startNatsServer();
   cleanups.add(() => nats.stop());
   const env: Record<string, Record<string, string>> = { gerty: {}, retrieval: {} };
+  if (flags.agentsPerTenant > 0) return bigTenantRun(flags, { embedder, text, nats }, machine);
 
   const large: CorpusSpec = { ...FULL_CORPUS, messages: flags.messages };
   const specs = flags.small ? [large, scaleCorpus(large, 0.1)] : [large];
@@ -299,6 +383,18 @@ const program = new Command('bench:search')
     FULL_CORPUS.messages,
   )
   .option('--no-small', 'skip the corpus of a tenth the size')
+  .option(
+    '--agents-per-tenant <n>',
+    'measure the big-tenant shape instead: one tenant of n agents, and one of its first agent alone (scoped search, cold load)',
+    integer(0),
+    0,
+  )
+  .option(
+    '--big-tenant-messages <n>',
+    'messages of the big tenant (with --agents-per-tenant)',
+    integer(1000),
+    200_000,
+  )
   .option('--no-rpc', 'measure the floor only (no services)')
   .option('--fresh', 'generate and load the corpora again even if a cached database exists', false)
   .option('--queries <n>', 'measured queries per corpus (RPC and floor each)', integer(1), 2000)

@@ -7,6 +7,7 @@ import {
   FULL_CORPUS,
   LEAF_MESSAGES,
   mixSeed,
+  planBigTenant,
   planCorpus,
   planSummaries,
   scaleCorpus,
@@ -110,5 +111,29 @@ describe('search corpus shape', () => {
     expect(mixSeed(1, 2)).not.toBe(mixSeed(2, 1));
     expect(mixSeed(1, 2)).not.toBe(mixSeed(1, 3));
     expect(mixSeed(1, 2)).toBe(mixSeed(1, 2));
+  });
+});
+
+describe('big-tenant shape', () => {
+  const spec = { ...FULL_CORPUS, messages: 40_000, agentsPerTenant: 80 };
+  const [big, alone] = planBigTenant(spec);
+
+  it('spreads the messages evenly over the agents of one tenant, exactly', () => {
+    expect(big!.messages).toBe(40_000);
+    expect(big!.agents).toHaveLength(80);
+    const byAgent = new Map<string, number>();
+    for (const c of big!.conversations) byAgent.set(c.agent, (byAgent.get(c.agent) ?? 0) + c.messages);
+    expect(new Set(byAgent.values())).toEqual(new Set([500]));
+  });
+
+  it('gives the second tenant the first agent’s conversations alone, as the same rows', () => {
+    const first = big!.conversations.filter((c) => c.agent === big!.agents[0]);
+    expect(alone!.agents).toEqual([big!.agents[0]]);
+    expect(alone!.people).toEqual(big!.people);
+    const same = ({ agent, messages, startMs, seed, channel, model }: (typeof first)[number]) =>
+      JSON.stringify({ agent, messages, startMs, seed, channel, model });
+    expect(alone!.conversations.map(same)).toEqual(first.map(same));
+    const ids = [...big!.conversations, ...alone!.conversations].map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

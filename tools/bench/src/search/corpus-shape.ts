@@ -18,6 +18,8 @@ export interface CorpusSpec {
   /** Conversations start in [fromMs, toMs − CONVERSATION_SPAN_MS]. */
   readonly fromMs: number;
   readonly toMs: number;
+  /** The big-tenant shape (planBigTenant): one tenant of this many agents, and one of its first agent alone. */
+  readonly agentsPerTenant?: number;
 }
 
 /** One million messages over 100 tenants and 18 months. */
@@ -256,4 +258,63 @@ export function planSummaries(messages: number, random: SeededRandom): SummaryPl
 /** Facts extracted from a conversation: one, plus one per 100 messages or so (at most 6). */
 export function factCount(messages: number, random: SeededRandom): number {
   return Math.min(6, random.int(1, 2 + Math.floor(messages / 100)));
+}
+
+/** Agents of the big tenant: `agent-000`, `agent-001`, … */
+export const bigTenantAgent = (i: number) => `agent-${String(i).padStart(3, '0')}`;
+
+/**
+ * The big-tenant shape: tenant-000 holds `spec.agentsPerTenant` agents sharing `spec.messages`
+ * evenly (an organisation), tenant-001 holds the same conversations of its first agent and
+ * nothing else (same seeds, people and times, so the same rows): a search scoped to that agent
+ * should cost the same in both.
+ */
+export function planBigTenant(spec: CorpusSpec): TenantPlan[] {
+  const agents = Array.from({ length: spec.agentsPerTenant ?? 1 }, (_, i) => bigTenantAgent(i));
+  const people = PEOPLE.slice(0, 4);
+  const random = new SeededRandom(mixSeed(spec.seed, 7, spec.messages));
+  const latestStart = spec.toMs - CONVERSATION_SPAN_MS;
+  const perAgent = Math.floor(spec.messages / agents.length);
+  let conversationId = 0;
+  const conversations = agents.flatMap((agent, a) =>
+    splitIntoConversations(perAgent + (a < spec.messages % agents.length ? 1 : 0), random).map(
+      (length): ConversationPlan => {
+        conversationId++;
+        return {
+          id: conversationId,
+          tenantId: tenantId(0),
+          agent,
+          sessionKey: `${agent}-${conversationId.toString(36)}`,
+          channel: random.pick(CHANNELS),
+          model: random.pick(MODELS),
+          messages: length,
+          startMs: spec.fromMs + Math.floor(random.next() * (latestStart - spec.fromMs)),
+          seed: mixSeed(spec.seed, 0, 3, conversationId),
+        };
+      },
+    ),
+  );
+  const alone = conversations
+    .filter((c) => c.agent === agents[0])
+    .map((c): ConversationPlan => {
+      conversationId++;
+      return {
+        ...c,
+        id: conversationId,
+        tenantId: tenantId(1),
+        sessionKey: `${c.agent}-${conversationId.toString(36)}`,
+      };
+    });
+  const sum = (cs: readonly ConversationPlan[]) => cs.reduce((n, c) => n + c.messages, 0);
+  return [
+    { index: 0, id: tenantId(0), messages: sum(conversations), agents, people, conversations },
+    {
+      index: 1,
+      id: tenantId(1),
+      messages: sum(alone),
+      agents: agents.slice(0, 1),
+      people,
+      conversations: alone,
+    },
+  ];
 }

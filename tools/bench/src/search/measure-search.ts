@@ -84,7 +84,7 @@ async function closedLoopOnMachine<T, R>(
 }
 
 /** memory_search over NATS, as an agent runtime asks it. */
-function search(nc: NatsConnection, q: BenchQuery, extra: { recordAccess?: boolean } = {}) {
+export function search(nc: NatsConnection, q: BenchQuery, extra: { recordAccess?: boolean } = {}) {
   return callRpc(
     nc,
     Rpcs.search,
