@@ -59,6 +59,12 @@ export class ItemTable {
     return { slot, added: true };
   }
 
+  /** Whether the item `id` is held with its words (posted lexemes). */
+  holdsWords(id: string): boolean {
+    const slot = this.slots.get(id);
+    return slot !== undefined && this.lexemeCount.get(slot) > 0;
+  }
+
   /** Files a new slot under its agent and conversation (neither changes once an item is stored). */
   file(slot: number, agent: number, conversation: number): void {
     for (const [map, key] of [

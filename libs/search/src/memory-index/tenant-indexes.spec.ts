@@ -100,6 +100,21 @@ describe('TenantIndexes', () => {
     indexes.close();
   });
 
+  it('does not read again a message it holds with its words (the transcript never changes)', async () => {
+    const s = store({ acme: 3 });
+    const indexes = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });
+    await indexes.whenLoaded('acme');
+    const reads = s.reads.length;
+    s.add('acme', message('4', []));
+    indexes.changed('acme', { message: ['1', '4'] });
+    await indexes.flush();
+    expect(s.reads.slice(reads).map((r) => r.selection?.message)).toEqual([['4']]);
+    indexes.changed('acme', { message: ['2'] });
+    await indexes.flush();
+    expect(s.reads).toHaveLength(reads + 1);
+    indexes.close();
+  });
+
   it('ignores changes of tenants it does not hold', async () => {
     const s = store({ acme: 3 });
     const indexes = new TenantIndexes({ read: s.read, catalogue: s.catalogue, memoryBytes: 1 << 30 });

@@ -287,12 +287,14 @@ export class TenantIndexes {
       entry.accesses = [];
       try {
         const selection = {
-          message: [...changes.message],
+          // A message with words never changes (the transcript is immutable): read only new ones, and those without words yet.
+          message: [...changes.message].filter((id) => !entry.index!.messages.holdsWords(id)),
           summary: [...changes.summary],
           fact: [...changes.fact],
           vectors: [...changes.vectors].flatMap((ref) => parseItemRef(ref) ?? []),
         };
-        const rows = items > 0 ? await this.options.read(tenantId, selection) : {};
+        const reads = Object.values(selection).reduce((n, ids) => n + ids.length, 0);
+        const rows = reads > 0 ? await this.options.read(tenantId, selection) : {};
         if (this.entries.get(tenantId) !== entry) continue;
         entry.index!.apply(rows);
         for (const a of accesses) entry.index!.accessed(a.refs, a.atUs);
