@@ -50,6 +50,9 @@ export async function setupDatabase(urls: DatabaseUrls, database?: string): Prom
   const app = roleOf(urls.appUrl);
   const dbName = database ?? owner.database;
   await withClient(urls.adminUrl, async (admin) => {
+    // Roles are the cluster's: two setups at once (parallel test workers) would otherwise both
+    // alter a role ("tuple concurrently updated") or both create a database. Released with the session.
+    await admin.query(`SELECT pg_advisory_lock(hashtext('engram-setup'))`);
     for (const [role, extra] of [
       [owner, 'NOSUPERUSER NOBYPASSRLS'],
       [app, 'NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE'],
@@ -66,6 +69,7 @@ export async function setupDatabase(urls: DatabaseUrls, database?: string): Prom
   const adminOnDb = new URL(urls.adminUrl);
   adminOnDb.pathname = `/${encodeURIComponent(dbName)}`;
   await withClient(adminOnDb.toString(), async (admin) => {
+    await admin.query(`SELECT pg_advisory_lock(hashtext('engram-setup'))`);
     await admin.query(`
       CREATE EXTENSION IF NOT EXISTS vector;
       CREATE EXTENSION IF NOT EXISTS btree_gin;
