@@ -16,7 +16,7 @@ import { Command } from 'commander';
 import { Client } from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { Rpcs } from '@engram/contracts';
-import { callRpc } from '@engram/messaging';
+import { callRpc, RpcError } from '@engram/messaging';
 import { createMigratedDatabase, startNatsServer, type ServiceProcess } from '@engram/testing';
 import { SeededRandom } from './corpus/seeded-random';
 import { summarizeLatencies, type LatencySummary } from './measure/latency-stats';
@@ -37,7 +37,10 @@ const AGENT = 'being';
 const SUB_CLUSTERS = 30;
 /** Texts per embed request: their vectors fit a NATS message. */
 const EMBED_BATCH = 256;
-export const PATROL_TARGETS = { cycleP95Ms: 2000, recallP95Ms: 20 } as const;
+/** A recall's p95 at most twice the shell's (absolute figures move with the machine; this ratio is from one run). */
+export const PATROL_TARGETS = { cycleP95Ms: 2000, recallP95Ms: 20, recallShellRatio: 2 } as const;
+/** No being lives in this tenant: a recall of it takes the whole path and finds nothing. */
+const SHELL_TENANT = 'bench-shell-no-such-tenant';
 
 const PEOPLE = ['Mia', 'Ben', 'my sister', 'Grandma', 'Leo', 'the neighbour', 'my boss', 'Sara'];
 const ACTIONS = [
@@ -74,6 +77,8 @@ export interface PatrolBenchResult {
   readonly settings: { nodes: number; cycles: number; recallsPerCycle: number; seed: number; model: string };
   readonly cycle: LatencySummary;
   readonly recall: LatencySummary;
+  /** THE SHELL: the same recall for a tenant that does not exist, right after each (what any recall costs before it reads a node). */
+  readonly recallShell: LatencySummary;
   /** Gerty's share of a recall: one message embedded, asked of Gerty directly. */
   readonly embed: LatencySummary;
   readonly recalledPerRequest: number;
@@ -92,6 +97,7 @@ export function patrolHeadline(r: PatrolBenchResult) {
     dead: r.dead,
     revived: r.revived,
     recallP95Ms: r.recall.p95Ms,
+    recallShellP95Ms: r.recallShell.p95Ms,
   };
 }
 
@@ -124,7 +130,8 @@ async function main(flags: Flags): Promise<void> {
       spec: S,
       request: Parameters<typeof callRpc<S>>[2],
       timeoutMs = 120_000,
-    ) => callRpc(nc, spec, request, { tenantId: TENANT, timeoutMs });
+      tenantId = TENANT,
+    ) => callRpc(nc, spec, request, { tenantId, timeoutMs });
 
     // The being and its roots: one patrol of an empty being.
     await call(Rpcs.patrolRun, { agent: AGENT });
@@ -182,6 +189,7 @@ async function main(flags: Flags): Promise<void> {
 
     const cycles: number[] = [];
     const recalls: number[] = [];
+    const shells: number[] = [];
     const embeds: number[] = [];
     let recalled = 0;
     let revived = 0;
@@ -199,6 +207,13 @@ async function main(flags: Flags): Promise<void> {
         const answer = await call(Rpcs.beingRecall, { agent: AGENT, message }, 10_000);
         recalls.push(performance.now() - at);
         recalled += answer.nodes.length;
+        const shellAt = performance.now();
+        await call(Rpcs.beingRecall, { agent: AGENT, message }, 10_000, SHELL_TENANT).catch(
+          (error: unknown) => {
+            if (!(error instanceof RpcError && error.code === 'NOT_FOUND')) throw error;
+          },
+        );
+        shells.push(performance.now() - shellAt);
       }
       if (cycle % 10 === 0)
         progress(`cycle ${cycle}: ${cycles.at(-1)!.toFixed(0)} ms; recalls so far ${recalls.length}`);
@@ -225,6 +240,7 @@ async function main(flags: Flags): Promise<void> {
       },
       cycle: summarizeLatencies(cycles),
       recall: summarizeLatencies(recalls),
+      recallShell: summarizeLatencies(shells),
       embed: summarizeLatencies(embeds),
       recalledPerRequest: recalls.length ? recalled / recalls.length : 0,
       statuses,
@@ -237,6 +253,7 @@ async function main(flags: Flags): Promise<void> {
       `cycle p50 ${result.cycle.p50Ms} / p95 ${result.cycle.p95Ms} ms (target ≤ ${PATROL_TARGETS.cycleP95Ms}); ` +
         `recall p50 ${result.recall.p50Ms} / p95 ${result.recall.p95Ms} ms (target ≤ ${PATROL_TARGETS.recallP95Ms}; ` +
         `of which embedding the message p50 ${result.embed.p50Ms} / p95 ${result.embed.p95Ms}); ` +
+        `the shell p50 ${result.recallShell.p50Ms} / p95 ${result.recallShell.p95Ms} ms (recall ≤ ${PATROL_TARGETS.recallShellRatio} × its p95); ` +
         `dead ${result.dead}, revived ${revived}; written to ${flags.out}`,
     );
     if (flags.json) console.log(JSON.stringify(patrolHeadline(result)));
