@@ -58,7 +58,7 @@ export const EXPANSIONS_PER_HIT = 3;
 export async function runSearch(
   source: SearchSource,
   search: PlannedSearch,
-  vector: Promise<QueryVector>,
+  vector: PromiseLike<QueryVector>,
   now: Date,
 ): Promise<SearchOutcome> {
   const timed = queryTimeOf(search, now);

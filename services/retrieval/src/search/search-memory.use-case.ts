@@ -49,7 +49,7 @@ export class SearchMemoryUseCase {
     const search = searchOptions(tenantId, request);
     // Relative times in the query and recency are read from the moment asked as of.
     const now = search.scope.asOf ?? arrival;
-    // Made by Gerty while the terms are counted.
+    // Asked of Gerty while the terms are counted, or made here once they are (the built-in model).
     const vector = this.queryVectors.embed(search.query, tenantId);
     // Full text is ranked from the tenant's index once it is loaded; Postgres answers meanwhile,
     // for trigram and regex, and for a strong search the index cannot bring up to the store.
@@ -92,7 +92,7 @@ export class SearchMemoryUseCase {
     tenantId: string,
     request: SearchRequest,
     search: PlannedSearch,
-    vector: Promise<QueryVector>,
+    vector: PromiseLike<QueryVector>,
     now: Date,
   ): Promise<SearchOutcome | null> {
     if (!index) return null;
@@ -111,7 +111,7 @@ export class SearchMemoryUseCase {
   private async searchStore(
     tenantId: string,
     search: PlannedSearch,
-    vector: Promise<QueryVector>,
+    vector: PromiseLike<QueryVector>,
     now: Date,
   ): Promise<SearchOutcome> {
     const first = termsStatement(tenantId, queryTimeOf(search, now).text);
