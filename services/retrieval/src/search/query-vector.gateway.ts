@@ -41,8 +41,9 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
     @Inject(RETRIEVAL_CONFIG) private readonly config: RetrievalConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    void this.learnModel();
+  /** Before the RPCs are answered: loading the built-in model (about 1 s) would stall the first searches. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.learnModel();
     this.refresher = setInterval(() => void this.learnModel(), QUERY_MODEL_REFRESH_MS);
     this.refresher.unref();
   }
