@@ -356,7 +356,7 @@ export const Variables = {
     int(50, 60_000).default(1500),
     '1500',
     'retrieval',
-    "How long a search waits for the query's vector from Gerty before it answers from full text alone (and says so).",
+    "How long a search waits for the query's vector from Gerty (a model other than the built-in one, whose vectors retrieval makes itself) before it answers from full text alone (and says so).",
   ),
   SEARCH_SYNTHESIS_TIMEOUT_MS: variable(
     int(100, 300_000).default(20_000),

@@ -65,6 +65,7 @@ export type {
 export {
   CONTEXT_SEEDS,
   EXPANSIONS_PER_HIT,
+  queryTimeOf,
   runSearch,
   type PlacedItem,
   type PlannedSearch,

@@ -53,6 +53,7 @@ import {
   measureBigTenant,
   renderBigTenant,
 } from './search/measure-big-tenant';
+import { measureEcho } from './search/measure-echo';
 import { DEFAULT_QUERY_MIX, generateQueries } from './search/query-generator';
 import {
   renderSearchTable,
@@ -131,6 +132,7 @@ async function measureScale(
 
   let rpc: ScaleResult['rpc'] = null;
   let shell: ScaleResult['shell'] = null;
+  let echo: ScaleResult['echo'] = null;
   let index: ScaleResult['index'] = null;
   if (flags.rpc) {
     const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
@@ -170,10 +172,15 @@ async function measureScale(
           services.filter((s) => s.name === 'retrieval'),
           3000,
         );
-      shell = await measureShell(nc, warmup, measured, flags.clients, groups);
+      shell = await measureShell(nc, warmup, measured, flags.clients, groups, () =>
+        profiler?.begin(retrieval),
+      );
+      if (profiler) shell = { ...shell, retrievalProfile: await profiler.end(retrieval) };
       progress(
         `${label}: shell (the same requests for ${SHELL_TENANT}) p95 ${shell.latency.p95Ms} ms (${shell.latency.count}/${shell.calls} NOT_FOUND)`,
       );
+      echo = await measureEcho(context.nats.url, nc, warmup, measured, flags.clients, groups);
+      progress(`${label}: echo (a bare NATS endpoint) p95 ${echo.latency.p95Ms} ms`);
     } finally {
       await nc.close();
       for (const service of services.reverse()) await stopService(service);
@@ -215,6 +222,7 @@ async function measureScale(
       index,
       rpc,
       shell,
+      echo,
       floor: floor.run,
       explained,
     };
@@ -405,12 +413,12 @@ const program = new Command('bench:search')
   .option('--log-level <level>', 'LOG_LEVEL of the services', 'info')
   .option(
     '--cpu-prof',
-    'sample the CPU of retrieval during the measured RPC run (V8 profiler); its summary goes into the result (rpc.retrievalProfile)',
+    'sample the CPU of retrieval during the measured RPC and shell runs (V8 profiler); the summaries go into the result (rpc.retrievalProfile, shell.retrievalProfile)',
     false,
   )
   .option(
     '--json',
-    'print {"messages","p50Ms","p95Ms","p99Ms","shellP95Ms","cpuMsPerSearch","indexMemoryMB","floorP95Ms","p95Ms100k","coldLoad10kMs","coldLoadAllMs"} as the last line of stdout',
+    'print {"messages","p50Ms","p95Ms","p99Ms","shellP95Ms","echoP95Ms","cpuMsPerSearch","searchCpuMs","shellCpuMs","echoCpuMs","indexMemoryMB","floorP95Ms","p95Ms100k","coldLoad10kMs","coldLoadAllMs"} as the last line of stdout',
     false,
   )
   .option(

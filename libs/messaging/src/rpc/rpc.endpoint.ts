@@ -167,11 +167,8 @@ export class RpcEndpoint {
           }
           const request = this.validRequest(msg);
           const deadline = Number(msg.headers?.get(DEADLINE_HEADER));
-          const signal =
-            Number.isFinite(deadline) && deadline > 0
-              ? AbortSignal.timeout(Math.max(0, deadline - Date.now()))
-              : new AbortController().signal;
-          if (Number.isFinite(deadline) && deadline > 0 && deadline <= Date.now()) {
+          const hasDeadline = Number.isFinite(deadline) && deadline > 0;
+          if (hasDeadline && deadline <= Date.now()) {
             // Waited in the queue past the caller's deadline: nobody will read the answer.
             throw new RpcError(
               'DEADLINE_EXCEEDED',
@@ -179,7 +176,19 @@ export class RpcEndpoint {
             );
           }
           const principal = (msg.headers?.get(PRINCIPAL_HEADER) ?? '').slice(0, MAX_PRINCIPAL_CHARS);
-          const result = await this.invoke(request, { tenantId, subject: msg.subject, signal, principal });
+          let signal: AbortSignal | undefined;
+          const result = await this.invoke(request, {
+            tenantId,
+            subject: msg.subject,
+            principal,
+            // Made only for a handler that reads it (aborting at the same deadline): a timer per
+            // request, left to fire seconds after most answers, cost every call that never looks.
+            get signal() {
+              return (signal ??= hasDeadline
+                ? AbortSignal.timeout(Math.max(0, deadline - Date.now()))
+                : new AbortController().signal);
+            },
+          });
           msg.respond(encodeMessage(this.spec.response, result as never));
           requests.inc({ rpc: this.spec.subject, code: 'OK' });
         } catch (error) {

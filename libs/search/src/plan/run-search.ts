@@ -58,11 +58,10 @@ export const EXPANSIONS_PER_HIT = 3;
 export async function runSearch(
   source: SearchSource,
   search: PlannedSearch,
-  vector: Promise<QueryVector>,
+  vector: PromiseLike<QueryVector>,
   now: Date,
 ): Promise<SearchOutcome> {
-  const timed =
-    search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
+  const timed = queryTimeOf(search, now);
   const termRows = await source.terms(search.scope.tenantId, timed.text);
   if (!termRows[0]?.known) return { known: false };
   const documents = Number(termRows[0].documents);
@@ -139,6 +138,14 @@ export async function runSearch(
     degradedReason,
     path: source.path,
   };
+}
+
+/**
+ * The query's words as the terms are read from them (a time it names, such as "last week", taken
+ * out and made the window of a full-text search); the text of runSearch's first statement.
+ */
+export function queryTimeOf(search: Pick<PlannedSearch, 'query' | 'mode'>, now: Date) {
+  return search.mode === 'fulltext' ? findQueryTime(search.query, now) : { text: search.query, window: null };
 }
 
 type Slot = Omit<PlacedItem, 'item'>;

@@ -55,15 +55,23 @@ export interface SearchSource {
 
 export type SearchPath = 'sql' | 'index';
 
-/** The plan as Postgres runs it, statement by statement, in a transaction confined to the tenant. */
-export function sqlSearchSource(run: StatementRunner, mode: SearchMode): SearchSource {
+/**
+ * The plan as Postgres runs it, statement by statement, in a transaction confined to the tenant.
+ * `terms`: the rows of the search's termsStatement when the caller read them already (to learn
+ * whether the tenant exists before opening a transaction); they are answered as read.
+ */
+export function sqlSearchSource(
+  run: StatementRunner,
+  mode: SearchMode,
+  terms?: readonly TermRow[],
+): SearchSource {
   let settled: Promise<unknown> | null = null;
   const settle = () => (settled ??= run(settingsStatement(mode)));
   return {
     path: 'sql',
     terms: async (tenantId, text) => {
       await settle();
-      return run<TermRow>(termsStatement(tenantId, text));
+      return terms ? [...terms] : run<TermRow>(termsStatement(tenantId, text));
     },
     frequencies: (scope, lexemes) => run<TermFrequencyRow>(termFrequenciesStatement(scope, lexemes)),
     candidates: async (input) => {

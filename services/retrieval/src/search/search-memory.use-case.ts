@@ -3,9 +3,12 @@ import type { MessageInitShape, SearchRequest, SearchResponseSchema } from '@eng
 import { RpcError } from '@engram/messaging';
 import {
   indexSearchSource,
+  queryTimeOf,
   runSearch,
   SCAN_TIMEOUT,
   sqlSearchSource,
+  termsStatement,
+  type TermRow,
   type PlannedSearch,
   type QueryVector,
   type SearchOutcome,
@@ -51,19 +54,13 @@ export class SearchMemoryUseCase {
     const search = searchOptions(tenantId, request);
     // Relative times in the query and recency are read from the moment asked as of.
     const now = search.scope.asOf ?? arrival;
-    // Made by Gerty while the terms are counted.
+    // Asked of Gerty while the terms are counted, or made here once they are (the built-in model).
     const vector = this.queryVectors.embed(search.query, tenantId);
     // Full text is ranked from the tenant's index once it is loaded; Postgres answers meanwhile,
     // for trigram and regex, and for a strong search the index cannot bring up to the store.
     const index = search.mode === 'fulltext' ? this.memoryIndex.indexFor(tenantId) : null;
     const outcome: SearchOutcome = await this.searchIndex(index, tenantId, request, search, vector, now)
-      .then(
-        (answered) =>
-          answered ??
-          this.transactions.run(tenantId, (manager) =>
-            runSearch(sqlSearchSource(statementRunner(manager), search.mode), search, vector, now),
-          ),
-      )
+      .then((answered) => answered ?? this.searchStore(tenantId, search, vector, now))
       .catch(translateStoreError);
     if (!outcome.known) throw RpcError.notFound(`tenant ${tenantId} has no memory`, { tenantId });
     const hits = outcome.placed.map(toSearchHit);
@@ -100,7 +97,7 @@ export class SearchMemoryUseCase {
     tenantId: string,
     request: SearchRequest,
     search: PlannedSearch,
-    vector: Promise<QueryVector>,
+    vector: PromiseLike<QueryVector>,
     now: Date,
   ): Promise<SearchOutcome | null> {
     if (!index) return null;
@@ -108,6 +105,26 @@ export class SearchMemoryUseCase {
       this.transactions.readAsTenant(tenantId, statement.text, statement.values);
     if (request.consistency === 'strong' && !(await this.memoryIndex.catchUp(index, run))) return null;
     return runSearch(indexSearchSource(index, run, this.memoryIndex.lexemes, now), search, vector, now);
+  }
+
+  /**
+   * The search as Postgres runs it. Its first statement (the query's terms, and whether the
+   * tenant exists) is read alone as the tenant in one round trip: a tenant that does not exist
+   * is answered without opening a transaction (four round trips fewer); otherwise the rest runs
+   * in the tenant's transaction with those terms.
+   */
+  private async searchStore(
+    tenantId: string,
+    search: PlannedSearch,
+    vector: PromiseLike<QueryVector>,
+    now: Date,
+  ): Promise<SearchOutcome> {
+    const first = termsStatement(tenantId, queryTimeOf(search, now).text);
+    const terms = await this.transactions.readAsTenant<TermRow>(tenantId, first.text, first.values);
+    if (!terms[0]?.known) return { known: false };
+    return this.transactions.run(tenantId, (manager) =>
+      runSearch(sqlSearchSource(statementRunner(manager), search.mode, terms), search, vector, now),
+    );
   }
 }
 

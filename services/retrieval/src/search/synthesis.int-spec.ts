@@ -109,7 +109,7 @@ describe('memory_search with a synthesis (real Postgres, NATS and Gerty)', () =>
     expect(refs(res).length).toBeGreaterThan(0);
     expect(res.synthesis).toBeUndefined();
     expect(res.degraded).toBe(true);
-    // The query vector is missing too: both reasons are given.
-    expect(res.degradedReason).toMatch(/full text.*; no synthesis \(gerty: .+\)$/);
+    // The query vector is not: the built-in model's is made in retrieval.
+    expect(res.degradedReason).toMatch(/^no synthesis \(gerty: .+\)$/);
   });
 });

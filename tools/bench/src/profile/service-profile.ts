@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor, type ServiceProcess } from '@engram/testing';
@@ -12,6 +12,7 @@ import { summarizeCpuProfile, type ProfileSummary } from './cpu-profile-summary'
  */
 export class ServiceProfile {
   readonly file: string;
+  private windows = 0;
 
   constructor(name: string) {
     const dir = join(tmpdir(), 'engram-bench');
@@ -33,11 +34,13 @@ export class ServiceProfile {
     service.kill('SIGWINCH');
   }
 
-  /** Ends the window and summarises the profile written. */
+  /** Ends the window and summarises the profile written (each window in a file of its own: `…-<n>.cpuprofile`). */
   async end(service: ServiceProcess): Promise<ProfileSummary> {
     service.kill('SIGWINCH');
     await waitFor('the CPU profile', async () => existsSync(this.file), 30_000);
     await new Promise((r) => setTimeout(r, 500));
-    return summarizeCpuProfile(this.file);
+    const file = this.file.replace(/\.cpuprofile$/, `-${++this.windows}.cpuprofile`);
+    renameSync(this.file, file);
+    return summarizeCpuProfile(file);
   }
 }

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Rpcs, timestampFromDate } from '@engram/contracts';
+import { Rpcs, timestampFromDate, type MessageInitShape } from '@engram/contracts';
 import { callRpc, RpcError } from '@engram/messaging';
 import { summarizeLatencies } from '../measure/latency-stats';
 import { scrapeMetricSums } from '../measure/prometheus-text';
@@ -70,7 +70,7 @@ export function latencyRun<R>(
  * A closed-loop run, and the CPU the whole machine spent meanwhile (every process: clients, NATS,
  * services, Postgres), also by `groups` of processes (the rest as "other").
  */
-async function closedLoopOnMachine<T, R>(
+export async function closedLoopOnMachine<T, R>(
   items: readonly T[],
   clients: number,
   call: (item: T, client: number) => Promise<R>,
@@ -83,23 +83,26 @@ async function closedLoopOnMachine<T, R>(
   return { run, busySeconds, cpuSecondsBy: groups.length > 0 ? cpuBetween(before, after) : undefined };
 }
 
+/** The memory_search request of a bench query (the echo row sends the same bytes). */
+export function searchRequest(
+  q: BenchQuery,
+  extra: { recordAccess?: boolean } = {},
+): MessageInitShape<typeof Rpcs.search.request> {
+  return {
+    ...extra,
+    query: q.text,
+    topK: q.topK,
+    filters: {
+      agent: q.filters.agent ?? '',
+      ...(q.filters.from ? { from: timestampFromDate(q.filters.from) } : {}),
+      ...(q.filters.to ? { to: timestampFromDate(q.filters.to) } : {}),
+    },
+  };
+}
+
 /** memory_search over NATS, as an agent runtime asks it. */
 export function search(nc: NatsConnection, q: BenchQuery, extra: { recordAccess?: boolean } = {}) {
-  return callRpc(
-    nc,
-    Rpcs.search,
-    {
-      ...extra,
-      query: q.text,
-      topK: q.topK,
-      filters: {
-        agent: q.filters.agent ?? '',
-        ...(q.filters.from ? { from: timestampFromDate(q.filters.from) } : {}),
-        ...(q.filters.to ? { to: timestampFromDate(q.filters.to) } : {}),
-      },
-    },
-    { tenantId: q.tenantId, timeoutMs: 10_000 },
-  );
+  return callRpc(nc, Rpcs.search, searchRequest(q, extra), { tenantId: q.tenantId, timeoutMs: 10_000 });
 }
 
 /** Warm-up (unmeasured), then the measured queries, `clients` at a time over RPC. */
@@ -199,6 +202,7 @@ export async function measureShell(
   measured: readonly BenchQuery[],
   clients: number,
   groups: readonly ProcessGroup[] = [],
+  beforeMeasured = () => {},
 ): Promise<LatencyRun> {
   const call = async (q: BenchQuery) => {
     try {
@@ -210,6 +214,7 @@ export async function measureShell(
     throw new Error(`memory_search answered for ${SHELL_TENANT}, a tenant that does not exist`);
   };
   await runClosedLoop(warmup, clients, call);
+  beforeMeasured();
   const { run, busySeconds, cpuSecondsBy } = await closedLoopOnMachine(measured, clients, call, groups);
   return latencyRun(run, () => ({}), busySeconds, cpuSecondsBy);
 }

@@ -1,7 +1,12 @@
 import { summarizeLatencies } from '../measure/latency-stats';
 import { searchHeadline, searchTargets, type LatencyRun, type ScaleResult } from './search-report';
 
-const run = (latencies: number[], failed = 0, cpuMs?: number): LatencyRun => ({
+const run = (
+  latencies: number[],
+  failed = 0,
+  cpuMs?: number,
+  cpuMsPerCallBy?: Record<string, number>,
+): LatencyRun => ({
   latency: summarizeLatencies(latencies),
   calls: latencies.length + failed,
   seconds: 1,
@@ -10,6 +15,7 @@ const run = (latencies: number[], failed = 0, cpuMs?: number): LatencyRun => ({
   degraded: 0,
   degradedReasons: {},
   ...(cpuMs !== undefined && { machineCpuMsPerCall: cpuMs }),
+  ...(cpuMsPerCallBy && { cpuMsPerCallBy }),
 });
 const warmUp = {
   oneTenant: { tenantId: 't', messages: 10_000, ms: 400 },
@@ -23,7 +29,8 @@ const scale = (
   floor: LatencyRun | null,
   shell: LatencyRun | null = null,
   index: typeof warmUp | null = null,
-) => ({ corpus: { messages }, rpc, floor, shell, index }) as unknown as ScaleResult;
+  echo: LatencyRun | null = null,
+) => ({ corpus: { messages }, rpc, floor, shell, index, echo }) as unknown as ScaleResult;
 /** 100 latencies: p50 = p95 ÷ 2, p99 = 1.5 × p95. */
 const ms = (p95: number) =>
   Array.from({ length: 100 }, (_, i) => (i < 50 ? p95 / 2 : i < 95 ? p95 : p95 * 1.5));
@@ -32,7 +39,14 @@ describe('search headline and targets', () => {
   it('reports p50/p95/p99, the shell, CPU, index memory and load times at 1 M, p95 at 100 k, and judges the targets', () => {
     const h = searchHeadline({
       scales: [
-        scale(1_000_000, run(ms(20), 0, 3.2), run(ms(15)), run(ms(14)), warmUp),
+        scale(
+          1_000_000,
+          run(ms(20), 0, 3.2, { retrieval: 1.5, postgres: 0.5, other: 9 }),
+          run(ms(15)),
+          run(ms(14), 0, 1.5, { retrieval: 0.6, nats: 0.3, other: 4 }),
+          warmUp,
+          run(ms(3), 0, 0.6, { echo: 0.2, nats: 0.2, bench: 0.1, other: 2 }),
+        ),
         scale(100_000, run(ms(12)), run(ms(9))),
       ],
     });
@@ -42,7 +56,11 @@ describe('search headline and targets', () => {
       p95Ms: 20,
       p99Ms: 30,
       shellP95Ms: 14,
+      echoP95Ms: 3,
       cpuMsPerSearch: 3.2,
+      searchCpuMs: 2,
+      shellCpuMs: 0.9,
+      echoCpuMs: 0.5,
       indexMemoryMB: 700,
       floorP95Ms: 15,
       p95Ms100k: 12,
@@ -55,13 +73,19 @@ describe('search headline and targets', () => {
       shellMet: true,
       cpuMet: true,
       memoryMet: true,
+      shellCpuMet: true,
+      searchCpuMet: false,
     });
-    expect(searchTargets({ ...h, p95Ms: 26, cpuMsPerSearch: 3.6, indexMemoryMB: 1001 })).toMatchObject({
+    expect(
+      searchTargets({ ...h, p95Ms: 26, cpuMsPerSearch: 3.6, indexMemoryMB: 1001, shellCpuMs: 1.1 }),
+    ).toMatchObject({
       p95Met: false,
       scaleMet: false,
       shellMet: false,
       cpuMet: false,
       memoryMet: false,
+      shellCpuMet: false,
+      searchCpuMet: true,
     });
   });
 
@@ -75,7 +99,11 @@ describe('search headline and targets', () => {
       p95Ms: null,
       p99Ms: null,
       shellP95Ms: null,
+      echoP95Ms: null,
       cpuMsPerSearch: null,
+      searchCpuMs: null,
+      shellCpuMs: null,
+      echoCpuMs: null,
       indexMemoryMB: null,
       floorP95Ms: 15,
       p95Ms100k: null,
@@ -88,6 +116,8 @@ describe('search headline and targets', () => {
       shellMet: null,
       cpuMet: null,
       memoryMet: null,
+      shellCpuMet: null,
+      searchCpuMet: null,
     });
     expect(searchHeadline({ scales: [scale(1_000_000, run(ms(20), 1), null)] }).p95Ms).toBeNull();
   });

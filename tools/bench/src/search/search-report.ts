@@ -18,6 +18,10 @@ export const SEARCH_TARGETS = {
   cpuMsPerSearch: 3.5,
   /** Memory of the indexes per 1 M messages, in MB. */
   indexMBPerMillion: 1000,
+  /** CPU per call of the shell ≤ this × the echo's (the bare bus), both by process, in one run. */
+  shellCpuOverEcho: 2,
+  /** CPU per search ≤ this × the shell's, by process, in one run. */
+  searchCpuOverShell: 2,
 } as const;
 
 /** A closed-loop measurement: latencies of the calls that succeeded, and what the others did. */
@@ -75,6 +79,8 @@ export interface ScaleResult {
   readonly rpc: LatencyRun | null;
   /** The same requests for a tenant that does not exist: the path every search takes before it reads a row. */
   readonly shell: LatencyRun | null;
+  /** The same requests answered empty by a bare NATS endpoint in its own process: the floor of an RPC. */
+  readonly echo: LatencyRun | null;
   readonly floor: LatencyRun | null;
   readonly explained: readonly ExplainedQuery[];
 }
@@ -101,6 +107,8 @@ export interface SearchBenchResult {
     readonly shellMet: boolean | null;
     readonly cpuMet: boolean | null;
     readonly memoryMet: boolean | null;
+    readonly shellCpuMet: boolean | null;
+    readonly searchCpuMet: boolean | null;
   };
 }
 
@@ -110,7 +118,12 @@ export interface SearchHeadline {
   p95Ms: number | null;
   p99Ms: number | null;
   shellP95Ms: number | null;
+  echoP95Ms: number | null;
   cpuMsPerSearch: number | null;
+  /** CPU per call of the processes each path runs through (cpuMsPerCallBy less "other"). */
+  searchCpuMs: number | null;
+  shellCpuMs: number | null;
+  echoCpuMs: number | null;
   indexMemoryMB: number | null;
   floorP95Ms: number | null;
   p95Ms100k: number | null;
@@ -122,6 +135,19 @@ export interface SearchHeadline {
 const clean = (run: LatencyRun | null) => (run && run.latency.count === run.calls ? run.latency : null);
 const round = (x: number | undefined) => (x === undefined ? null : Math.round(x * 10) / 10);
 
+/**
+ * CPU per call of the processes a run is charged to (services, Postgres' backends of the bench's
+ * database, NATS, the clients, the echo), without "other": on a shared machine the rest is
+ * someone else's work. Null when the run was not split by process or calls failed.
+ */
+export function pathCpuMsPerCall(run: LatencyRun | null): number | null {
+  if (!clean(run) || !run?.cpuMsPerCallBy) return null;
+  const sum = Object.entries(run.cpuMsPerCallBy)
+    .filter(([name]) => name !== 'other')
+    .reduce((a, [, ms]) => a + ms, 0);
+  return Math.round(sum * 100) / 100;
+}
+
 /** The headline: what `--json` prints as the last line of stdout (null: not measured, or calls failed). */
 export function searchHeadline(result: Pick<SearchBenchResult, 'scales'>): SearchHeadline {
   const [large, small] = result.scales;
@@ -132,7 +158,11 @@ export function searchHeadline(result: Pick<SearchBenchResult, 'scales'>): Searc
     p95Ms: round(rpc?.p95Ms),
     p99Ms: round(rpc?.p99Ms),
     shellP95Ms: round(clean(large?.shell ?? null)?.p95Ms),
+    echoP95Ms: round(clean(large?.echo ?? null)?.p95Ms),
     cpuMsPerSearch: rpc ? round(large?.rpc?.machineCpuMsPerCall) : null,
+    searchCpuMs: pathCpuMsPerCall(large?.rpc ?? null),
+    shellCpuMs: pathCpuMsPerCall(large?.shell ?? null),
+    echoCpuMs: pathCpuMsPerCall(large?.echo ?? null),
     indexMemoryMB: large?.index?.indexMB ?? null,
     floorP95Ms: round(clean(large?.floor ?? null)?.p95Ms),
     p95Ms100k: round(clean(small?.rpc ?? null)?.p95Ms),
@@ -143,6 +173,7 @@ export function searchHeadline(result: Pick<SearchBenchResult, 'scales'>): Searc
 
 export function searchTargets(headline: SearchHeadline): SearchBenchResult['targets'] {
   const { p95Ms, shellP95Ms, p95Ms100k, cpuMsPerSearch, indexMemoryMB, messages } = headline;
+  const { searchCpuMs, shellCpuMs, echoCpuMs } = headline;
   return {
     ...SEARCH_TARGETS,
     p95Met: p95Ms === null ? null : p95Ms <= SEARCH_TARGETS.p95Ms,
@@ -153,6 +184,14 @@ export function searchTargets(headline: SearchHeadline): SearchBenchResult['targ
       indexMemoryMB === null
         ? null
         : indexMemoryMB <= (SEARCH_TARGETS.indexMBPerMillion * messages) / 1_000_000,
+    shellCpuMet:
+      shellCpuMs === null || echoCpuMs === null
+        ? null
+        : shellCpuMs <= SEARCH_TARGETS.shellCpuOverEcho * echoCpuMs,
+    searchCpuMet:
+      searchCpuMs === null || shellCpuMs === null
+        ? null
+        : searchCpuMs <= SEARCH_TARGETS.searchCpuOverShell * shellCpuMs,
   };
 }
 
@@ -181,6 +220,11 @@ export function runCells(run: LatencyRun | null, what: string): [string, string]
     run.machineCpuMsPerCall === undefined
       ? ''
       : `${run.machineCpuMsPerCall.toFixed(2)} ms of machine CPU per call`,
+    run.cpuMsPerCallBy
+      ? `by process: ${Object.entries(run.cpuMsPerCallBy)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+          .join(', ')} ms`
+      : '',
     run.answeredBy ? `answered by ${counts(run.answeredBy)}` : '',
   ];
   return [head, rest.filter(Boolean).join('; ')];
@@ -218,6 +262,7 @@ export function renderSearchTable(r: SearchBenchResult): string {
       ],
       ['  memory_search (RPC)', ...runCells(s.rpc, 'queries')],
       ['  shell (RPC, no tenant)', ...runCells(s.shell, 'calls')],
+      ['  echo (bare NATS)', ...runCells(s.echo, 'calls')],
       ['  floor (bare SQL)', ...runCells(s.floor, 'queries')],
     );
     for (const e of s.explained) {
@@ -253,6 +298,16 @@ export function renderSearchTable(r: SearchBenchResult): string {
       'target CPU per search at 1 M',
       `≤ ${t.cpuMsPerSearch} ms`,
       `${h.cpuMsPerSearch === null ? '–' : ms(h.cpuMsPerSearch)}: ${verdict(t.cpuMet)}`,
+    ],
+    [
+      'target CPU shell ÷ echo',
+      `≤ ${t.shellCpuOverEcho}`,
+      `${h.shellCpuMs === null || h.echoCpuMs === null ? '–' : `${ms(h.shellCpuMs)} ÷ ${ms(h.echoCpuMs)} = ${(h.shellCpuMs / h.echoCpuMs).toFixed(2)}`}: ${verdict(t.shellCpuMet)}`,
+    ],
+    [
+      'target CPU search ÷ shell',
+      `≤ ${t.searchCpuOverShell}`,
+      `${h.searchCpuMs === null || h.shellCpuMs === null ? '–' : `${ms(h.searchCpuMs)} ÷ ${ms(h.shellCpuMs)} = ${(h.searchCpuMs / h.shellCpuMs).toFixed(2)}`}: ${verdict(t.searchCpuMet)}`,
     ],
     [
       'target index memory',
