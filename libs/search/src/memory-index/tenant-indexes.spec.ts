@@ -108,7 +108,9 @@ describe('TenantIndexes', () => {
     s.add('acme', message('4', []));
     indexes.changed('acme', { message: ['1', '4'] });
     await indexes.flush();
-    expect(s.reads.slice(reads).map((r) => r.selection?.message)).toEqual([['4']]);
+    expect(s.reads.slice(reads).map((r) => r.selection)).toEqual([
+      { message: ['4'], summary: [], fact: [], vectors: [] },
+    ]);
     indexes.changed('acme', { message: ['2'] });
     await indexes.flush();
     expect(s.reads).toHaveLength(reads + 1);
