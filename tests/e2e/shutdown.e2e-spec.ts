@@ -37,8 +37,8 @@ describe('shutdown while NATS is gone (every service as a process, real Postgres
         startService(name, name === 'embedder' ? { ...env, EMBEDDER_SWEEP_INTERVAL_MS: '1000' } : env),
       ),
     );
-    await Promise.all(services.map((service) => service.waitUntilReady(60_000)));
-  }, 90_000);
+    await Promise.all(services.map((service) => service.waitUntilReady(120_000)));
+  }, 180_000);
 
   afterAll(async () => {
     for (const service of services) service.kill('SIGKILL');
