@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { DEFAULT_HTTP_PORTS, type ServiceName } from '@engram/config';
@@ -24,32 +25,72 @@ const MARGIN_MS = 8000;
  * grace is over (with 1, saying so). The embedder is caught mid-work: a batch waiting for Gerty (which
  * is stopped, so it never answers) and sweeps (every second) waiting for NATS.
  */
-describe('shutdown while NATS is gone (every service as a process, real Postgres and NATS)', () => {
+describe('shutdown while a dependency is gone (every service as a process, real Postgres and NATS)', () => {
   let nats: NatsServerHandle;
   let db: ScratchDatabase;
   let services: ServiceProcess[] = [];
+  /** A second ingest, for the case of a Postgres that does not answer. */
+  let writer: ServiceProcess;
 
   beforeAll(async () => {
     [nats, db] = await Promise.all([startNatsServer(), createScratchDatabase('shutdown')]);
     const env = { NATS_URL: nats.url, DATABASE_URL: db.appUrl, SHUTDOWN_GRACE_MS: String(GRACE_MS) };
-    services = await Promise.all(
-      SERVICES.map((name) =>
+    [writer, ...services] = await Promise.all([
+      startService('ingest', { ...env, OUTBOX_RELAY_INTERVAL_MS: '100' }),
+      ...SERVICES.map((name) =>
         startService(name, name === 'embedder' ? { ...env, EMBEDDER_SWEEP_INTERVAL_MS: '1000' } : env),
       ),
-    );
-    await Promise.all(services.map((service) => service.waitUntilReady(120_000)));
+    ]);
+    await Promise.all([writer, ...services].map((service) => service.waitUntilReady(120_000)));
   }, 180_000);
 
   afterAll(async () => {
-    for (const service of services) service.kill('SIGKILL');
-    await Promise.all(services.map((service) => service.exited));
+    const all = writer ? [writer, ...services] : services;
+    for (const service of all) service.kill('SIGKILL');
+    await Promise.all(all.map((service) => service.exited));
     await nats?.stop();
     await db?.drop();
   });
 
   const service = (name: ServiceName) => services.find((s) => s.name === name)!;
 
-  it('every service exits within its grace after SIGTERM', async () => {
+  /** How the service ended after SIGTERM: its exit code, or 'still running' past grace and margin. */
+  async function stop(s: ServiceProcess): Promise<{ how: number | string; ms: number }> {
+    const started = Date.now();
+    s.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const how = await Promise.race([
+      s.exited,
+      new Promise<string>((resolve) => (timer = setTimeout(resolve, GRACE_MS + MARGIN_MS, 'still running'))),
+    ]);
+    clearTimeout(timer);
+    return { how, ms: Date.now() - started };
+  }
+
+  /** Exit 0, or 1 from the watchdog that ends a shutdown still running at the end of the grace. */
+  function expectExited(s: ServiceProcess, how: number | string): void {
+    const byWatchdog = how === 1 && s.output().includes('shutdown did not finish within SHUTDOWN_GRACE_MS');
+    if (how !== 0 && !byWatchdog) throw new Error(`${s.name} ended ${how}\n${s.output().slice(-3000)}`);
+  }
+
+  it('a writer exits within its grace while its Postgres does not answer', async () => {
+    const admin = new Client({ connectionString: db.adminUrl });
+    await admin.connect();
+    try {
+      // Every outbox sweep (every 100 ms) now waits for the lock: the one in progress holds shutdown up.
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE outbox IN ACCESS EXCLUSIVE MODE');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const { how, ms } = await stop(writer);
+      console.log(`ingest with its outbox locked: ${how} after ${ms} ms`);
+      expectExited(writer, how);
+    } finally {
+      await admin.query('ROLLBACK');
+      await admin.end();
+    }
+  });
+
+  it('every service exits within its grace after SIGTERM while NATS is gone', async () => {
     // A turn whose vectors the embedder asks a Gerty that does not answer: its batch is in flight.
     service('gerty').kill('SIGSTOP');
     const nc = await connect({ servers: nats.url });
@@ -72,26 +113,8 @@ describe('shutdown while NATS is gone (every service as a process, real Postgres
     // Long enough for the embedder's next sweep to be waiting on NATS too.
     await new Promise((resolve) => setTimeout(resolve, 1500));
 
-    const outcomes = await Promise.all(
-      services.map(async (s) => {
-        const started = Date.now();
-        s.kill('SIGTERM');
-        let timer: NodeJS.Timeout | undefined;
-        const how = await Promise.race([
-          s.exited,
-          new Promise<string>(
-            (resolve) => (timer = setTimeout(resolve, GRACE_MS + MARGIN_MS, 'still running')),
-          ),
-        ]);
-        clearTimeout(timer);
-        return { s, how, ms: Date.now() - started };
-      }),
-    );
-
+    const outcomes = await Promise.all(services.map(async (s) => ({ s, ...(await stop(s)) })));
     console.log(outcomes.map(({ s, how, ms }) => `${s.name}: ${how} after ${ms} ms`).join('\n'));
-    for (const { s, how } of outcomes) {
-      const byWatchdog = how === 1 && s.output().includes('shutdown did not finish within SHUTDOWN_GRACE_MS');
-      if (how !== 0 && !byWatchdog) throw new Error(`${s.name} ended ${how}\n${s.output().slice(-3000)}`);
-    }
+    for (const { s, how } of outcomes) expectExited(s, how);
   });
 });
