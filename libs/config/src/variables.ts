@@ -224,7 +224,7 @@ export const Variables = {
     int(0, 600_000).default(15_000),
     '15000',
     'all services',
-    'On SIGTERM: how long in-flight work may finish before the connection is drained anyway.',
+    'On SIGTERM: how long the service may take to stop, whatever NATS or Postgres do. In-flight work gets all of it but a quarter (at most 2 s) for the drain and a fifth (at most 1 s) for the exit.',
   ),
   INGEST_MAX_MESSAGES_PER_TURN: variable(
     int(1, 100_000).default(1000),

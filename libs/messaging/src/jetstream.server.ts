@@ -3,7 +3,7 @@ import { Server, type CustomTransportStrategy, type MessageHandler } from '@nest
 import { lastValueFrom } from 'rxjs';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { ALL_STREAMS, Subjects, type ConsumerSpec } from '@engram/contracts';
-import { ReadinessRegistry } from '@engram/platform';
+import { ReadinessRegistry, ShutdownBudget } from '@engram/platform';
 import { NatsClient, type NatsHandles } from './connection/nats.client';
 import { ConsumerRunner } from './consumers/consumer-runner';
 import { errorMessage } from './consumers/error-message';
@@ -30,6 +30,7 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     private readonly topology: TopologyProvisioner,
     private readonly deadLetters: DeadLetterPublisher,
     private readonly readiness: ReadinessRegistry,
+    private readonly shutdown: ShutdownBudget,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {
     super();
@@ -156,12 +157,23 @@ export class JetStreamServer extends Server implements CustomTransportStrategy {
     return lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
   }
 
+  /**
+   * Running handlers may finish until the drain's reserve of the grace is left. Stopping
+   * itself waits on NATS (unsubscribing, the pull loops' end), which never answers while
+   * it is gone: it is bounded by the same budget.
+   */
   async close(): Promise<void> {
-    const grace = this.options.shutdownGraceMs;
-    await Promise.all([
-      ...this.runners.map((r) => r.stop(grace)),
-      ...this.endpoints.map((e) => e.stop(grace)),
-    ]);
+    const budget = this.shutdown.begin(this.options.shutdownGraceMs);
+    const reserve = budget.drainReserveMs();
+    const handlersMs = budget.remainingMs(reserve);
+    await budget.within(
+      'stopping consumers and RPCs',
+      Promise.all([
+        ...this.runners.map((r) => r.stop(handlersMs)),
+        ...this.endpoints.map((e) => e.stop(handlersMs)),
+      ]),
+      reserve,
+    );
     for (const subscription of this.advisories) subscription.unsubscribe();
     this.runners.length = 0;
     this.endpoints.length = 0;

@@ -4,6 +4,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { HealthController } from './health/health.controller';
 import { ReadinessRegistry } from './health/readiness.registry';
+import { ShutdownBudget } from './bootstrap/shutdown-budget';
 import { loggerOptions } from './logging/logger.options';
 import { MetricsController } from './metrics/metrics.controller';
 import { startDefaultMetrics } from './metrics/metrics';
@@ -26,13 +27,15 @@ export class PlatformModule implements OnApplicationShutdown {
         TerminusModule.forRoot({ logger: false }),
       ],
       controllers: [HealthController, MetricsController],
-      providers: [ReadinessRegistry],
-      exports: [ReadinessRegistry],
+      providers: [ReadinessRegistry, ShutdownBudget],
+      exports: [ReadinessRegistry, ShutdownBudget],
     };
   }
 
-  /** Flushes the last spans after everything else closed. */
+  constructor(private readonly shutdown: ShutdownBudget) {}
+
+  /** Flushes the last spans after everything else closed (an absent collector does not hold the exit). */
   async onApplicationShutdown(): Promise<void> {
-    await stopTelemetry();
+    await this.shutdown.within('flushing telemetry', stopTelemetry());
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { serviceInbox } from '@engram/contracts';
-import { ReadinessRegistry } from '@engram/platform';
+import { ReadinessRegistry, ShutdownBudget } from '@engram/platform';
 import { MESSAGING_OPTIONS, type MessagingOptions } from '../messaging.options';
 
 export interface NatsHandles {
@@ -27,6 +27,7 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly readiness: ReadinessRegistry,
+    private readonly shutdown: ShutdownBudget,
   ) {}
 
   onModuleInit(): void {
@@ -86,14 +87,18 @@ export class NatsClient implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Runs after the transport stopped its consumers: flushes what is buffered, then closes. */
+  /**
+   * Runs after the transport stopped its consumers: flushes what is buffered, then closes.
+   * A drain waits for the server's answer, which never comes while NATS is gone: without a
+   * server there is nothing to flush, and a drain that outlasts the budget is given up.
+   */
   async onApplicationShutdown(): Promise<void> {
     const connection = this.connection;
     if (!connection || connection.isClosed()) return;
-    try {
-      await connection.drain();
-    } catch {
-      await connection.close();
+    const drained =
+      this.reachable && (await this.shutdown.within('draining the NATS connection', connection.drain()));
+    if (!drained || !connection.isClosed()) {
+      await this.shutdown.within('closing the NATS connection', connection.close());
     }
   }
 }

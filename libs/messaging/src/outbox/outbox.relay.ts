@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { OUTBOX_DEAD_LETTERS } from '@engram/contracts';
-import { counter, failpoint, gauge } from '@engram/platform';
+import { counter, failpoint, gauge, ShutdownBudget } from '@engram/platform';
 import { OutboxStore, TenantTransactions, type OutboxRow } from '@engram/store';
 import { SpanKind, trace } from '@engram/telemetry';
 import { NatsClient } from '../connection/nats.client';
@@ -68,6 +68,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly store: OutboxStore,
     private readonly transactions: TenantTransactions,
     private readonly deadLetters: DeadLetterPublisher,
+    private readonly shutdown: ShutdownBudget,
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
   ) {}
 
@@ -79,12 +80,22 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     this.schedule();
   }
 
-  /** Stops sweeping; a writer's own after-commit publishes still go out until NATS is drained. */
+  /**
+   * Stops sweeping; a writer's own after-commit publishes still go out until NATS is drained.
+   * A sweep may be waiting on a slow Postgres or on PubAcks from a NATS that is gone: what is
+   * not done within the shutdown's budget is left to the next sweep of any replica.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.cycle;
-    await this.removePublished();
+    await this.shutdown.within(
+      'the outbox sweep',
+      (async () => {
+        await this.cycle;
+        await this.removePublished();
+      })(),
+      this.shutdown.drainReserveMs(),
+    );
   }
 
   /** A writer's rows, right after its commit. What fails here is due for the sweep after the writer's grace. */

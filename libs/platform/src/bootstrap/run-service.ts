@@ -4,8 +4,14 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import { ConfigError, DEFAULT_HTTP_PORTS, type ServiceName } from '@engram/config';
 import { Logger } from 'nestjs-pino';
+import { ShutdownBudget } from './shutdown-budget';
 
-export interface ServiceDefinition<C> {
+/** What runService reads of every service's config (GATEWAY_VARIABLES has it). */
+interface ShutdownConfig {
+  readonly SHUTDOWN_GRACE_MS: number;
+}
+
+export interface ServiceDefinition<C extends ShutdownConfig> {
   readonly name: ServiceName;
   /** Reads and validates the environment; a ConfigError stops the process with the list of problems. */
   readonly loadConfig: () => C;
@@ -24,9 +30,11 @@ export interface ServiceDefinition<C> {
 /**
  * Starts a service: config, then the HTTP endpoints (so that /health/live answers
  * while dependencies are still connecting), then the NATS consumers and RPCs.
- * SIGTERM/SIGINT drain in-flight work before the process exits.
+ * SIGTERM/SIGINT drain in-flight work before the process exits, within SHUTDOWN_GRACE_MS.
  */
-export async function runService<C>(definition: ServiceDefinition<C>): Promise<INestApplication> {
+export async function runService<C extends ShutdownConfig>(
+  definition: ServiceDefinition<C>,
+): Promise<INestApplication> {
   let config: C;
   try {
     config = definition.loadConfig();
@@ -46,6 +54,11 @@ export async function runService<C>(definition: ServiceDefinition<C>): Promise<I
   const logger = app.get(Logger);
   app.useLogger(logger);
   app.flushLogs();
+  // Registered before Nest's own listener, so the budget has begun when its hooks run.
+  const budget = app.get(ShutdownBudget);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => stopWithin(definition.name, budget, config.SHUTDOWN_GRACE_MS));
+  }
   // Exit 0 once drained; Nest's default re-raises the signal (exit 143).
   app.enableShutdownHooks([], { useProcessExit: true });
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
@@ -59,6 +72,22 @@ export async function runService<C>(definition: ServiceDefinition<C>): Promise<I
   await app.startAllMicroservices();
   logger.log(`${definition.name} started; HTTP on ${host}:${port}`);
   return app;
+}
+
+/**
+ * Begins the shutdown's budget, and ends the process when the grace is over even if a step
+ * still waits (a hook that does not use the budget, a pool waiting for a query Postgres holds).
+ */
+function stopWithin(service: ServiceName, budget: ShutdownBudget, graceMs: number): void {
+  budget.begin(graceMs);
+  setTimeout(() => {
+    writeFatal(
+      service,
+      `shutdown did not finish within SHUTDOWN_GRACE_MS (${graceMs} ms); exiting anyway`,
+      {},
+    );
+    process.exit(1);
+  }, graceMs).unref();
 }
 
 /** For main.ts: a service that cannot start says why, as one JSON log line, and exits non-zero. */

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ShutdownBudget } from '@engram/platform';
 import { Consumers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
 import { DataSource, TenantTransactions, tryWithAdvisoryLock } from '@engram/store';
@@ -38,6 +39,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
     private readonly vectors: VectorRepository,
     private readonly gateway: EmbedderGertyGateway,
     private readonly embedItems: EmbedItemsUseCase,
+    private readonly shutdown: ShutdownBudget,
     @Inject(EMBEDDER_CONFIG) private readonly config: EmbedderConfig,
   ) {}
 
@@ -48,7 +50,8 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
-    await this.running;
+    // A sweep waits on Postgres and on Gerty over NATS; it stops at its next page.
+    if (this.running) await this.shutdown.within('the vector sweep', this.running);
   }
 
   /** One pass over every tenant; a pass never overlaps the previous one. Returns rows embedded. */

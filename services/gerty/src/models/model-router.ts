@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { RetrySchedule } from '@engram/inference';
 import { RpcError } from '@engram/messaging';
+import { ShutdownBudget } from '@engram/platform';
 import { GERTY_CONFIG, type GertyConfig } from '../gerty.config';
 import { BuiltinProvider } from '../providers/builtin/builtin.provider';
 import type { ModelProvider } from '../providers/model-provider';
@@ -37,6 +38,7 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(GERTY_CONFIG) private readonly config: GertyConfig,
     @Inject(OPENAI_RETRY_SCHEDULE) private readonly retry: RetrySchedule,
+    private readonly shutdown: ShutdownBudget,
   ) {}
 
   onModuleInit(): void {
@@ -83,7 +85,13 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => c.close()));
+    const clients = [...this.clients.values()];
+    // A model still answering may take minutes: past the budget its requests are cut.
+    const closed = await this.shutdown.within(
+      'closing model connections',
+      Promise.all(clients.map((c) => c.close())),
+    );
+    if (!closed) await Promise.all(clients.map((c) => c.destroy().catch(() => undefined)));
   }
 
   /** The model to use: the named one, or the default for the purpose. */

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ShutdownBudget } from '@engram/platform';
 import { TenantTransactions } from '@engram/store';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
 import { RunPatrolUseCase } from './run-patrol.use-case';
@@ -27,6 +28,7 @@ export class PatrolScheduleService implements OnApplicationBootstrap, OnApplicat
   constructor(
     private readonly patrol: RunPatrolUseCase,
     private readonly transactions: TenantTransactions,
+    private readonly shutdown: ShutdownBudget,
     @Inject(PATROL_CONFIG) private readonly config: PatrolConfig,
   ) {}
 
@@ -41,7 +43,8 @@ export class PatrolScheduleService implements OnApplicationBootstrap, OnApplicat
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.ticking;
+    // A patrol in progress waits on Postgres and on Gerty over NATS; it stops at the next being.
+    if (this.ticking) await this.shutdown.within('the patrol in progress', this.ticking);
   }
 
   /** Patrols the beings that are due; answers how many ran. */

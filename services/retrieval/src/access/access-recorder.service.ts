@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { ShutdownBudget } from '@engram/platform';
 import { Events, MsgIds, timestampFromDate } from '@engram/contracts';
 import { errorMessage, eventEntry, Outbox } from '@engram/messaging';
 import { actAsTenant, TenantTransactions } from '@engram/store';
@@ -31,6 +32,7 @@ export class AccessRecorder implements BeforeApplicationShutdown {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly outbox: Outbox,
+    private readonly shutdown: ShutdownBudget,
   ) {}
 
   /** Records that a search of the tenant returned these refs (a ref returned twice counts twice). */
@@ -56,8 +58,13 @@ export class AccessRecorder implements BeforeApplicationShutdown {
     return this.flushing;
   }
 
+  /** The last counts are written if Postgres answers within the shutdown's budget (they are statistics). */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.flush();
+    await this.shutdown.within(
+      'writing the last access counts',
+      this.flush(),
+      this.shutdown.drainReserveMs(),
+    );
   }
 
   private flushSoon(delayMs: number): void {

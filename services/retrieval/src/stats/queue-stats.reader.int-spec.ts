@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Logger } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
 import { messagingOptionsFrom, NatsClient } from '@engram/messaging';
-import { ReadinessRegistry } from '@engram/platform';
+import { ReadinessRegistry, ShutdownBudget } from '@engram/platform';
 import { freePort, natsServerBinary, waitFor } from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
 import { QueueStatsReader } from './queue-stats.reader';
@@ -28,6 +28,7 @@ describe('QueueStatsReader against a NATS server without JetStream', () => {
     nats = new NatsClient(
       messagingOptionsFrom('retrieval', loadRetrievalConfig({ NATS_URL: url })),
       new ReadinessRegistry(),
+      new ShutdownBudget(),
     );
   });
 

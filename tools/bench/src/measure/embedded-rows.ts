@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { IngestWait } from './ingest-wait';
 
 /** Message rows of some tenants, and how many of them have no vector yet. */
 export interface EmbeddedRows {
@@ -22,8 +23,10 @@ export interface EmbeddedRowsWait {
   readonly expectedRows: number;
   /** Give up this long after the wait started … */
   readonly timeoutMs: number;
-  /** … or when neither count moved for this long. */
+  /** … or when it came no closer to the end for this long (IngestWait). */
   readonly stallMs: number;
+  /** Messages of dead-lettered turns, which never come: the wait ends once only they are left. */
+  readonly deadRows?: () => Promise<number>;
   /** Between polls (default 250 ms). */
   readonly intervalMs?: number;
   /** Called after every poll (for a progress line). */
@@ -33,7 +36,7 @@ export interface EmbeddedRowsWait {
 export interface EmbeddedRowsOutcome extends EmbeddedRows {
   /** Every expected row stored and none without a vector. */
   readonly complete: boolean;
-  /** Why the wait ended early ("timed out after …", "no change for …"); undefined when complete. */
+  /** Why the wait ended early ("timed out after …", "no progress for …"); undefined when complete. */
   readonly gaveUp?: string;
   /** performance.now() of the first poll that saw every expected row stored, and every one of them with a vector. */
   readonly storedAt?: number;
@@ -48,25 +51,18 @@ export async function waitForEmbeddedRows(
   admin: Client,
   options: EmbeddedRowsWait,
 ): Promise<EmbeddedRowsOutcome> {
-  const started = performance.now();
-  let last: EmbeddedRows = { rows: -1, missing: -1 };
-  let lastChange = started;
+  const wait = new IngestWait(options, performance.now());
   let storedAt: number | undefined;
   for (;;) {
     const now = await countEmbeddedRows(admin, options.tenants);
+    const deadRows = (await options.deadRows?.()) ?? 0;
     const at = performance.now();
     options.onPoll?.(now);
-    if (now.rows !== last.rows || now.missing !== last.missing) lastChange = at;
-    last = now;
     if (storedAt === undefined && now.rows >= options.expectedRows) storedAt = at;
-    if (now.rows >= options.expectedRows && now.missing === 0)
-      return { ...now, complete: true, storedAt, embeddedAt: at };
-    let gaveUp: string | undefined;
-    if (at - started > options.timeoutMs)
-      gaveUp = `timed out after ${Math.round(options.timeoutMs / 1000)} s`;
-    else if (at - lastChange > options.stallMs)
-      gaveUp = `no change for ${Math.round(options.stallMs / 1000)} s`;
-    if (gaveUp) return { ...now, complete: false, gaveUp, ...(storedAt !== undefined && { storedAt }) };
+    const verdict = wait.observe({ ...now, deadRows }, at);
+    if (verdict.kind === 'complete') return { ...now, complete: true, storedAt, embeddedAt: at };
+    if (verdict.kind === 'stopped')
+      return { ...now, complete: false, gaveUp: verdict.reason, ...(storedAt !== undefined && { storedAt }) };
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 250));
   }
 }

@@ -5,7 +5,9 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import { Consumers, isValidToken, Streams } from '@engram/contracts';
 import { createMigratedDatabase, startNatsServer, waitFor, type ServiceProcess } from '@engram/testing';
 import type { CorpusTurn } from '../corpus/turn-corpus';
+import { TurnDeadLetters } from '../measure/dead-letters';
 import { waitForEmbeddedRows } from '../measure/embedded-rows';
+import { describeMissingTurns, missingTurns, storedTurnKey } from '../measure/ingest-wait';
 import { publishTurns } from '../publish/turn-publisher';
 import { ServiceProfile } from '../profile/service-profile';
 import { describeMachine, type MachineDescription } from '../report/machine';
@@ -124,8 +126,10 @@ export interface IngestOptions {
 }
 
 /**
- * Publishes every turn (one message each) and waits until each is stored with its vector; a run
- * that does not finish fails with what was stored and the dead letters.
+ * Publishes every turn (one message each) and waits until each is stored with its vector; the
+ * wait ends early once only dead-lettered turns are missing, or after 60 s without progress.
+ * A run that does not finish fails naming the turns the store lacks, each with its dead
+ * letter's reason.
  */
 export async function ingestTurns(
   stack: RetrievalStack,
@@ -138,6 +142,13 @@ export async function ingestTurns(
   );
   const startedAt = performance.now();
   let lastLine = 0;
+  const letters = new TurnDeadLetters(stack.jsm);
+  const messagesOf = new Map(turns.map((t) => [t.msgId, t.messageCount]));
+  const deadRows = async () => {
+    let rows = 0;
+    for (const msgId of (await letters.read()).keys()) rows += messagesOf.get(msgId) ?? 0;
+    return rows;
+  };
   const [published, drained] = await Promise.all([
     publishTurns(stack.js, turns, options.window, startedAt),
     waitForEmbeddedRows(stack.admin, {
@@ -145,6 +156,7 @@ export async function ingestTurns(
       expectedRows: expected,
       timeoutMs: options.timeoutSeconds * 1000,
       stallMs: 60_000,
+      deadRows,
       onPoll: (now) => {
         const at = performance.now();
         if (at - lastLine < 2000) return;
@@ -157,9 +169,20 @@ export async function ingestTurns(
   ]);
   const deadLetters = (await stack.jsm.streams.info(Streams.deadLetters.name)).state.messages;
   if (!drained.complete) {
+    const stored = await stack.admin.query<{ agent: string; turn_id: string }>(
+      `SELECT DISTINCT c.agent, m.turn_id FROM messages m JOIN conversations c ON c.id = m.conversation_id
+        WHERE m.tenant_id = $1`,
+      [options.tenantId],
+    );
+    const missing = missingTurns(
+      turns,
+      new Set(stored.rows.map((r) => storedTurnKey(r.agent, r.turn_id))),
+      await letters.read(),
+    );
     throw new Error(
       `ingestion did not finish (${drained.gaveUp}): ${drained.rows}/${expected} messages stored, ${drained.missing} of them without a vector, ` +
-        `${deadLetters} dead letters (--ingest-timeout ${options.timeoutSeconds} s)`,
+        `${deadLetters} dead letters (--ingest-timeout ${options.timeoutSeconds} s); ` +
+        `${missing.length} turns not stored:\n${describeMissingTurns(missing)}`,
     );
   }
   const seconds = (at: number | undefined) => ((at ?? performance.now()) - startedAt) / 1000;
@@ -226,7 +249,7 @@ export function withRecallBenchOptions(
     .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 256)
     .option(
       '--ingest-timeout <s>',
-      'seconds to wait for every message and its vector (it also stops after 60 s without progress)',
+      'seconds to wait for every message and its vector (it also stops after 60 s without progress, and once only dead-lettered turns are missing)',
       integer(1),
       defaults.ingestTimeout,
     )

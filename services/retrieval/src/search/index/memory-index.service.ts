@@ -8,7 +8,7 @@ import {
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import { Followers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
-import { gauge } from '@engram/platform';
+import { gauge, ShutdownBudget } from '@engram/platform';
 import {
   Foreground,
   LexemeCache,
@@ -66,6 +66,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(RETRIEVAL_CONFIG) private readonly config: RetrievalConfig,
     private readonly transactions: TenantTransactions,
     private readonly nats: NatsClient,
+    private readonly shutdown: ShutdownBudget,
   ) {
     this.indexes = new TenantIndexes({
       memoryBytes: config.RETRIEVAL_INDEX_MEMORY_MB * 1024 * 1024,
@@ -104,7 +105,8 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     clearInterval(this.reconciler);
     this.indexes.close();
     held.delete(this.indexes);
-    await this.events?.close();
+    // Closing the ordered consumer asks NATS, which may be gone.
+    if (this.events) await this.shutdown.within('closing the index events consumer', this.events.close());
   }
 
   /** The tenant's index if loaded and current as far as this process heard; null (and a load begun) otherwise. */
