@@ -10,6 +10,7 @@ import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
 import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type NatsServerHandle, type ServiceProcess } from '@engram/testing';
+import { scrapeMetricSums } from './measure/prometheus-text';
 import { backendsOf, parentOf, processesMatching, type ProcessGroup } from './measure/process-cpu';
 import { ServiceProfile } from './profile/service-profile';
 import { writeResult } from './report/bench-report';
@@ -278,6 +279,9 @@ async function bigTenantRun(
       queries,
       { big: big!.id, alone: alone!.id, agent: bigTenantAgent(0) },
       { agents: big!.agents.length, bigMessages: big!.messages, aloneMessages: alone!.messages },
+      async () =>
+        (await scrapeMetricSums(services[1]!.httpPort, { tenants: { name: 'engram_search_index_tenants' } }))
+          .tenants!,
     );
     const headline = bigTenantHeadline(result);
     const out = resolve(REPO_ROOT, flags.out.replace(/\.json$/, '-big-tenant.json'));

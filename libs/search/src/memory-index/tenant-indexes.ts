@@ -309,8 +309,8 @@ export class TenantIndexes {
   }
 }
 
-/** Messages a load reads per page (whole conversations: a page may hold one longer than this). */
-export const PAGE_MESSAGES = 5000;
+/** Messages a load reads per page (whole conversations: a page may hold one longer than this); mapping a page to docs is one block of the event loop. */
+export const PAGE_MESSAGES = 1000;
 
 /**
  * The pages of a load: conversation ids in the catalogue's order, grouped so that each page holds
@@ -334,8 +334,8 @@ export function loadPages(
   return pages;
 }
 
-/** Rows applied between two turns of the event loop while an index is built (about a millisecond): searches keep being answered. */
-const SLICE = 250;
+/** Rows applied between two turns of the event loop while an index is built (well under a millisecond): searches keep being answered. */
+const SLICE = 100;
 /** Lists compacted between two turns of the event loop. */
 const COMPACTION_STEPS = 2000;
 /** The longest a load waits for searches in flight before its next slice: it always progresses. */
