@@ -274,7 +274,7 @@ export class TenantIndexes {
       void this.flush().catch((error: unknown) =>
         this.log(`applying changes failed: ${(error as Error).message}`),
       );
-    }, 5);
+    }, 0);
   }
 
   private async applyChanges(): Promise<void> {
