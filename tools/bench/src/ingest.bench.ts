@@ -36,7 +36,7 @@ import { steadyRate, waitForDurableRows } from './measure/durable-rows';
 import {
   cpuBetween,
   parentOf,
-  processAndChildren,
+  postgresServing,
   processesMatching,
   snapshotCpu,
   type ProcessGroup,
@@ -171,7 +171,8 @@ async function main(flags: Flags): Promise<void> {
     const natsPort = String(nats.port);
     const groups: ProcessGroup[] = [
       { name: 'ingest', pids: () => [ingest.pid] },
-      { name: 'postgres', pids: () => processAndChildren(postmaster) },
+      // Only what serves this run's database: other work on the shared server is "other".
+      { name: 'postgres', pids: () => postgresServing(postmaster, ingestDb.name) },
       { name: 'nats', pids: () => processesMatching(['nats-server', natsPort]) },
       { name: 'bench', pids: () => [process.pid] },
     ];
@@ -312,6 +313,7 @@ async function main(flags: Flags): Promise<void> {
         rowsPerSecond: copy.rowsPerSecond,
         megabytes: copy.bytes / 1e6,
         megabytesPerSecond: copy.bytes / 1e6 / copy.seconds,
+        cpuSeconds: copy.cpuSeconds,
       },
       ratio,
       targets: { ...TARGETS, met: messagesPerSecond >= TARGETS.messagesPerSecond && ratio >= TARGETS.ratio },

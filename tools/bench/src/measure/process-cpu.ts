@@ -60,6 +60,25 @@ export function backendsOf(postmaster: number, database: string): number[] {
   });
 }
 
+/**
+ * What of a shared Postgres server works for `database`: the postmaster, its auxiliary processes
+ * (WAL writer, checkpointer …, which have no client) and the backends serving that database;
+ * other databases' backends (someone else's benchmark) are left out.
+ */
+export function postgresServing(postmaster: number, database: string): number[] {
+  return processAndChildren(postmaster).filter((pid) => {
+    if (pid === postmaster) return true;
+    try {
+      const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\s\0]/);
+      // A backend's title names its client's address, "127.0.0.1(35840)" or "[local]".
+      const backend = words.some((w) => /^\S*\(\d+\)$/.test(w) || w === '[local]');
+      return !backend || words.includes(database);
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
 /** Processes whose command line contains every one of `parts` (e.g. nats-server and its port). */
 export function processesMatching(parts: readonly string[]): number[] {
   const found: number[] = [];

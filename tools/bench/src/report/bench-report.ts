@@ -78,6 +78,8 @@ export interface IngestBenchResult {
     readonly rowsPerSecond: number;
     readonly megabytes: number;
     readonly megabytesPerSecond: number;
+    /** CPU seconds of the COPY's backend (compare with ingest's cpuSeconds.postgres: same rows). */
+    readonly cpuSeconds: number;
   };
   readonly ratio: number;
   readonly targets: typeof TARGETS & { readonly met: boolean };
@@ -200,7 +202,7 @@ export function renderTable(r: IngestBenchResult): string {
     [
       'COPY (Postgres ceiling)',
       `${n0(r.copy.rowsPerSecond)} rows/s`,
-      `${r.copy.megabytesPerSecond.toFixed(1)} MB/s: ${n0(r.copy.rows)} rows, ${r.copy.megabytes.toFixed(1)} MB in ${s2(r.copy.seconds)}`,
+      `${r.copy.megabytesPerSecond.toFixed(1)} MB/s: ${n0(r.copy.rows)} rows, ${r.copy.megabytes.toFixed(1)} MB in ${s2(r.copy.seconds)}, backend CPU ${s2(r.copy.cpuSeconds)}`,
     ],
     ['ratio ingest / COPY', r.ratio.toFixed(3), ''],
     ['', '', ''],
