@@ -163,6 +163,48 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(stored.filter((e) => e.turnId === 'turn-r')).toHaveLength(1);
   });
 
+  it('stores a long answer (tens of KB) once, whole, and full-text search finds its last words', async () => {
+    const paragraph =
+      'The nightly backup of the billing database finished after the retry logic was moved behind a feature flag. ';
+    // ≈ 60 KB: past TOAST's threshold and compressed; the word to find comes last.
+    const answer = `${paragraph.repeat(600)}Finally, the quokkas were migrated to Zanzibar.`;
+    expect(answer.length).toBeGreaterThan(60_000);
+    const turn = {
+      turnId: 'long-1',
+      sessionKey: 'chat-long',
+      messages: [
+        { role: 'user', content: 'Tell me everything about the backup.' },
+        { role: 'assistant', content: answer },
+      ],
+    };
+    await publish('mem.turn.acme.helper', turn, 'long-first');
+    await waitFor('stored', async () => (await messagesOf('acme', 'chat-long')).length === 2, 10_000);
+    await publish('mem.turn.acme.helper', turn, 'long-again-under-another-msg-id');
+    await publish('mem.turn.acme.helper', {
+      turnId: 'long-2',
+      sessionKey: 'chat-long',
+      messages: [{ role: 'user', content: 'thanks' }],
+    });
+    await waitFor('next turn', async () => (await messagesOf('acme', 'chat-long')).length === 3, 10_000);
+
+    const rows = await messagesOf('acme', 'chat-long');
+    expect(rows.filter((r) => r.turn_id === 'long-1').map((r) => r.content)).toEqual([
+      'Tell me everything about the backup.',
+      answer,
+    ]);
+    const found = await sql<{ turn_id: string; role: string }>(
+      `SELECT turn_id, role FROM messages
+        WHERE tenant_id = 'acme' AND tsv @@ websearch_to_tsquery('english', 'quokka zanzibar')`,
+    );
+    expect(found).toEqual([{ turn_id: 'long-1', role: 'assistant' }]);
+    const [conversation] = await sql<{ message_count: number }>(
+      `SELECT message_count FROM conversations WHERE session_key = 'chat-long'`,
+    );
+    expect(conversation!.message_count).toBe(3);
+    const stored = await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema);
+    expect(stored.filter((e) => e.turnId === 'long-1')).toHaveLength(1);
+  });
+
   it('stores a turn once and counts it once when one batch holds it twice', async () => {
     const event = fromJson(TurnEventSchema, {
       turnId: 'twice',
