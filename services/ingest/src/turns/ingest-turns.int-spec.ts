@@ -228,6 +228,62 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(await sql(`SELECT content FROM facts WHERE content = 'The user has two cats.'`)).toHaveLength(1);
   });
 
+  it('adds nothing for a redelivered turn already stored, and stores the new turn beside it', async () => {
+    const incoming = (json: object, seq: number, redelivered: boolean) => ({
+      event: fromJson(TurnEventSchema, json as never),
+      envelope: { subject: 'mem.turn.initech.helper', streamSequence: seq, receivedAt: new Date() },
+      traceContext: ROOT_CONTEXT,
+      redelivered,
+    });
+    const first = {
+      turnId: 'r-1',
+      sessionKey: 'chat-redelivered',
+      messages: [
+        { role: 'user', content: 'Where is the invoice export?' },
+        {
+          role: 'assistant',
+          content: 'It moved to the billing tab. [MEMORY:sticky]Invoices live in billing.[/MEMORY]',
+        },
+      ],
+    };
+    const useCase = app.get(IngestTurnsUseCase);
+    expect(await useCase.execute([incoming(first, 900_020, false)])).toEqual([{ kind: 'stored' }]);
+    const before = await messagesOf('initech', 'chat-redelivered');
+
+    // As after a crash between the commit and the ack: the same turn again, with one not stored yet.
+    const second = {
+      turnId: 'r-2',
+      sessionKey: 'chat-redelivered',
+      messages: [{ role: 'user', content: 'ok' }],
+    };
+    expect(await useCase.execute([incoming(first, 900_020, true), incoming(second, 900_021, true)])).toEqual([
+      { kind: 'stored' },
+      { kind: 'stored' },
+    ]);
+    const after = await messagesOf('initech', 'chat-redelivered');
+    expect(after.slice(0, 2)).toEqual(before);
+    expect(after.map((m) => m.turn_id)).toEqual(['r-1', 'r-1', 'r-2']);
+    expect(
+      await sql(`SELECT message_count FROM conversations WHERE session_key = 'chat-redelivered'`),
+    ).toEqual([{ message_count: 3 }]);
+    expect(await sql(`SELECT content FROM facts WHERE content = 'Invoices live in billing.'`)).toHaveLength(
+      1,
+    );
+    // The outbox publishes after the commit: wait for the later turn's event, then count the first's.
+    let stored: Awaited<ReturnType<typeof eventsOf<typeof MessageStoredSchema>>> = [];
+    await waitFor(
+      'r-2 announced',
+      async () => {
+        stored = await eventsOf(Streams.events.name, 'mem.message.stored.initech', MessageStoredSchema);
+        return stored.some((e) => e.turnId === 'r-2');
+      },
+      10_000,
+    );
+    const ofFirst = stored.filter((e) => e.turnId === 'r-1');
+    expect(ofFirst).toHaveLength(1);
+    expect(ofFirst[0]!.messages.map((m) => m.id)).toEqual(before.map((m) => m.id));
+  });
+
   it('keeps what every turn of a batch says about a new conversation', async () => {
     const incoming = (json: object, seq: number) => ({
       event: fromJson(TurnEventSchema, json as never),
