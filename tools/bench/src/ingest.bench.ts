@@ -34,9 +34,10 @@ import { measureCopyCeiling } from './copy/copy-ceiling';
 import { normalizeCorpus } from './copy/message-rows';
 import { steadyRate, waitForDurableRows } from './measure/durable-rows';
 import {
+  backendsOf,
   cpuBetween,
   parentOf,
-  postgresServing,
+  postgresAuxiliaries,
   processesMatching,
   snapshotCpu,
   type ProcessGroup,
@@ -171,8 +172,10 @@ async function main(flags: Flags): Promise<void> {
     const natsPort = String(nats.port);
     const groups: ProcessGroup[] = [
       { name: 'ingest', pids: () => [ingest.pid] },
-      // Only what serves this run's database: other work on the shared server is "other".
-      { name: 'postgres', pids: () => postgresServing(postmaster, ingestDb.name) },
+      // The backends of this run's database (other databases' are "other"), apart from the
+      // auxiliary processes, which also write and flush for everyone else on the server.
+      { name: 'postgres', pids: () => backendsOf(postmaster, ingestDb.name) },
+      { name: 'postgres-shared', pids: () => postgresAuxiliaries(postmaster) },
       { name: 'nats', pids: () => processesMatching(['nats-server', natsPort]) },
       { name: 'bench', pids: () => [process.pid] },
     ];

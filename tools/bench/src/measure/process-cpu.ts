@@ -61,18 +61,17 @@ export function backendsOf(postmaster: number, database: string): number[] {
 }
 
 /**
- * What of a shared Postgres server works for `database`: the postmaster, its auxiliary processes
- * (WAL writer, checkpointer …, which have no client) and the backends serving that database;
- * other databases' backends (someone else's benchmark) are left out.
+ * A Postgres server's postmaster and auxiliary processes (WAL writer, checkpointer, background
+ * writer …): they work for every database of the server, someone else's benchmark's too.
  */
-export function postgresServing(postmaster: number, database: string): number[] {
+export function postgresAuxiliaries(postmaster: number): number[] {
   return processAndChildren(postmaster).filter((pid) => {
     if (pid === postmaster) return true;
     try {
       const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\s\0]/);
-      // A backend's title names its client's address, "127.0.0.1(35840)" or "[local]".
-      const backend = words.some((w) => /^\S*\(\d+\)$/.test(w) || w === '[local]');
-      return !backend || words.includes(database);
+      // A backend's title names its client's address, "127.0.0.1(35840)" or "[local]"; an autovacuum
+      // worker names its database.
+      return !words.some((w) => /\(\d+\)$/.test(w) || w === '[local]' || w === 'worker');
     } catch {
       return false; // gone meanwhile
     }
