@@ -4,7 +4,7 @@
  * same rows loaded with COPY as the ceiling. See BENCHMARKS.md.
  */
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { Client } from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
@@ -23,6 +23,7 @@ import {
   type NatsServerHandle,
   type ServiceProcess,
 } from '@engram/testing';
+import { CONTENT_DISTRIBUTIONS, type ContentDistribution } from './corpus/content-lengths';
 import {
   DEFAULT_CORPUS,
   generateTurnCorpus,
@@ -33,9 +34,10 @@ import { measureCopyCeiling } from './copy/copy-ceiling';
 import { normalizeCorpus } from './copy/message-rows';
 import { steadyRate, waitForDurableRows } from './measure/durable-rows';
 import {
+  backendsOf,
   cpuBetween,
   parentOf,
-  processAndChildren,
+  postgresAuxiliaries,
   processesMatching,
   snapshotCpu,
   type ProcessGroup,
@@ -56,6 +58,7 @@ interface Flags {
   agents: number;
   conversations: number;
   seed: number;
+  content: ContentDistribution;
   warmup: number;
   window: number;
   batchSize?: number;
@@ -65,7 +68,7 @@ interface Flags {
   logLevel: string;
   cpuProf: boolean;
   json: boolean;
-  out: string;
+  out?: string;
 }
 
 const progress = progressFor('bench:ingest');
@@ -82,6 +85,7 @@ async function main(flags: Flags): Promise<void> {
     agentsPerTenant: flags.agents,
     conversations: flags.conversations,
     seed: flags.seed,
+    content: flags.content,
   };
   const corpus = generateTurnCorpus(corpusOptions);
   const warmup = generateTurnCorpus({
@@ -168,7 +172,10 @@ async function main(flags: Flags): Promise<void> {
     const natsPort = String(nats.port);
     const groups: ProcessGroup[] = [
       { name: 'ingest', pids: () => [ingest.pid] },
-      { name: 'postgres', pids: () => processAndChildren(postmaster) },
+      // The backends of this run's database (other databases' are "other"), apart from the
+      // auxiliary processes, which also write and flush for everyone else on the server.
+      { name: 'postgres', pids: () => backendsOf(postmaster, ingestDb.name) },
+      { name: 'postgres-shared', pids: () => postgresAuxiliaries(postmaster) },
       { name: 'nats', pids: () => processesMatching(['nats-server', natsPort]) },
       { name: 'bench', pids: () => [process.pid] },
     ];
@@ -262,6 +269,7 @@ async function main(flags: Flags): Promise<void> {
       machine,
       corpus: {
         seed: flags.seed,
+        content: flags.content,
         turns: corpus.turns.length,
         messages: corpus.messages,
         tenants: corpusOptions.tenants,
@@ -287,6 +295,7 @@ async function main(flags: Flags): Promise<void> {
       ingest: {
         seconds,
         messagesPerSecond,
+        megabytesPerSecond: copy.bytes / 1e6 / seconds,
         turnsPerSecond: corpus.turns.length / seconds,
         steadyMessagesPerSecond: steadyRate(durable.samples, warmupRows, corpus.messages),
         publishSeconds: (published.finishedAt - startedAt) / 1000,
@@ -306,6 +315,8 @@ async function main(flags: Flags): Promise<void> {
         seconds: copy.seconds,
         rowsPerSecond: copy.rowsPerSecond,
         megabytes: copy.bytes / 1e6,
+        megabytesPerSecond: copy.bytes / 1e6 / copy.seconds,
+        cpuSeconds: copy.cpuSeconds,
       },
       ratio,
       targets: { ...TARGETS, met: messagesPerSecond >= TARGETS.messagesPerSecond && ratio >= TARGETS.ratio },
@@ -323,7 +334,13 @@ async function main(flags: Flags): Promise<void> {
     ) {
       throw new Error(`ingest did not store the corpus exactly: ${JSON.stringify(checks)}`);
     }
-    const out = resolve(REPO_ROOT, flags.out);
+    const out = resolve(
+      REPO_ROOT,
+      flags.out ??
+        (flags.content === 'short'
+          ? 'bench-results/ingest.json'
+          : `bench-results/ingest-${flags.content}.json`),
+    );
     writeResult(out, result);
     console.log(renderTable(result));
     console.log(`\nwritten to ${out}`);
@@ -402,6 +419,16 @@ const program = new Command('bench:ingest')
   .option('--agents <n>', 'agents per tenant', integer(1), DEFAULT_CORPUS.agentsPerTenant)
   .option('--conversations <n>', 'conversations', integer(1), DEFAULT_CORPUS.conversations)
   .option('--seed <n>', 'corpus seed', integer(0), DEFAULT_CORPUS.seed)
+  .option(
+    '--content <distribution>',
+    `message lengths: short (chat, 50–600 characters) or long (LongMemEval-like: median 430, mean ≈ 1,000)`,
+    (value: string) => {
+      if (!(CONTENT_DISTRIBUTIONS as readonly string[]).includes(value))
+        throw new InvalidArgumentError(`one of ${CONTENT_DISTRIBUTIONS.join(', ')}`);
+      return value as ContentDistribution;
+    },
+    'short',
+  )
   .option('--warmup <n>', 'turns ingested (another tenant) before the measurement', integer(0), 1000)
   .option('--window <n>', 'publishes awaiting their JetStream ack at once', integer(1), 1024)
   .option('--batch-size <n>', 'CONSUMER_BATCH_SIZE for ingest (default: the topology’s)', integer(1))
@@ -416,13 +443,12 @@ const program = new Command('bench:ingest')
   )
   .option(
     '--json',
-    'print {"messagesPerSecond","copyRowsPerSecond","ratio"} as the last line of stdout',
+    'print {"content","messagesPerSecond","megabytesPerSecond","copyRowsPerSecond","ratio"} as the last line of stdout',
     false,
   )
   .option(
     '--out <file>',
-    'where to write the full result (relative to the repository)',
-    'bench-results/ingest.json',
+    'where to write the full result (relative to the repository; default bench-results/ingest.json, ingest-long.json for --content long)',
   );
 
 runBench(program, main);

@@ -15,6 +15,7 @@ export class IngestTurnsConsumer {
         event: d.message,
         envelope: { subject: d.subject, streamSequence: d.streamSequence, receivedAt: d.receivedAt },
         traceContext: d.traceContext,
+        redelivered: d.deliveryCount > 1,
       })),
     );
     outcomes.forEach((outcome, i) => {

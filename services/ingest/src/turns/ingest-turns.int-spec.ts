@@ -163,6 +163,48 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(stored.filter((e) => e.turnId === 'turn-r')).toHaveLength(1);
   });
 
+  it('stores a long answer (tens of KB) once, whole, and full-text search finds its last words', async () => {
+    const paragraph =
+      'The nightly backup of the billing database finished after the retry logic was moved behind a feature flag. ';
+    // ≈ 60 KB: past TOAST's threshold and compressed; the word to find comes last.
+    const answer = `${paragraph.repeat(600)}Finally, the quokkas were migrated to Zanzibar.`;
+    expect(answer.length).toBeGreaterThan(60_000);
+    const turn = {
+      turnId: 'long-1',
+      sessionKey: 'chat-long',
+      messages: [
+        { role: 'user', content: 'Tell me everything about the backup.' },
+        { role: 'assistant', content: answer },
+      ],
+    };
+    await publish('mem.turn.acme.helper', turn, 'long-first');
+    await waitFor('stored', async () => (await messagesOf('acme', 'chat-long')).length === 2, 10_000);
+    await publish('mem.turn.acme.helper', turn, 'long-again-under-another-msg-id');
+    await publish('mem.turn.acme.helper', {
+      turnId: 'long-2',
+      sessionKey: 'chat-long',
+      messages: [{ role: 'user', content: 'thanks' }],
+    });
+    await waitFor('next turn', async () => (await messagesOf('acme', 'chat-long')).length === 3, 10_000);
+
+    const rows = await messagesOf('acme', 'chat-long');
+    expect(rows.filter((r) => r.turn_id === 'long-1').map((r) => r.content)).toEqual([
+      'Tell me everything about the backup.',
+      answer,
+    ]);
+    const found = await sql<{ turn_id: string; role: string }>(
+      `SELECT turn_id, role FROM messages
+        WHERE tenant_id = 'acme' AND tsv @@ websearch_to_tsquery('english', 'quokka zanzibar')`,
+    );
+    expect(found).toEqual([{ turn_id: 'long-1', role: 'assistant' }]);
+    const [conversation] = await sql<{ message_count: number }>(
+      `SELECT message_count FROM conversations WHERE session_key = 'chat-long'`,
+    );
+    expect(conversation!.message_count).toBe(3);
+    const stored = await eventsOf(Streams.events.name, 'mem.message.stored.acme', MessageStoredSchema);
+    expect(stored.filter((e) => e.turnId === 'long-1')).toHaveLength(1);
+  });
+
   it('stores a turn once and counts it once when one batch holds it twice', async () => {
     const event = fromJson(TurnEventSchema, {
       turnId: 'twice',
@@ -184,6 +226,62 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       { message_count: 2 },
     ]);
     expect(await sql(`SELECT content FROM facts WHERE content = 'The user has two cats.'`)).toHaveLength(1);
+  });
+
+  it('adds nothing for a redelivered turn already stored, and stores the new turn beside it', async () => {
+    const incoming = (json: object, seq: number, redelivered: boolean) => ({
+      event: fromJson(TurnEventSchema, json as never),
+      envelope: { subject: 'mem.turn.initech.helper', streamSequence: seq, receivedAt: new Date() },
+      traceContext: ROOT_CONTEXT,
+      redelivered,
+    });
+    const first = {
+      turnId: 'r-1',
+      sessionKey: 'chat-redelivered',
+      messages: [
+        { role: 'user', content: 'Where is the invoice export?' },
+        {
+          role: 'assistant',
+          content: 'It moved to the billing tab. [MEMORY:sticky]Invoices live in billing.[/MEMORY]',
+        },
+      ],
+    };
+    const useCase = app.get(IngestTurnsUseCase);
+    expect(await useCase.execute([incoming(first, 900_020, false)])).toEqual([{ kind: 'stored' }]);
+    const before = await messagesOf('initech', 'chat-redelivered');
+
+    // As after a crash between the commit and the ack: the same turn again, with one not stored yet.
+    const second = {
+      turnId: 'r-2',
+      sessionKey: 'chat-redelivered',
+      messages: [{ role: 'user', content: 'ok' }],
+    };
+    expect(await useCase.execute([incoming(first, 900_020, true), incoming(second, 900_021, true)])).toEqual([
+      { kind: 'stored' },
+      { kind: 'stored' },
+    ]);
+    const after = await messagesOf('initech', 'chat-redelivered');
+    expect(after.slice(0, 2)).toEqual(before);
+    expect(after.map((m) => m.turn_id)).toEqual(['r-1', 'r-1', 'r-2']);
+    expect(
+      await sql(`SELECT message_count FROM conversations WHERE session_key = 'chat-redelivered'`),
+    ).toEqual([{ message_count: 3 }]);
+    expect(await sql(`SELECT content FROM facts WHERE content = 'Invoices live in billing.'`)).toHaveLength(
+      1,
+    );
+    // The outbox publishes after the commit: wait for the later turn's event, then count the first's.
+    let stored: Awaited<ReturnType<typeof eventsOf<typeof MessageStoredSchema>>> = [];
+    await waitFor(
+      'r-2 announced',
+      async () => {
+        stored = await eventsOf(Streams.events.name, 'mem.message.stored.initech', MessageStoredSchema);
+        return stored.some((e) => e.turnId === 'r-2');
+      },
+      10_000,
+    );
+    const ofFirst = stored.filter((e) => e.turnId === 'r-1');
+    expect(ofFirst).toHaveLength(1);
+    expect(ofFirst[0]!.messages.map((m) => m.id)).toEqual(before.map((m) => m.id));
   });
 
   it('keeps what every turn of a batch says about a new conversation', async () => {

@@ -33,6 +33,8 @@ export interface IncomingTurn {
   readonly event: TurnEvent;
   readonly envelope: TurnEnvelope;
   readonly traceContext: Context;
+  /** JetStream delivered it before: its messages may be stored already (a crash between commit and ack). */
+  readonly redelivered?: boolean;
 }
 
 export type TurnOutcome =
@@ -45,6 +47,7 @@ interface ValidTurn {
   readonly index: number;
   readonly turn: NormalizedTurn;
   readonly traceContext: Context;
+  readonly redelivered: boolean;
 }
 
 /** One tenant's part of a batch after its messages were written, before facts and counters. */
@@ -109,7 +112,12 @@ export class IngestTurnsUseCase {
         return;
       }
       firstByKey.set(key, index);
-      valid.push({ index, turn: result.turn, traceContext: item.traceContext });
+      valid.push({
+        index,
+        turn: result.turn,
+        traceContext: item.traceContext,
+        redelivered: item.redelivered ?? false,
+      });
     });
     await this.storeValid(valid, outcomes);
     for (const { index, of } of duplicates) outcomes[index] = outcomes[of]!;
@@ -157,13 +165,17 @@ export class IngestTurnsUseCase {
       byTenant.get(turn.tenantId)!.push(turn);
     }
     const traceOf = new Map(items.map((i) => [i.turn, i.traceContext]));
+    const redelivered = new Set(items.filter((i) => i.redelivered).map((i) => i.turn));
     let added = 0;
     await this.transactions.runAcrossTenants(async (manager) => {
       added = 0;
       const written: WrittenTurns[] = [];
       for (const tenantId of [...byTenant.keys()].sort()) {
         await actAsTenant(manager, tenantId);
-        const w = await this.writeMessages(manager, tenantId, byTenant.get(tenantId)!);
+        const turns = byTenant.get(tenantId)!;
+        const w = await this.writeMessages(manager, tenantId, turns, {
+          mayBeStored: turns.some((t) => redelivered.has(t)),
+        });
         await this.outbox.add(
           manager,
           tenantId,
@@ -201,6 +213,7 @@ export class IngestTurnsUseCase {
     manager: EntityManager,
     tenantId: string,
     turns: NormalizedTurn[],
+    options: { mayBeStored: boolean },
   ): Promise<WrittenTurns> {
     const { memoryEnabled } = await ensureTenant(manager, tenantId);
     const conversations = await this.transcript.findOrCreateConversations(manager, tenantId, turns);
@@ -208,7 +221,7 @@ export class IngestTurnsUseCase {
     const rows = turns.flatMap((turn) =>
       turn.messages.map((message) => ({ conversationId: conversationOf.get(turn)!, turn, message })),
     );
-    const inserted = await this.transcript.insertMessages(manager, tenantId, rows);
+    const inserted = await this.transcript.insertMessages(manager, tenantId, rows, options);
 
     const idOf = new Map(inserted.map((r) => [rowKey(r.conversationId, r.turnId, r.position), r]));
     const isNew = new Set(inserted.map((r) => r.id));

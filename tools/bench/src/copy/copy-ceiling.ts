@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { NormalizedTurn } from '@engram/memory-core';
+import { cpuSecondsOf } from '../measure/process-cpu';
 import { copyLine, MESSAGE_COLUMNS } from './message-rows';
 
 export interface CopyCeiling {
@@ -11,6 +12,8 @@ export interface CopyCeiling {
   /** The COPY statement alone, from sending it to its commit. */
   readonly seconds: number;
   readonly rowsPerSecond: number;
+  /** CPU seconds of the COPY's backend: unlike its wall time, not stretched by other work on the machine. */
+  readonly cpuSeconds: number;
 }
 
 const CHUNK_BYTES = 1 << 20;
@@ -54,18 +57,21 @@ export async function measureCopyCeiling(
     }
     const buffers = chunks.map((c) => Buffer.from(c, 'utf8'));
     await client.query('CHECKPOINT');
+    const backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 
+    const cpuBefore = cpuSecondsOf(backend);
     const started = performance.now();
     await pipeline(
       Readable.from(buffers),
       client.query(copyFrom(`COPY messages (${MESSAGE_COLUMNS.join(', ')}) FROM STDIN`)),
     );
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSecondsOf(backend) - cpuBefore;
 
     const { rows: counted } = await client.query<{ n: string }>('SELECT count(*) AS n FROM messages');
     if (Number(counted[0]!.n) !== rows)
       throw new Error(`COPY loaded ${counted[0]!.n} rows, expected ${rows}`);
-    return { rows, bytes, seconds, rowsPerSecond: rows / seconds };
+    return { rows, bytes, seconds, rowsPerSecond: rows / seconds, cpuSeconds };
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 import { Subjects } from '@engram/contracts';
-import { memoryTag, messageLength, prose, sentence } from './plausible-text';
+import { contentLength, type ContentDistribution } from './content-lengths';
+import { memoryTag, prose, sentence } from './plausible-text';
 import { SeededRandom } from './seeded-random';
 
 export interface CorpusOptions {
@@ -12,6 +13,8 @@ export interface CorpusOptions {
   readonly toolTurnShare: number;
   /** Share of turns whose assistant answer carries a [MEMORY:…] tag. */
   readonly memoryTagShare: number;
+  /** Message lengths: `short` (chat, 50–600 characters) or `long` (LongMemEval-like, log-normal). */
+  readonly content?: ContentDistribution;
   /** Tenant ids to use (the first `tenants` of a fixed list when unset). */
   readonly tenantNames?: readonly string[];
 }
@@ -24,6 +27,7 @@ export const DEFAULT_CORPUS: CorpusOptions = {
   seed: 42,
   toolTurnShare: 0.1,
   memoryTagShare: 0.01,
+  content: 'short',
 };
 
 /** One turn as an agent runtime publishes it: subject, Nats-Msg-Id and the protobuf-JSON body. */
@@ -110,6 +114,7 @@ const START = Date.parse('2026-01-05T08:00:00Z');
  */
 export function generateTurnCorpus(options: CorpusOptions): TurnCorpus {
   const random = new SeededRandom(options.seed);
+  const content = options.content ?? 'short';
   const tenantNames =
     options.tenantNames ?? Array.from({ length: options.tenants }, (_, i) => TENANT_NAMES[i] ?? `tenant${i}`);
   const conversations: Conversation[] = Array.from({ length: options.conversations }, (_, i) => {
@@ -154,7 +159,7 @@ export function generateTurnCorpus(options: CorpusOptions): TurnCorpus {
     conversation.clock += random.int(5_000, 600_000);
     const at = (offsetMs: number) => new Date(conversation.clock + offsetMs).toISOString();
     const body: Array<Record<string, unknown>> = [];
-    const userText = prose(random, messageLength(random, 'user'), 'user');
+    const userText = prose(random, contentLength(random, 'user', content), 'user');
     body.push({ role: 'user', content: userText, createdAt: at(0) });
 
     if (random.chance(options.toolTurnShare)) {
@@ -178,7 +183,7 @@ export function generateTurnCorpus(options: CorpusOptions): TurnCorpus {
         createdAt: at(1900),
       });
     }
-    let answer = prose(random, messageLength(random, 'assistant'), 'assistant');
+    let answer = prose(random, contentLength(random, 'assistant', content), 'assistant');
     if (random.chance(options.memoryTagShare)) {
       taggedTurns++;
       answer = `${answer}\n${memoryTag(random, n)}`;

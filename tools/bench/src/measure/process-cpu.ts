@@ -60,6 +60,24 @@ export function backendsOf(postmaster: number, database: string): number[] {
   });
 }
 
+/**
+ * A Postgres server's postmaster and auxiliary processes (WAL writer, checkpointer, background
+ * writer …): they work for every database of the server, someone else's benchmark's too.
+ */
+export function postgresAuxiliaries(postmaster: number): number[] {
+  return processAndChildren(postmaster).filter((pid) => {
+    if (pid === postmaster) return true;
+    try {
+      const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\s\0]/);
+      // A backend's title names its client's address, "127.0.0.1(35840)" or "[local]"; an autovacuum
+      // worker names its database.
+      return !words.some((w) => /\(\d+\)$/.test(w) || w === '[local]' || w === 'worker');
+    } catch {
+      return false; // gone meanwhile
+    }
+  });
+}
+
 /** Processes whose command line contains every one of `parts` (e.g. nats-server and its port). */
 export function processesMatching(parts: readonly string[]): number[] {
   const found: number[] = [];

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ContentDistribution } from '../corpus/content-lengths';
 import type { ProfileSummary } from '../profile/cpu-profile-summary';
 import type { WaitEventProfile } from '../measure/wait-event-sampler';
 import { renderColumns } from './columns';
@@ -15,6 +16,8 @@ export interface IngestBenchResult {
   readonly machine: MachineDescription;
   readonly corpus: {
     readonly seed: number;
+    /** The message-length distribution (`--content`): short (chat) or long (LongMemEval-like). */
+    readonly content: ContentDistribution;
     readonly turns: number;
     readonly messages: number;
     readonly tenants: number;
@@ -38,6 +41,8 @@ export interface IngestBenchResult {
     /** First publish to the moment every message row was committed. */
     readonly seconds: number;
     readonly messagesPerSecond: number;
+    /** The message rows' bytes (as COPY text, the same bytes COPY loads) per second. */
+    readonly megabytesPerSecond: number;
     readonly turnsPerSecond: number;
     /** Between 10 % and 90 % of the rows. */
     readonly steadyMessagesPerSecond: number;
@@ -72,6 +77,9 @@ export interface IngestBenchResult {
     readonly seconds: number;
     readonly rowsPerSecond: number;
     readonly megabytes: number;
+    readonly megabytesPerSecond: number;
+    /** CPU seconds of the COPY's backend (compare with ingest's cpuSeconds.postgres: same rows). */
+    readonly cpuSeconds: number;
   };
   readonly ratio: number;
   readonly targets: typeof TARGETS & { readonly met: boolean };
@@ -96,12 +104,16 @@ export interface IngestBenchResult {
 
 /** The headline: what `--json` prints as the last line of stdout. */
 export function headline(result: IngestBenchResult): {
+  content: ContentDistribution;
   messagesPerSecond: number;
+  megabytesPerSecond: number;
   copyRowsPerSecond: number;
   ratio: number;
 } {
   return {
+    content: result.corpus.content,
     messagesPerSecond: Math.round(result.ingest.messagesPerSecond),
+    megabytesPerSecond: Math.round(result.ingest.megabytesPerSecond * 100) / 100,
     copyRowsPerSecond: Math.round(result.copy.rowsPerSecond),
     ratio: Math.round(result.ratio * 1000) / 1000,
   };
@@ -142,7 +154,7 @@ export function renderTable(r: IngestBenchResult): string {
     [
       'corpus',
       `${n0(c.turns)} turns, ${n0(c.messages)} messages`,
-      `${c.tenants} tenants, ${c.conversations} conversations, ${n0(c.toolTurns)} tool turns, ${n0(c.taggedTurns)} tagged; ~${n0(c.meanTurnBytes)} B/turn`,
+      `${c.content} content (${n0(c.meanContentChars)} characters a message), ${c.tenants} tenants, ${c.conversations} conversations, ${n0(c.toolTurns)} tool turns, ${n0(c.taggedTurns)} tagged; ~${n0(c.meanTurnBytes)} B/turn`,
     ],
     [
       'settings',
@@ -153,7 +165,7 @@ export function renderTable(r: IngestBenchResult): string {
     [
       'ingest: publish → durable',
       `${n0(i.messagesPerSecond)} messages/s`,
-      `${n0(i.turnsPerSecond)} turns/s, ${s2(i.seconds)} for everything`,
+      `${i.megabytesPerSecond.toFixed(1)} MB/s, ${n0(i.turnsPerSecond)} turns/s, ${s2(i.seconds)} for everything`,
     ],
     ['  steady state (10–90 %)', `${n0(i.steadyMessagesPerSecond)} messages/s`, ''],
     [
@@ -190,7 +202,7 @@ export function renderTable(r: IngestBenchResult): string {
     [
       'COPY (Postgres ceiling)',
       `${n0(r.copy.rowsPerSecond)} rows/s`,
-      `${n0(r.copy.rows)} rows, ${r.copy.megabytes.toFixed(1)} MB in ${s2(r.copy.seconds)}`,
+      `${r.copy.megabytesPerSecond.toFixed(1)} MB/s: ${n0(r.copy.rows)} rows, ${r.copy.megabytes.toFixed(1)} MB in ${s2(r.copy.seconds)}, backend CPU ${s2(r.copy.cpuSeconds)}`,
     ],
     ['ratio ingest / COPY', r.ratio.toFixed(3), ''],
     ['', '', ''],
