@@ -310,7 +310,7 @@ export class TenantIndexes {
 }
 
 /** Messages a load reads per page (whole conversations: a page may hold one longer than this); mapping a page to docs is one block of the event loop. */
-export const PAGE_MESSAGES = 1000;
+export const PAGE_MESSAGES = 250;
 
 /**
  * The pages of a load: conversation ids in the catalogue's order, grouped so that each page holds
