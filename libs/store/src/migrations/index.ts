@@ -15,6 +15,7 @@ import { ApiKeys1760000000013 } from './1760000000013-api-keys';
 import { FactHistory1760000000014 } from './1760000000014-fact-history';
 import { NodeHistory1760000000015 } from './1760000000015-node-history';
 import { Erasures1760000000016 } from './1760000000016-erasures';
+import { VectorSweepMarks1760000000017 } from './1760000000017-vector-sweep-marks';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   FactHistory1760000000014,
   NodeHistory1760000000015,
   Erasures1760000000016,
+  VectorSweepMarks1760000000017,
 ];
