@@ -95,6 +95,8 @@ export {
   readAccess,
   readConversationMessages,
   readDerivedCounts,
+  readStoreChanges,
+  readStoreCounts,
   readDerivedIds,
   readConversationSizes,
   readTenantRows,
