@@ -114,7 +114,13 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
   ): Promise<{ embedded: number; complete: boolean }> {
     let embedded = 0;
     let complete = true;
-    const marks = await this.transactions.run(tenantId, (m) => this.vectors.sweepMarks(m, tenantId));
+    // One transaction reads the marks and the first vectors of another model of every kind.
+    const { marks, stale } = await this.transactions.run(tenantId, async (m) => {
+      const stale = new Map<ItemKind, string[]>();
+      for (const kind of KINDS)
+        stale.set(kind, await this.vectors.embeddedByOtherModels(m, tenantId, kind, model.modelId, PAGE));
+      return { marks: await this.vectors.sweepMarks(m, tenantId), stale };
+    });
     for (const kind of KINDS) {
       const through = settled[kind] ?? 0n;
       let mark = marks.get(kind) ?? 0n;
@@ -146,11 +152,13 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
       }
       // Stopped below a row still without a vector: read again next pass.
       if (mark < through) complete = false;
-      for (;;) {
+      for (let first = true; ; first = false) {
         if (this.stopping) return { embedded, complete: false };
-        const ids = await this.transactions.run(tenantId, (m) =>
-          this.vectors.embeddedByOtherModels(m, tenantId, kind, model.modelId, PAGE),
-        );
+        const ids = first
+          ? stale.get(kind)!
+          : await this.transactions.run(tenantId, (m) =>
+              this.vectors.embeddedByOtherModels(m, tenantId, kind, model.modelId, PAGE),
+            );
         const holding = await this.embed(
           tenantId,
           kind,
