@@ -19,3 +19,4 @@ export * from './transcripts/dataset-json';
 export * from './transcripts/locomo-file';
 export * from './transcripts/locomo-turns';
 export * from './transcripts/turn-lines';
+export * from './vectors/sweep-marks';

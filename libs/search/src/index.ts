@@ -96,6 +96,8 @@ export {
   readCatalogue,
   readConversationMessages,
   readDerivedCounts,
+  readStoreChanges,
+  readStoreCounts,
   readDerivedIds,
   readConversationSizes,
   readTenantRows,

@@ -10,6 +10,14 @@ export type Migration = (typeof MIGRATIONS)[number];
 /** How long a query waits for a free connection of the pool before it fails. */
 export const POOL_WAIT_MS = 30_000;
 
+/**
+ * How long a connection may sit idle in the pool before it is closed: longer than the interval of
+ * any periodic work (the vector sweep's 30 s, the index reconciler's and the patrol's 60 s), so
+ * that work finds its connection open. With pg's 10 s, each pass opened a new Postgres backend
+ * (a fork, authentication, cold catalog caches), costing more than the pass's own queries.
+ */
+export const POOL_IDLE_MS = 5 * 60_000;
+
 /** The one way a DataSource is configured: migrations only, never synchronize. */
 export function dataSourceOptions(
   url: string,
@@ -30,6 +38,7 @@ export function dataSourceOptions(
       max: options.poolSize,
       application_name: options.applicationName,
       connectionTimeoutMillis: POOL_WAIT_MS,
+      idleTimeoutMillis: POOL_IDLE_MS,
     },
   };
 }

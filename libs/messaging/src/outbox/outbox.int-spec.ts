@@ -10,6 +10,7 @@ import {
   actAsTenant,
   appendToOutbox,
   DataSource,
+  OutboxStore,
   StoreModule,
   TenantTransactions,
   type OutboxEntry,
@@ -225,6 +226,21 @@ describe('the transactional outbox', () => {
     expect(await stored('mem.fact.upserted.acme')).toEqual([]);
     const metrics = await register.getSingleMetricAsString('engram_outbox_pending');
     expect(metrics).toMatch(/engram_outbox_pending\{[^}]*\} 1$/m);
+  });
+
+  it("reads an empty outbox's backlog every 15th sweep only, and every sweep while rows wait", async () => {
+    const app = await startApp({ intervalMs: 60_000 });
+    const relay = app.get(OutboxRelay);
+    const backlog = jest.spyOn(app.get(OutboxStore), 'backlog');
+    for (let i = 0; i < 16; i++) await relay.sweep();
+    expect(backlog).toHaveBeenCalledTimes(2); // the first sweep's, then the 15th after it
+    // A row in its writer's grace (nothing to claim): seen at the next 15th sweep, then read every sweep.
+    await commitWithoutPublishing(app, 'acme', [fact('acme', 'waiting')], 60_000);
+    for (let i = 0; i < 15; i++) await relay.sweep();
+    expect(backlog).toHaveBeenCalledTimes(3);
+    await relay.sweep();
+    expect(backlog).toHaveBeenCalledTimes(4);
+    expect(await register.getSingleMetricAsString('engram_outbox_pending')).toMatch(/ 1$/m);
   });
 
   it('retries an event JetStream will not take, then dead-letters it with the reason', async () => {

@@ -26,6 +26,8 @@ const LEASE_MS = 30_000;
 /** Rows published after their commit leave the outbox together, a moment later (one statement, off the hot path). */
 const REMOVE_AFTER_MS = 100;
 const REMOVE_AT_ROWS = 1000;
+/** An empty outbox's backlog (the gauges) is read every this many sweeps: the table is read only to claim. */
+const IDLE_BACKLOG_EVERY = 15;
 /** Backoff of a failed publish: 1 s, doubling, at most a minute. */
 const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 60_000 };
 
@@ -62,6 +64,8 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
   private removal?: NodeJS.Timeout;
   private removing: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** Sweeps since the backlog was last read, while it was empty; undefined before the first read. */
+  private quietSweeps?: number;
 
   constructor(
     private readonly nats: NatsClient,
@@ -112,11 +116,13 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
       this.removeSoon(sent.map((o) => o.row.id));
       const failed = outcomes.find((o) => 'error' in o);
       if (failed) {
+        this.quietSweeps = undefined; // rows wait: the gauges show them from the next sweep
         this.logger.warn(
           `${outcomes.length - sent.length} of ${rows.length} events not published after commit (${errorMessage(failed.error)}); the relay retries them`,
         );
       }
     } catch (error) {
+      this.quietSweeps = undefined;
       this.logger.warn(`events committed but not published (${errorMessage(error)}); the relay retries them`);
     }
   }
@@ -150,18 +156,26 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     return this.removing;
   }
 
-  /** One sweep now (tests, and the timer). */
+  /**
+   * One sweep now (tests, and the timer). The backlog gauges are read after a sweep that claimed
+   * rows or found some waiting last time, and otherwise every IDLE_BACKLOG_EVERY sweeps: an idle
+   * service asks Postgres one statement a sweep, not two.
+   */
   async sweep(): Promise<void> {
     const handles = this.nats.ifConnected();
+    let claimed = 0;
     if (handles) {
       for (;;) {
         const rows = await this.store.claim(SWEEP_BATCH, LEASE_MS);
+        claimed += rows.length;
         if (rows.length === 0) break;
         await this.settle(handles.js, await this.publishAll(handles.js, rows));
         if (rows.length < SWEEP_BATCH || this.stopped) break;
       }
     }
+    if (claimed === 0 && this.quietSweeps !== undefined && ++this.quietSweeps < IDLE_BACKLOG_EVERY) return;
     const backlog = await this.store.backlog();
+    this.quietSweeps = backlog.pending === 0 ? 0 : undefined;
     pendingGauge.set(backlog.pending);
     oldestGauge.set(backlog.oldest ? Math.max(0, (Date.now() - backlog.oldest.getTime()) / 1000) : 0);
   }

@@ -2,6 +2,9 @@ import { Counter, Gauge, Histogram, collectDefaultMetrics, register } from 'prom
 
 let started = false;
 
+/** How often the event loop's lag is sampled. */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** Metrics that outlive their service: the heartbeat reads them by these names (HEARTBEAT_COUNTERS). */
 export const SharedMetricNames = {
   /** Counter, by ingest: messages stored (new rows, committed). */
@@ -15,7 +18,9 @@ export function startDefaultMetrics(service: string): void {
   if (started) return;
   started = true;
   register.setDefaultLabels({ service });
-  collectDefaultMetrics();
+  // Event-loop lag is sampled by a timer: prom-client's 10 ms woke an idle process 100 times a
+  // second (0.37 % of a core, measured; 0.05 % at 100 ms). Lag still shows in its percentiles.
+  collectDefaultMetrics({ eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
 }
 
 /** Returns the metric registered under this name, creating it once (modules may be created twice in tests). */

@@ -229,6 +229,38 @@ export async function readDerivedCounts(
   return row ?? { summary: 0, fact: 0 };
 }
 
+/** The tenant's items and vectors in the store, counted (what a reconciled index should hold). */
+export async function readStoreCounts(
+  run: StatementRunner,
+  tenantId: string,
+): Promise<{ messages: number; summaries: number; facts: number; vectors: number }> {
+  const [row] = await run<{ messages: number; summaries: number; facts: number; vectors: number }>({
+    text: `SELECT (SELECT count(*) FROM messages WHERE tenant_id = $1)::int AS messages,
+                  (SELECT count(*) FROM summaries WHERE tenant_id = $1)::int AS summaries,
+                  (SELECT count(*) FROM facts WHERE tenant_id = $1)::int AS facts,
+                  (SELECT count(*) FROM embeddings WHERE tenant_id = $1)::int AS vectors`,
+    values: [tenantId],
+  });
+  return row ?? { messages: 0, summaries: 0, facts: 0, vectors: 0 };
+}
+
+/**
+ * Rows inserted and deleted so far in the tables an index counts, every tenant's (Postgres'
+ * statistics, kept per table: no row is read). While it stays the same, no count has changed.
+ * Null where the statistics are not kept (track_counts off).
+ */
+export async function readStoreChanges(run: StatementRunner): Promise<string | null> {
+  const [row] = await run<{ changes: string | null }>({
+    text: `SELECT sum(s.n_tup_ins + s.n_tup_del)::text AS changes
+             FROM pg_stat_user_tables s
+            WHERE current_setting('track_counts')::bool
+              AND (s.relid = ANY (ARRAY['messages', 'summaries', 'facts']::regclass[])
+                   OR s.relid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'embeddings'::regclass))`,
+    values: [],
+  });
+  return row?.changes ?? null;
+}
+
 /** Every id of the tenant's summaries or facts (to find those an index lacks). */
 export async function readDerivedIds(
   run: StatementRunner,

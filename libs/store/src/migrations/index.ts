@@ -16,6 +16,7 @@ import { FactHistory1760000000014 } from './1760000000014-fact-history';
 import { NodeHistory1760000000015 } from './1760000000015-node-history';
 import { Erasures1760000000016 } from './1760000000016-erasures';
 import { OutboxSentInIdOrder1760000000017 } from './1760000000017-outbox-sent-in-id-order';
+import { VectorSweepMarks1760000000018 } from './1760000000018-vector-sweep-marks';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   NodeHistory1760000000015,
   Erasures1760000000016,
   OutboxSentInIdOrder1760000000017,
+  VectorSweepMarks1760000000018,
 ];

@@ -17,12 +17,14 @@ function lockPool(dataSource: DataSource): Pool {
       max?: number;
       application_name?: string;
       connectionTimeoutMillis?: number;
+      idleTimeoutMillis?: number;
     };
     pool = new Pool({
       connectionString: options.url,
       max: extra.max,
       application_name: extra.application_name,
       connectionTimeoutMillis: extra.connectionTimeoutMillis,
+      idleTimeoutMillis: extra.idleTimeoutMillis,
       allowExitOnIdle: true,
     });
     // An idle lock connection that Postgres dropped is discarded by the pool; nothing to do here.

@@ -175,4 +175,36 @@ describe('memory_search from the in-memory index (real ingest, Postgres and NATS
     expect(bytes).toBeGreaterThan(1000);
     expect(bytes).toBeLessThan(1024 * 1024);
   });
+
+  it('loads again an index that missed a change, and counts no rows while the store is quiet', async () => {
+    const index = () => memoryIndex.indexFor('acme');
+    await waitFor(
+      'the index of acme loaded',
+      async () => (await search('cats')).answeredBy === 'index',
+      20_000,
+    );
+    // Quiet: every table's statistics flushed and unchanged, the index as the store: nothing is counted.
+    await waitFor(
+      'a reconciliation that counts nothing',
+      async () => (await memoryIndex.reconcile()) === 0,
+      60_000,
+    );
+    const held = index()!.counts.messages;
+
+    // A message no event announces (written behind the services' back): the index misses it.
+    await retrieval.admin.query(
+      `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, content, token_estimate, created_at)
+       SELECT 'acme', c.id, 'helper', 'unannounced', 0, 0, 'user', 'an unannounced wombat', 10, now()
+         FROM conversations c WHERE c.tenant_id = 'acme' LIMIT 1`,
+    );
+    await retrieval.admin.query(`SELECT pg_stat_force_next_flush()`);
+    await waitFor(
+      'the index loaded again with it',
+      async () => {
+        await memoryIndex.reconcile();
+        return (index()?.counts.messages ?? 0) === held + 1;
+      },
+      60_000,
+    );
+  });
 });

@@ -17,6 +17,8 @@ import {
   readConversationSizes,
   readDerivedCounts,
   readDerivedIds,
+  readStoreChanges,
+  readStoreCounts,
   readTenantRows,
   TenantIndexes,
   type ItemKind,
@@ -61,6 +63,8 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   private reconciler?: NodeJS.Timeout;
   /** The store's counts at each index's last reconciliation. */
   private readonly storeCounts = new WeakMap<TenantIndex, ItemCounts>();
+  /** readStoreChanges at the last reconciliation. */
+  private storeChanges: string | null = null;
 
   constructor(
     @Inject(RETRIEVAL_CONFIG) private readonly config: RetrievalConfig,
@@ -245,28 +249,33 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
    * Compares each loaded index with the store's counts: one that holds less than the store held
    * a round ago (an event it never heard), or more than the store holds now, is loaded again.
    * (Counts taken under ingest always run a little ahead of the events: that alone is no drift.)
+   * An index that holds what the store held last round, while the store's tables had no insert or
+   * delete since, is current without counting: an idle store costs no count of every row.
+   * Resolves to the tenants whose rows it counted (the timer, and tests).
    */
-  private async reconcile(): Promise<void> {
+  async reconcile(): Promise<number> {
+    let counted = 0;
+    const changes = await this.transactions
+      .runAcrossTenants((manager) => readStoreChanges(statementRunner(manager)))
+      .catch(() => null);
+    const quiet = changes !== null && changes === this.storeChanges;
+    this.storeChanges = changes;
     for (const tenantId of this.indexes.loadedTenants) {
       const index = this.indexes.ready(tenantId);
       if (!index) continue;
       try {
         await this.indexes.flush();
-        const rows = await this.transactions.run(tenantId, (manager) =>
-          manager.query(
-            `SELECT (SELECT count(*) FROM messages WHERE tenant_id = $1)::int AS messages,
-                    (SELECT count(*) FROM summaries WHERE tenant_id = $1)::int AS summaries,
-                    (SELECT count(*) FROM facts WHERE tenant_id = $1)::int AS facts,
-                    (SELECT count(*) FROM embeddings WHERE tenant_id = $1)::int AS vectors`,
-            [tenantId],
-          ),
-        );
-        const store = rows[0] as ItemCounts;
         const held = index.counts;
-        const before = this.storeCounts.get(index) ?? { messages: 0, summaries: 0, facts: 0, vectors: 0 };
+        const before = this.storeCounts.get(index);
+        if (quiet && before && sameCounts(held, before)) continue;
+        const store = await this.transactions.run(tenantId, (manager) =>
+          readStoreCounts(statementRunner(manager), tenantId),
+        );
+        counted += 1;
+        const last = before ?? { messages: 0, summaries: 0, facts: 0, vectors: 0 };
         this.storeCounts.set(index, store);
         const drifted = (Object.keys(store) as Array<keyof ItemCounts>).some(
-          (k) => held[k] < before[k] || held[k] > store[k],
+          (k) => held[k] < last[k] || held[k] > store[k],
         );
         if (drifted) {
           this.logger.warn(
@@ -276,9 +285,15 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
           this.indexes.ready(tenantId);
         }
       } catch (error) {
+        // Counted again next round.
+        this.storeChanges = null;
         this.logger.warn(`reconciling tenant ${tenantId} failed: ${(error as Error).message}`);
       }
     }
     this.indexes.remeasure();
+    return counted;
   }
 }
+
+const sameCounts = (a: ItemCounts, b: ItemCounts) =>
+  a.messages === b.messages && a.summaries === b.summaries && a.facts === b.facts && a.vectors === b.vectors;
