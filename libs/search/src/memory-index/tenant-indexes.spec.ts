@@ -1,5 +1,6 @@
 import type { MessageDoc, TenantSnapshot } from './index-docs';
 import type { ItemSelection } from './index-statements';
+import { TenantIndex } from './tenant-index';
 import { loadPages, TenantIndexes } from './tenant-indexes';
 
 const message = (id: string, words: string[]): MessageDoc => ({
@@ -205,5 +206,20 @@ describe('loadPages', () => {
 
   it('gives one (empty) page for a tenant of no conversations: its unattached facts are still read', () => {
     expect(loadPages([], 5000)).toEqual([[]]);
+  });
+});
+
+describe('TenantIndex bytes', () => {
+  it('grows with what is applied, and stays as measured while nothing is', () => {
+    const index = new TenantIndex('acme');
+    index.apply({ messages: [message('1', ['kangaroo'])] });
+    const one = index.bytes;
+    expect(index.bytes).toBe(one);
+    index.accessed(['message:1'], 5);
+    expect(index.bytes).toBe(one);
+    index.apply({
+      messages: Array.from({ length: 200 }, (_, i) => message(String(i + 2), [`word${i}`, 'wombat'])),
+    });
+    expect(index.bytes).toBeGreaterThan(one);
   });
 });

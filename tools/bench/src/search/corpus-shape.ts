@@ -197,6 +197,26 @@ function weighted(random: SeededRandom, weights: ArrayLike<number>): number {
   return weights.length - 1;
 }
 
+/** A conversation of tenant `index` (`id`): its channel, model and start drawn from `random`, in that order. */
+function conversationPlan(
+  spec: CorpusSpec,
+  random: SeededRandom,
+  c: { index: number; id: string; agent: string; conversationId: number; length: number },
+): ConversationPlan {
+  const latestStart = spec.toMs - CONVERSATION_SPAN_MS;
+  return {
+    id: c.conversationId,
+    tenantId: c.id,
+    agent: c.agent,
+    sessionKey: `${c.agent}-${c.conversationId.toString(36)}`,
+    channel: random.pick(CHANNELS),
+    model: random.pick(MODELS),
+    messages: c.length,
+    startMs: spec.fromMs + Math.floor(random.next() * (latestStart - spec.fromMs)),
+    seed: mixSeed(spec.seed, c.index, 3, c.conversationId),
+  };
+}
+
 /** Every tenant's agents, people and conversations. */
 export function planCorpus(spec: CorpusSpec): TenantPlan[] {
   const sizes = tenantSizes(spec.messages, spec.tenants);
@@ -208,21 +228,9 @@ export function planCorpus(spec: CorpusSpec): TenantPlan[] {
     const agentWeights = zipfWeights(agents.length, 1, 1);
     const random = new SeededRandom(mixSeed(spec.seed, index, 2, spec.messages));
     const id = tenantId(index);
-    const latestStart = spec.toMs - CONVERSATION_SPAN_MS;
-    const conversations = splitIntoConversations(messages, random).map((length): ConversationPlan => {
+    const conversations = splitIntoConversations(messages, random).map((length) => {
       const agent = agents[weighted(random, agentWeights)]!;
-      conversationId++;
-      return {
-        id: conversationId,
-        tenantId: id,
-        agent,
-        sessionKey: `${agent}-${conversationId.toString(36)}`,
-        channel: random.pick(CHANNELS),
-        model: random.pick(MODELS),
-        messages: length,
-        startMs: spec.fromMs + Math.floor(random.next() * (latestStart - spec.fromMs)),
-        seed: mixSeed(spec.seed, index, 3, conversationId),
-      };
+      return conversationPlan(spec, random, { index, id, agent, conversationId: ++conversationId, length });
     });
     return { index, id, messages, agents, people, conversations };
   });
@@ -273,25 +281,17 @@ export function planBigTenant(spec: CorpusSpec): TenantPlan[] {
   const agents = Array.from({ length: spec.agentsPerTenant ?? 1 }, (_, i) => bigTenantAgent(i));
   const people = PEOPLE.slice(0, 4);
   const random = new SeededRandom(mixSeed(spec.seed, 7, spec.messages));
-  const latestStart = spec.toMs - CONVERSATION_SPAN_MS;
   const perAgent = Math.floor(spec.messages / agents.length);
   let conversationId = 0;
   const conversations = agents.flatMap((agent, a) =>
-    splitIntoConversations(perAgent + (a < spec.messages % agents.length ? 1 : 0), random).map(
-      (length): ConversationPlan => {
-        conversationId++;
-        return {
-          id: conversationId,
-          tenantId: tenantId(0),
-          agent,
-          sessionKey: `${agent}-${conversationId.toString(36)}`,
-          channel: random.pick(CHANNELS),
-          model: random.pick(MODELS),
-          messages: length,
-          startMs: spec.fromMs + Math.floor(random.next() * (latestStart - spec.fromMs)),
-          seed: mixSeed(spec.seed, 0, 3, conversationId),
-        };
-      },
+    splitIntoConversations(perAgent + (a < spec.messages % agents.length ? 1 : 0), random).map((length) =>
+      conversationPlan(spec, random, {
+        index: 0,
+        id: tenantId(0),
+        agent,
+        conversationId: ++conversationId,
+        length,
+      }),
     ),
   );
   const alone = conversations
