@@ -235,7 +235,6 @@ export class TenantIndexes {
         within: pages[p]!,
         unattached: p === pages.length - 1,
       });
-      if (rows === null) return null;
       await applyInSlices(index, rows, this.pause);
     }
     let steps = 0;
