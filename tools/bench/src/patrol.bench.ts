@@ -30,6 +30,7 @@ import {
   runBench,
   startReadyService,
 } from './run/lifecycle';
+import { SHELL_TENANT } from './search/measure-search';
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 const TENANT = 'bench';
@@ -39,8 +40,6 @@ const SUB_CLUSTERS = 30;
 const EMBED_BATCH = 256;
 /** A recall's p95 at most twice the shell's (absolute figures move with the machine; this ratio is from one run). */
 export const PATROL_TARGETS = { cycleP95Ms: 2000, recallP95Ms: 20, recallShellRatio: 2 } as const;
-/** No being lives in this tenant: a recall of it takes the whole path and finds nothing. */
-const SHELL_TENANT = 'bench-shell-no-such-tenant';
 
 const PEOPLE = ['Mia', 'Ben', 'my sister', 'Grandma', 'Leo', 'the neighbour', 'my boss', 'Sara'];
 const ACTIONS = [

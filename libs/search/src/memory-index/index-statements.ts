@@ -146,19 +146,12 @@ export async function readTenantRows(
   return { conversations, messages, summaries, facts, vectors, access: [] };
 }
 
-/**
- * The tenant's conversations with their message counts, in id order (a load reads them in
- * pages of a few thousand messages); null when the tenant does not exist.
- */
+/** The plan of a load: the tenant's conversations with their message counts, in id order; null when the tenant does not exist. */
 export async function readCatalogue(
   run: StatementRunner,
   tenantId: string,
 ): Promise<Array<{ id: string; messages: number }> | null> {
-  if (!(await tenantExists(run, tenantId))) return null;
-  return run<{ id: string; messages: number }>({
-    text: `SELECT c.id::text AS id, c.message_count AS messages FROM conversations c WHERE c.tenant_id = $1 ORDER BY c.id`,
-    values: [tenantId],
-  });
+  return (await tenantExists(run, tenantId)) ? readConversationSizes(run, tenantId) : null;
 }
 
 type Refs = ReadonlyArray<{ kind: ItemKind; id: string }>;
@@ -192,13 +185,13 @@ async function readAccess(run: StatementRunner, tenantId: string, refs: Refs): P
   return rows.map((r) => ({ kind: r.kind, id: r.id, count: r.count, lastAccessedAtUs: Number(r.last_us) }));
 }
 
-/** Each conversation's message count in the store: what the index must hold to be current. */
+/** Each conversation's message count in the store, in id order: what the index must hold to be current. */
 export async function readConversationSizes(
   run: StatementRunner,
   tenantId: string,
 ): Promise<Array<{ id: string; messages: number }>> {
   return run<{ id: string; messages: number }>({
-    text: `SELECT c.id::text AS id, c.message_count AS messages FROM conversations c WHERE c.tenant_id = $1`,
+    text: `SELECT c.id::text AS id, c.message_count AS messages FROM conversations c WHERE c.tenant_id = $1 ORDER BY c.id`,
     values: [tenantId],
   });
 }
