@@ -1,6 +1,7 @@
 import { getFloat16 } from '@petamoriken/float16';
 import type { ItemKind } from '../ranking/candidate';
 import type { StatementRunner } from '../plan/search-source';
+import { tenantBesideIds } from '../plan/search-scope';
 import type {
   AccessDoc,
   ConversationDoc,
@@ -59,7 +60,7 @@ function itemsOf(alias: string, kind: ItemKind, tenantId: string, selection: Ite
           values: [tenantId, selection.within],
         };
   return {
-    where: `${alias}.tenant_id = $1 AND ${alias}.id = ANY($2::bigint[])`,
+    where: `${alias}.tenant_id = ${tenantBesideIds('$1')} AND ${alias}.id = ANY($2::bigint[])`,
     values: [tenantId, selection[kind] ?? []],
   };
 }
@@ -126,7 +127,7 @@ export async function readTenantRows(
   const conversations =
     conversationIds.length > 0
       ? await run<ConversationDoc>({
-          text: `SELECT c.id::text AS id, c.channel FROM conversations c WHERE c.tenant_id = $1 AND c.id = ANY($2::bigint[])`,
+          text: `SELECT c.id::text AS id, c.channel FROM conversations c WHERE c.tenant_id = ${tenantBesideIds('$1')} AND c.id = ANY($2::bigint[])`,
           values: [tenantId, conversationIds],
         })
       : [];

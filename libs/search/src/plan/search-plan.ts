@@ -1,6 +1,6 @@
 import { throughMillisecond, type SEARCH_MODES } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
-import { factInForce, Params, scopePredicate, type SearchScope, type Statement } from './search-scope';
+import { factInForce, Params, scopePredicate, tenantBesideIds, type SearchScope, type Statement } from './search-scope';
 
 /**
  * The SQL of a search, one statement per round trip, each confined to the tenant
@@ -245,7 +245,7 @@ export function neighboursStatement(
         CROSS JOIN LATERAL (${side('<', 'DESC', '-')} UNION ALL ${side('>', 'ASC', '')}) w
         JOIN messages x ON x.id = w.id
         LEFT JOIN item_access a ON a.item_kind = 'message' AND a.item_id = x.id
-       WHERE s.tenant_id = ${tenant} AND s.id = ANY(${seedParam}::bigint[])`,
+       WHERE s.tenant_id = ${tenantBesideIds(tenant)} AND s.id = ANY(${seedParam}::bigint[])`,
     values: params.values,
   };
 }
@@ -270,17 +270,17 @@ export function itemsStatement(
       SELECT 'message' AS kind, m.id::text AS id, m.content, m.agent, m.conversation_id::text AS conversation_id, c.channel,
              m.role, m.author, m.created_at, NULL::int AS depth, NULL::text[] AS source_message_ids, a.last_accessed_at
         FROM messages m JOIN conversations c ON c.id = m.conversation_id ${access('message', 'm')}
-       WHERE m.tenant_id = $1 AND m.id = ANY($2::bigint[])
+       WHERE m.tenant_id = ${tenantBesideIds('$1')} AND m.id = ANY($2::bigint[])
       UNION ALL
       SELECT 'summary', s.id::text, s.content, s.agent, s.conversation_id::text, c.channel, NULL, NULL, s.latest_at, s.depth, NULL,
              a.last_accessed_at
         FROM summaries s JOIN conversations c ON c.id = s.conversation_id ${access('summary', 's')}
-       WHERE s.tenant_id = $1 AND s.id = ANY($3::bigint[])
+       WHERE s.tenant_id = ${tenantBesideIds('$1')} AND s.id = ANY($3::bigint[])
       UNION ALL
       SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
              f.source_message_ids::text[], a.last_accessed_at
         FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id ${access('fact', 'f')}
-       WHERE f.tenant_id = $1 AND f.id = ANY($4::bigint[])${options.liveFactsOnly ? ` AND ${factInForce('f', at)}` : ''}`,
+       WHERE f.tenant_id = ${tenantBesideIds('$1')} AND f.id = ANY($4::bigint[])${options.liveFactsOnly ? ` AND ${factInForce('f', at)}` : ''}`,
     values: [tenantId, refs.message, refs.summary, refs.fact, ...(asOf ? [throughMillisecond(asOf)] : [])],
   };
 }
@@ -313,7 +313,7 @@ export function expansionStatement(
     text: `
       WITH RECURSIVE tree AS (
         SELECT ss.summary_id AS root, ss.source_kind, ss.source_id, 1 AS level
-          FROM summary_sources ss WHERE ss.tenant_id = $1 AND ss.summary_id = ANY($2::bigint[])
+          FROM summary_sources ss WHERE ss.tenant_id = ${tenantBesideIds('$1')} AND ss.summary_id = ANY($2::bigint[])
         UNION ALL
         SELECT t.root, ss.source_kind, ss.source_id, t.level + 1
           FROM tree t JOIN summary_sources ss ON ss.summary_id = t.source_id AND t.source_kind = 'summary'
@@ -323,7 +323,7 @@ export function expansionStatement(
          WHERE source_kind = 'message' OR level = 1
         UNION ALL
         SELECT 'fact', f.id::text, 'message', unnest(f.source_message_ids), 1 FROM facts f
-         WHERE f.tenant_id = $1 AND f.id = ANY($3::bigint[])
+         WHERE f.tenant_id = ${tenantBesideIds('$1')} AND f.id = ANY($3::bigint[])
       )
       SELECT src.parent_kind, src.parent_id, src.source_kind AS kind, src.source_id::text AS id, src.level,
              coalesce(m.created_at, s.latest_at) AS created_at,
