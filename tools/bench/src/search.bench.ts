@@ -134,6 +134,7 @@ async function measureScale(
   let rpc: ScaleResult['rpc'] = null;
   let shell: ScaleResult['shell'] = null;
   let echo: ScaleResult['echo'] = null;
+  let echoRead: ScaleResult['echoRead'] = null;
   let index: ScaleResult['index'] = null;
   if (flags.rpc) {
     const base = { NATS_URL: context.nats.url, DATABASE_URL: db.appUrl, LOG_LEVEL: flags.logLevel };
@@ -182,6 +183,8 @@ async function measureScale(
       );
       echo = await measureEcho(context.nats.url, nc, warmup, measured, flags.clients, groups);
       progress(`${label}: echo (a bare NATS endpoint) p95 ${echo.latency.p95Ms} ms`);
+      echoRead = await measureEcho(context.nats.url, nc, warmup, measured, flags.clients, groups, db.appUrl);
+      progress(`${label}: echo + one read (the endpoint asks Postgres once) p95 ${echoRead.latency.p95Ms} ms`);
     } finally {
       await nc.close();
       for (const service of services.reverse()) await stopService(service);
@@ -224,6 +227,7 @@ async function measureScale(
       rpc,
       shell,
       echo,
+      echoRead,
       floor: floor.run,
       explained,
     };
@@ -422,7 +426,7 @@ const program = new Command('bench:search')
   )
   .option(
     '--json',
-    'print {"messages","p50Ms","p95Ms","p99Ms","shellP95Ms","echoP95Ms","cpuMsPerSearch","searchCpuMs","shellCpuMs","echoCpuMs","indexMemoryMB","floorP95Ms","p95Ms100k","coldLoad10kMs","coldLoadAllMs"} as the last line of stdout',
+    'print {"messages","p50Ms","p95Ms","p99Ms","shellP95Ms","echoP95Ms","echoReadP95Ms","cpuMsPerSearch","searchCpuMs","shellCpuMs","echoCpuMs","echoReadCpuMs","indexMemoryMB","floorP95Ms","p95Ms100k","coldLoad10kMs","coldLoadAllMs"} as the last line of stdout',
     false,
   )
   .option(

@@ -53,14 +53,20 @@ function alivePredicate(kind: ItemKind, scope: SearchScope, params: Params): str
   return factInForce('x', scope.asOf ? `${params.add(throughMillisecond(scope.asOf))}::timestamptz` : null);
 }
 
-/** The query's stemmed terms (with the words they came from), the tenant's size, and whether the tenant exists. */
+/**
+ * The query's stemmed terms (with the words they came from), the tenant's size, and whether the
+ * tenant exists; the query is parsed only for a tenant that does (for one that does not, one row).
+ */
 export function termsStatement(tenantId: string, query: string): Statement {
   return {
     text: `
-      WITH words AS (
+      WITH tenant AS (
+        SELECT EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known
+      ), words AS (
         SELECT lower(p.token) AS word, v.lexeme
-          FROM ts_parse('default', $2) p
+          FROM tenant, ts_parse('default', $2) p
           CROSS JOIN LATERAL unnest(to_tsvector('english', p.token)) v
+         WHERE tenant.known
       ), terms AS (
         SELECT lexeme, array_agg(DISTINCT word) AS words FROM words GROUP BY lexeme ORDER BY min(length(word)) DESC, lexeme LIMIT ${MAX_QUERY_TERMS}
       ), size AS (
@@ -68,8 +74,8 @@ export function termsStatement(tenantId: string, query: string): Statement {
                coalesce(sum(token_estimate)::float8 / nullif(sum(message_count), 0), 20) AS average_length
           FROM conversations WHERE tenant_id = $1
       )
-      SELECT t.lexeme, t.words, size.documents, size.average_length, EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known
-        FROM size LEFT JOIN terms t ON true
+      SELECT t.lexeme, t.words, size.documents, size.average_length, tenant.known
+        FROM tenant, size LEFT JOIN terms t ON true
        ORDER BY t.lexeme`,
     values: [tenantId, query],
   };

@@ -5,16 +5,18 @@ import { encodeMessage, Rpcs, type RpcSpec } from '@engram/contracts';
 import { callRpcBytes } from '@engram/messaging';
 import type { ProcessGroup } from '../measure/process-cpu';
 import { runClosedLoop } from './closed-loop';
-import { closedLoopOnMachine, latencyRun, searchRequest } from './measure-search';
+import { closedLoopOnMachine, latencyRun, searchRequest, SHELL_TENANT } from './measure-search';
 import type { BenchQuery } from './query-generator';
 import type { LatencyRun } from './search-report';
 
-/** memory_search's request and subject shape under another subject, so retrieval never hears it. */
+/** memory_search's request and subject shape under other subjects, so retrieval never hears them. */
 const ECHO_RPC: RpcSpec = { ...Rpcs.search, subject: 'mem.rpc.echo' };
+const ECHO_READ_RPC: RpcSpec = { ...Rpcs.search, subject: 'mem.rpc.echo-read' };
 
 /** Starts echo-service.js in its own process and resolves once its subscription is registered. */
-async function startEcho(natsUrl: string): Promise<ChildProcess> {
-  const child = fork(join(__dirname, 'echo-service.js'), [natsUrl, `${ECHO_RPC.subject}.*`], {
+async function startEcho(natsUrl: string, rpc: RpcSpec, databaseUrl?: string): Promise<ChildProcess> {
+  const args = [natsUrl, `${rpc.subject}.*`, ...(databaseUrl ? [databaseUrl] : [])];
+  const child = fork(join(__dirname, 'echo-service.js'), args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -45,6 +47,8 @@ async function stopEcho(child: ChildProcess): Promise<void> {
  * same clients on the same connection, the same request bytes and headers (callRpcBytes), the
  * same nats-server, `clients` at a time; answered by a process that replies empty at once
  * (echo-service.ts). Its CPU is split by process as the others' is, with the echo's own as "echo".
+ * Given the app role's database URL (the echo plus one read), the process first asks Postgres
+ * whether the tenant exists: the floor of an RPC that must ask the store once, as the shell does.
  */
 export async function measureEcho(
   natsUrl: string,
@@ -53,12 +57,15 @@ export async function measureEcho(
   measured: readonly BenchQuery[],
   clients: number,
   groups: readonly ProcessGroup[] = [],
+  databaseUrl?: string,
 ): Promise<LatencyRun> {
-  const echo = await startEcho(natsUrl);
+  const rpc = databaseUrl ? ECHO_READ_RPC : ECHO_RPC;
+  const echo = await startEcho(natsUrl, rpc, databaseUrl);
   try {
     const call = async (q: BenchQuery) => {
-      const reply = await callRpcBytes(nc, ECHO_RPC, encodeMessage(Rpcs.search.request, searchRequest(q)), {
-        tenantId: q.tenantId,
+      const reply = await callRpcBytes(nc, rpc, encodeMessage(Rpcs.search.request, searchRequest(q)), {
+        // The read asks about the shell's tenant, which does not exist, as the shell's statement does.
+        tenantId: databaseUrl ? SHELL_TENANT : q.tenantId,
         timeoutMs: 10_000,
       });
       if (reply.length !== 0) throw new Error(`the echo answered ${reply.length} bytes, not an empty reply`);

@@ -30,7 +30,8 @@ const scale = (
   shell: LatencyRun | null = null,
   index: typeof warmUp | null = null,
   echo: LatencyRun | null = null,
-) => ({ corpus: { messages }, rpc, floor, shell, index, echo }) as unknown as ScaleResult;
+  echoRead: LatencyRun | null = null,
+) => ({ corpus: { messages }, rpc, floor, shell, index, echo, echoRead }) as unknown as ScaleResult;
 /** 100 latencies: p50 = p95 ÷ 2, p99 = 1.5 × p95. */
 const ms = (p95: number) =>
   Array.from({ length: 100 }, (_, i) => (i < 50 ? p95 / 2 : i < 95 ? p95 : p95 * 1.5));
@@ -46,6 +47,7 @@ describe('search headline and targets', () => {
           run(ms(14), 0, 1.5, { retrieval: 0.6, nats: 0.3, other: 4 }),
           warmUp,
           run(ms(3), 0, 0.6, { echo: 0.2, nats: 0.2, bench: 0.1, other: 2 }),
+          run(ms(5), 0, 0.9, { echo: 0.3, postgres: 0.2, nats: 0.2, bench: 0.1, other: 2 }),
         ),
         scale(100_000, run(ms(12)), run(ms(9))),
       ],
@@ -57,10 +59,12 @@ describe('search headline and targets', () => {
       p99Ms: 30,
       shellP95Ms: 14,
       echoP95Ms: 3,
+      echoReadP95Ms: 5,
       cpuMsPerSearch: 3.2,
       searchCpuMs: 2,
       shellCpuMs: 0.9,
       echoCpuMs: 0.5,
+      echoReadCpuMs: 0.8,
       indexMemoryMB: 700,
       floorP95Ms: 15,
       p95Ms100k: 12,
@@ -100,10 +104,12 @@ describe('search headline and targets', () => {
       p99Ms: null,
       shellP95Ms: null,
       echoP95Ms: null,
+      echoReadP95Ms: null,
       cpuMsPerSearch: null,
       searchCpuMs: null,
       shellCpuMs: null,
       echoCpuMs: null,
+      echoReadCpuMs: null,
       indexMemoryMB: null,
       floorP95Ms: 15,
       p95Ms100k: null,

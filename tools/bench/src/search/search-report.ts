@@ -81,6 +81,8 @@ export interface ScaleResult {
   readonly shell: LatencyRun | null;
   /** The same requests answered empty by a bare NATS endpoint in its own process: the floor of an RPC. */
   readonly echo: LatencyRun | null;
+  /** The echo that first asks Postgres whether the shell's tenant exists: the floor of an RPC that reads the store once. */
+  readonly echoRead: LatencyRun | null;
   readonly floor: LatencyRun | null;
   readonly explained: readonly ExplainedQuery[];
 }
@@ -119,11 +121,13 @@ export interface SearchHeadline {
   p99Ms: number | null;
   shellP95Ms: number | null;
   echoP95Ms: number | null;
+  echoReadP95Ms: number | null;
   cpuMsPerSearch: number | null;
   /** CPU per call of the processes each path runs through (cpuMsPerCallBy less "other"). */
   searchCpuMs: number | null;
   shellCpuMs: number | null;
   echoCpuMs: number | null;
+  echoReadCpuMs: number | null;
   indexMemoryMB: number | null;
   floorP95Ms: number | null;
   p95Ms100k: number | null;
@@ -159,10 +163,12 @@ export function searchHeadline(result: Pick<SearchBenchResult, 'scales'>): Searc
     p99Ms: round(rpc?.p99Ms),
     shellP95Ms: round(clean(large?.shell ?? null)?.p95Ms),
     echoP95Ms: round(clean(large?.echo ?? null)?.p95Ms),
+    echoReadP95Ms: round(clean(large?.echoRead ?? null)?.p95Ms),
     cpuMsPerSearch: rpc ? round(large?.rpc?.machineCpuMsPerCall) : null,
     searchCpuMs: pathCpuMsPerCall(large?.rpc ?? null),
     shellCpuMs: pathCpuMsPerCall(large?.shell ?? null),
     echoCpuMs: pathCpuMsPerCall(large?.echo ?? null),
+    echoReadCpuMs: pathCpuMsPerCall(large?.echoRead ?? null),
     indexMemoryMB: large?.index?.indexMB ?? null,
     floorP95Ms: round(clean(large?.floor ?? null)?.p95Ms),
     p95Ms100k: round(clean(small?.rpc ?? null)?.p95Ms),
@@ -263,6 +269,7 @@ export function renderSearchTable(r: SearchBenchResult): string {
       ['  memory_search (RPC)', ...runCells(s.rpc, 'queries')],
       ['  shell (RPC, no tenant)', ...runCells(s.shell, 'calls')],
       ['  echo (bare NATS)', ...runCells(s.echo, 'calls')],
+      ['  echo + one read', ...runCells(s.echoRead, 'calls')],
       ['  floor (bare SQL)', ...runCells(s.floor, 'queries')],
     );
     for (const e of s.explained) {
@@ -303,6 +310,11 @@ export function renderSearchTable(r: SearchBenchResult): string {
       'target CPU shell ÷ echo',
       `≤ ${t.shellCpuOverEcho}`,
       `${h.shellCpuMs === null || h.echoCpuMs === null ? '–' : `${ms(h.shellCpuMs)} ÷ ${ms(h.echoCpuMs)} = ${(h.shellCpuMs / h.echoCpuMs).toFixed(2)}`}: ${verdict(t.shellCpuMet)}`,
+    ],
+    [
+      'echo + one read ÷ echo',
+      'CPU (the floor under the shell)',
+      `${h.echoReadCpuMs === null || h.echoCpuMs === null ? '–' : `${ms(h.echoReadCpuMs)} ÷ ${ms(h.echoCpuMs)} = ${(h.echoReadCpuMs / h.echoCpuMs).toFixed(2)}`}`,
     ],
     [
       'target CPU search ÷ shell',
