@@ -170,7 +170,7 @@ export const Variables = {
     int(50, 60_000).default(1000),
     '1000',
     'services that announce events (ingest, embedder, compactor, retrieval)',
-    'How often the outbox relay looks for events that were committed but not published (a writer died, NATS failed).',
+    'How often the outbox relay looks for events that were committed but not published (a writer died, NATS failed); after each look that found none the wait doubles, up to 8 times this.',
   ),
   OUTBOX_MAX_ATTEMPTS: variable(
     int(1, 1000).default(10),

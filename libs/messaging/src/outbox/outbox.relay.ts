@@ -28,6 +28,8 @@ const REMOVE_AFTER_MS = 100;
 const REMOVE_AT_ROWS = 1000;
 /** An empty outbox's backlog (the gauges) is read every this many sweeps: the table is read only to claim. */
 const IDLE_BACKLOG_EVERY = 15;
+/** An idle relay's sweeps thin out: the wait doubles after each sweep that found nothing, up to this many intervals. */
+const IDLE_SWEEP_MAX_INTERVALS = 8;
 /** Backoff of a failed publish: 1 s, doubling, at most a minute. */
 const BACKOFF = { baseDelayMs: 1000, maxDelayMs: 60_000 };
 
@@ -66,6 +68,8 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
   private stopped = false;
   /** Sweeps since the backlog was last read, while it was empty; undefined before the first read. */
   private quietSweeps?: number;
+  /** Sweeps in a row that claimed nothing with no row waiting: the next one waits longer. */
+  private idleSweeps = 0;
 
   constructor(
     private readonly nats: NatsClient,
@@ -117,12 +121,14 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
       const failed = outcomes.find((o) => 'error' in o);
       if (failed) {
         this.quietSweeps = undefined; // rows wait: the gauges show them from the next sweep
+        this.idleSweeps = 0;
         this.logger.warn(
           `${outcomes.length - sent.length} of ${rows.length} events not published after commit (${errorMessage(failed.error)}); the relay retries them`,
         );
       }
     } catch (error) {
       this.quietSweeps = undefined;
+      this.idleSweeps = 0;
       this.logger.warn(`events committed but not published (${errorMessage(error)}); the relay retries them`);
     }
   }
@@ -159,7 +165,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
   /**
    * One sweep now (tests, and the timer). The backlog gauges are read after a sweep that claimed
    * rows or found some waiting last time, and otherwise every IDLE_BACKLOG_EVERY sweeps: an idle
-   * service asks Postgres one statement a sweep, not two.
+   * service asks Postgres one statement a sweep, not two, and sweeps less often (idleSweepDelayMs).
    */
   async sweep(): Promise<void> {
     const handles = this.nats.ifConnected();
@@ -173,6 +179,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
         if (rows.length < SWEEP_BATCH || this.stopped) break;
       }
     }
+    this.idleSweeps = claimed === 0 && this.quietSweeps !== undefined ? this.idleSweeps + 1 : 0;
     if (claimed === 0 && this.quietSweeps !== undefined && ++this.quietSweeps < IDLE_BACKLOG_EVERY) return;
     const backlog = await this.store.backlog();
     this.quietSweeps = backlog.pending === 0 ? 0 : undefined;
@@ -189,7 +196,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
           this.logger[log](`outbox sweep failed: ${errorMessage(error)}`);
         })
         .finally(() => this.schedule());
-    }, this.options.intervalMs);
+    }, idleSweepDelayMs(this.options.intervalMs, this.idleSweeps));
     this.timer.unref();
   }
 
@@ -281,4 +288,13 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     );
     await this.store.removeSent([row.id]);
   }
+}
+
+/**
+ * The wait before the next sweep after `idleSweeps` idle ones in a row: the interval, doubled per
+ * idle sweep, at most IDLE_SWEEP_MAX_INTERVALS of it. Rows a writer failed to publish, or that
+ * wait for a retry, keep the interval; a dead writer's rows are found at worst that much later.
+ */
+export function idleSweepDelayMs(intervalMs: number, idleSweeps: number): number {
+  return intervalMs * Math.min(2 ** idleSweeps, IDLE_SWEEP_MAX_INTERVALS);
 }
