@@ -1,7 +1,8 @@
 import { getFloat16 } from '@petamoriken/float16';
 import type { ItemKind } from '../ranking/candidate';
 import type { StatementRunner } from '../plan/search-source';
-import { tenantBesideIds } from '../plan/search-scope';
+import { ITEM_TABLES } from '../plan/search-plan';
+import { rowsById } from '../plan/search-scope';
 import type {
   AccessDoc,
   ConversationDoc,
@@ -47,22 +48,20 @@ async function tenantExists(run: StatementRunner, tenantId: string): Promise<boo
   return rows[0]?.known === true;
 }
 
-/** The statement's condition and values for the items of `kind` a selection names. */
+/** The FROM of the statement that reads the items of `kind` a selection names, and its values. */
 function itemsOf(alias: string, kind: ItemKind, tenantId: string, selection: ItemSelection) {
+  const table = ITEM_TABLES[kind].table;
   if (selection.within)
     return kind === 'fact'
       ? {
-          where: `${alias}.tenant_id = $1 AND (${alias}.conversation_id = ANY($2::bigint[]) OR ($3 AND ${alias}.conversation_id IS NULL))`,
+          from: `${table} ${alias} WHERE ${alias}.tenant_id = $1 AND (${alias}.conversation_id = ANY($2::bigint[]) OR ($3 AND ${alias}.conversation_id IS NULL))`,
           values: [tenantId, selection.within, selection.unattached === true],
         }
       : {
-          where: `${alias}.tenant_id = $1 AND ${alias}.conversation_id = ANY($2::bigint[])`,
+          from: `${table} ${alias} WHERE ${alias}.tenant_id = $1 AND ${alias}.conversation_id = ANY($2::bigint[])`,
           values: [tenantId, selection.within],
         };
-  return {
-    where: `${alias}.tenant_id = ${tenantBesideIds('$1')} AND ${alias}.id = ANY($2::bigint[])`,
-    values: [tenantId, selection[kind] ?? []],
-  };
+  return { from: rowsById(table, alias, '$2', '$1'), values: [tenantId, selection[kind] ?? []] };
 }
 
 /** Whether a selection names any item of `kind`. */
@@ -85,7 +84,7 @@ export async function readTenantRows(
           text: `SELECT m.id::text, m.conversation_id::text, m.agent, m.role, m.author, ${us('m.created_at')} AS created_us,
                         m.stream_seq::float8 AS stream_seq, m.position, m.token_estimate,
                         right(rtrim(m.content), 1) = '?' AS asks, array_to_string(tsvector_to_array(m.tsv), ' ') AS lexemes
-                   FROM messages m WHERE ${messageRows.where}`,
+                   FROM ${messageRows.from}`,
           values: messageRows.values,
         })
       ).map(toMessageDoc)
@@ -98,7 +97,7 @@ export async function readTenantRows(
                         ${us('s.latest_at')} AS latest_us, s.token_estimate, array_to_string(tsvector_to_array(s.tsv), ' ') AS lexemes,
                         coalesce((SELECT json_agg(json_build_object('kind', ss.source_kind, 'id', ss.source_id::text, 'ordinal', ss.ordinal))
                                     FROM summary_sources ss WHERE ss.summary_id = s.id AND ss.tenant_id = $1), '[]') AS sources
-                   FROM summaries s WHERE ${summaryRows.where}`,
+                   FROM ${summaryRows.from}`,
           values: summaryRows.values,
         })
       ).map(toSummaryDoc)
@@ -111,7 +110,7 @@ export async function readTenantRows(
                         ${us('f.valid_to')} AS valid_to_us, ${us('f.expires_at')} AS expires_us, f.importance,
                         greatest(1, length(f.content) / 4) AS length, array_to_string(tsvector_to_array(f.tsv), ' ') AS lexemes,
                         f.source_message_ids::text[] AS sources
-                   FROM facts f WHERE ${factRows.where}`,
+                   FROM ${factRows.from}`,
           values: factRows.values,
         })
       ).map(toFactDoc)
@@ -127,7 +126,7 @@ export async function readTenantRows(
   const conversations =
     conversationIds.length > 0
       ? await run<ConversationDoc>({
-          text: `SELECT c.id::text AS id, c.channel FROM conversations c WHERE c.tenant_id = ${tenantBesideIds('$1')} AND c.id = ANY($2::bigint[])`,
+          text: `SELECT c.id::text AS id, c.channel FROM ${rowsById('conversations', 'c', '$2', '$1')}`,
           values: [tenantId, conversationIds],
         })
       : [];

@@ -1,6 +1,14 @@
 import { throughMillisecond, type SEARCH_MODES } from '@engram/contracts';
 import type { ItemKind } from '../ranking/candidate';
-import { factInForce, Params, scopePredicate, tenantBesideIds, type SearchScope, type Statement } from './search-scope';
+import {
+  factInForce,
+  Params,
+  rowsById,
+  scopePredicate,
+  tenantBesideIds,
+  type SearchScope,
+  type Statement,
+} from './search-scope';
 
 /**
  * The SQL of a search, one statement per round trip, each confined to the tenant
@@ -41,7 +49,8 @@ const VECTORS_PER_MESSAGE: Record<ItemKind, number> = { message: 1, summary: 0.0
 
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-const TABLES: Record<ItemKind, { table: string; time: string }> = {
+/** Each item kind's table and the time its rows are dated by. */
+export const ITEM_TABLES: Record<ItemKind, { table: string; time: string }> = {
   message: { table: 'messages', time: 'created_at' },
   summary: { table: 'summaries', time: 'latest_at' },
   fact: { table: 'facts', time: 'valid_from' },
@@ -118,7 +127,7 @@ function candidateColumns(
       : 'NULL::float8';
   return `'${kind}' AS kind, ${x}.id::text AS id, ${x}.conversation_id::text AS conversation_id,
           ${kind === 'message' ? `${x}.role` : 'NULL::text'} AS role, ${kind === 'message' ? `${x}.author` : 'NULL::text'} AS author,
-          ${x}.${TABLES[kind].time} AS created_at,
+          ${x}.${ITEM_TABLES[kind].time} AS created_at,
           ${kind === 'fact' ? `greatest(1, length(${x}.content) / 4)` : `${x}.token_estimate`} AS length, ${matched} AS matched, ${cosine} AS cosine,
           ${kind === 'message' ? `right(rtrim(${x}.content), 1) = '?'` : 'false'} AS asks,
           ${kind === 'fact' ? `${x}.importance` : 'NULL::int'} AS importance,
@@ -155,7 +164,7 @@ export function candidatesStatement(input: CandidatesInput): Statement {
   const match = matchText === null ? null : params.add(matchText);
   const parts: string[] = [];
   for (const kind of input.scope.kinds) {
-    const { table } = TABLES[kind];
+    const { table } = ITEM_TABLES[kind];
     const alive = alivePredicate(kind, input.scope, params);
     const scoped = scopePredicate(kind, 'x', input.scope, params);
     const lexicalPredicate =
@@ -269,24 +278,27 @@ export function itemsStatement(
 ): Statement {
   const asOf = options.liveFactsOnly ? options.asOf : undefined;
   const at = asOf ? '$5::timestamptz' : null;
+  // Each row's conversation and last access by primary key too, joined laterally so the order holds.
+  const channel = (alias: string) =>
+    `(SELECT c.channel FROM conversations c WHERE c.id = ${alias}.conversation_id AND c.tenant_id = ${tenantBesideIds('$1')} LIMIT 1) c`;
   const access = (kind: ItemKind, alias: string) =>
-    `LEFT JOIN item_access a ON a.item_kind = '${kind}' AND a.item_id = ${alias}.id`;
+    `LEFT JOIN LATERAL (SELECT a.last_accessed_at FROM item_access a WHERE a.item_kind = '${kind}' AND a.item_id = ${alias}.id LIMIT 1) a ON true`;
   return {
     text: `
       SELECT 'message' AS kind, m.id::text AS id, m.content, m.agent, m.conversation_id::text AS conversation_id, c.channel,
              m.role, m.author, m.created_at, NULL::int AS depth, NULL::text[] AS source_message_ids, a.last_accessed_at
-        FROM messages m JOIN conversations c ON c.id = m.conversation_id ${access('message', 'm')}
-       WHERE m.tenant_id = ${tenantBesideIds('$1')} AND m.id = ANY($2::bigint[])
+        FROM ${rowsById('messages', 'm', '$2', '$1')}
+        CROSS JOIN LATERAL ${channel('m')} ${access('message', 'm')}
       UNION ALL
       SELECT 'summary', s.id::text, s.content, s.agent, s.conversation_id::text, c.channel, NULL, NULL, s.latest_at, s.depth, NULL,
              a.last_accessed_at
-        FROM summaries s JOIN conversations c ON c.id = s.conversation_id ${access('summary', 's')}
-       WHERE s.tenant_id = ${tenantBesideIds('$1')} AND s.id = ANY($3::bigint[])
+        FROM ${rowsById('summaries', 's', '$3', '$1')}
+        CROSS JOIN LATERAL ${channel('s')} ${access('summary', 's')}
       UNION ALL
       SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
              f.source_message_ids::text[], a.last_accessed_at
-        FROM facts f LEFT JOIN conversations c ON c.id = f.conversation_id ${access('fact', 'f')}
-       WHERE f.tenant_id = ${tenantBesideIds('$1')} AND f.id = ANY($4::bigint[])${options.liveFactsOnly ? ` AND ${factInForce('f', at)}` : ''}`,
+        FROM ${rowsById('facts', 'f', '$4', '$1', options.liveFactsOnly ? factInForce('f', at) : 'true')}
+        LEFT JOIN LATERAL ${channel('f')} ON true ${access('fact', 'f')}`,
     values: [tenantId, refs.message, refs.summary, refs.fact, ...(asOf ? [throughMillisecond(asOf)] : [])],
   };
 }

@@ -5,17 +5,21 @@ import type { Statement } from './search-scope';
 import { itemsStatement } from './search-plan';
 
 /**
- * A tenant stored since the last ANALYZE is, by the planner's statistics, one row. The
- * statements that fetch rows by id (the items a search returns, the rows a change names) must
- * still fetch them by primary key rather than scan that tenant's messages: its first searches
- * after a bulk ingest would otherwise cost in proportion to everything it holds.
+ * A tenant stored since the last ANALYZE is, by the planner's statistics, one row; in a database
+ * never analysed every tenant is a guess. The statements that fetch rows by id (the items a
+ * search returns, the rows a change names) must still fetch them by primary key rather than read
+ * the tenant's whole index: its first searches after a bulk ingest, or a new installation's,
+ * would otherwise cost in proportion to everything it holds.
  */
 
 const KNOWN_TENANTS = 20;
 const NEWCOMER = 'newcomer';
 const NEWCOMER_MESSAGES = 3_000;
 
-describe('statements by id, for a tenant stored since the last ANALYZE', () => {
+describe.each([
+  ['a tenant stored since the last ANALYZE', true],
+  ['a database never analysed', false],
+])('statements by id, in %s', (_, analysed) => {
   let db: ScratchDatabase;
   let admin: Client;
   let app: Client;
@@ -40,8 +44,10 @@ describe('statements by id, for a tenant stored since the last ANALYZE', () => {
            FROM c, generate_series(1, $2::int) g`,
         [tenant, messages],
       );
-    for (let i = 0; i < KNOWN_TENANTS; i++) await store(`known-${i}`, 100);
-    await admin.query('ANALYZE');
+    if (analysed) {
+      for (let i = 0; i < KNOWN_TENANTS; i++) await store(`known-${i}`, 100);
+      await admin.query('ANALYZE');
+    }
     await store(NEWCOMER, NEWCOMER_MESSAGES);
     const picked = await admin.query<{ id: string }>(
       `SELECT id::text FROM messages WHERE tenant_id = $1 ORDER BY id LIMIT 10 OFFSET 1000`,
@@ -89,15 +95,16 @@ describe('statements by id, for a tenant stored since the last ANALYZE', () => {
       NEWCOMER,
       { message: ids },
     );
-    const read = statements.find((s) => /FROM messages m WHERE/.test(s.text))!;
+    const read = statements.find((s) => /\bmessages m\b/.test(s.text))!;
     expect(await messageIndexes(read)).toEqual(['messages_pkey']);
   });
 
-  it('needs to: compared plainly, the newcomer is one row and its index wins', async () => {
-    const plain = itemsStatement(NEWCOMER, { message: ids, summary: [], fact: [] });
-    const text = plain.text.replace(/m\.tenant_id = \(SELECT \$1::text\)/, 'm.tenant_id = $1');
-    expect(text).not.toBe(plain.text);
-    expect(await messageIndexes({ text, values: plain.values })).not.toEqual(['messages_pkey']);
+  it("needs to: asked plainly for the ids, the planner reads the tenant's index too", async () => {
+    const plain = {
+      text: 'SELECT m.id FROM messages m WHERE m.tenant_id = $1 AND m.id = ANY($2::bigint[])',
+      values: [NEWCOMER, ids],
+    };
+    expect(await messageIndexes(plain)).not.toEqual(['messages_pkey']);
   });
 });
 

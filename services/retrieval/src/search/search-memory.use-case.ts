@@ -12,13 +12,12 @@ import {
   type PlannedSearch,
   type QueryVector,
   type SearchOutcome,
-  type StatementRunner,
   type TenantIndex,
 } from '@engram/search';
 import { TenantTransactions } from '@engram/store';
 import { AccessRecorder } from '../access/access-recorder.service';
 import { AnswerSynthesizerGateway } from './answer-synthesizer.gateway';
-import { statementRunner } from '../statement-runner';
+import { statementRunner, tenantStatementRunner } from '../statement-runner';
 import { MemoryIndex } from './index/memory-index.service';
 import { QueryVectorGateway } from './query-vector.gateway';
 import { toSearchHit } from './search-hit';
@@ -101,8 +100,7 @@ export class SearchMemoryUseCase {
     now: Date,
   ): Promise<SearchOutcome | null> {
     if (!index) return null;
-    const run: StatementRunner = (statement) =>
-      this.transactions.readAsTenant(tenantId, statement.text, statement.values);
+    const run = tenantStatementRunner(this.transactions, tenantId);
     if (request.consistency === 'strong' && !(await this.memoryIndex.catchUp(index, run))) return null;
     return runSearch(indexSearchSource(index, run, this.memoryIndex.lexemes, now), search, vector, now);
   }
