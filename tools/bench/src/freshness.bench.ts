@@ -104,7 +104,11 @@ async function probe(
     const answer = await search(nc, word, 1);
     if (answer.hits.some((h) => h.content.includes(word))) {
       const event = heard.get(turnId);
-      return { ms: Math.max(0, sent - stored), by: answer.answeredBy, eventMs: event === undefined ? null : event - stored };
+      return {
+        ms: Math.max(0, sent - stored),
+        by: answer.answeredBy,
+        eventMs: event === undefined ? null : event - stored,
+      };
     }
     if (performance.now() - stored > 30_000)
       throw new Error(`probe ${word} not found 30 s after it was stored`);

@@ -184,7 +184,9 @@ async function measureScale(
       echo = await measureEcho(context.nats.url, nc, warmup, measured, flags.clients, groups);
       progress(`${label}: echo (a bare NATS endpoint) p95 ${echo.latency.p95Ms} ms`);
       echoRead = await measureEcho(context.nats.url, nc, warmup, measured, flags.clients, groups, db.appUrl);
-      progress(`${label}: echo + one read (the endpoint asks Postgres once) p95 ${echoRead.latency.p95Ms} ms`);
+      progress(
+        `${label}: echo + one read (the endpoint asks Postgres once) p95 ${echoRead.latency.p95Ms} ms`,
+      );
     } finally {
       await nc.close();
       for (const service of services.reverse()) await stopService(service);

@@ -189,14 +189,17 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.cycle = this.sweep()
-        .catch((error: unknown) => {
-          const log = isDependencyFailure(error) ? 'debug' : 'warn';
-          this.logger[log](`outbox sweep failed: ${errorMessage(error)}`);
-        })
-        .finally(() => this.schedule());
-    }, idleSweepDelayMs(this.options.intervalMs, this.idleSweeps));
+    this.timer = setTimeout(
+      () => {
+        this.cycle = this.sweep()
+          .catch((error: unknown) => {
+            const log = isDependencyFailure(error) ? 'debug' : 'warn';
+            this.logger[log](`outbox sweep failed: ${errorMessage(error)}`);
+          })
+          .finally(() => this.schedule());
+      },
+      idleSweepDelayMs(this.options.intervalMs, this.idleSweeps),
+    );
     this.timer.unref();
   }
 
