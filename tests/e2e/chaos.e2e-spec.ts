@@ -20,6 +20,7 @@ describe('chaos, short form (every worker killed once, NATS and Postgres restart
       gertyStallMs: 5000,
       searchers: 2,
       settleTimeoutMs: 300_000,
+      ackFloorEveryMs: 5000,
       progress: (line) => process.stderr.write(`chaos  ${line}\n`),
     });
     process.stderr.write(`chaos  ${JSON.stringify(report)}\n`);
@@ -36,6 +37,13 @@ describe('chaos, short form (every worker killed once, NATS and Postgres restart
     expect(report.published).toBeGreaterThanOrEqual(0.95 * LOAD_SECONDS * MESSAGES_PER_SECOND);
     expect(report.searches.answered).toBeGreaterThan(0);
     expect(report.contextBuilds.answered).toBeGreaterThan(0);
+  });
+
+  it("samples every durable consumer's ack floor through the run, for the report", () => {
+    expect(report.ackFloors.length).toBeGreaterThan(5);
+    expect(Object.keys(report.ackFloors.at(-1)!.consumers)).toEqual(
+      expect.arrayContaining(['ingest-turns', 'compactor-summaries', 'compactor-facts', 'embedder-messages']),
+    );
   });
 
   it('stores every published message exactly once', () => {

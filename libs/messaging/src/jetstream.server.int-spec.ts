@@ -231,6 +231,33 @@ describe('JetStreamServer (real nats-server)', () => {
     });
   });
 
+  it('acknowledges the part of a batch its handler finished while the rest still runs', async () => {
+    let release!: () => void;
+    const rest = new Promise<void>((r) => (release = r));
+    script.onBatch = async (deliveries) => {
+      // (Whether the two arrive in one batch or two, 'early' is finished at once and 'late' waits.)
+      for (const d of deliveries) if (d.message.turnId === 'early') await d.finish();
+      await rest;
+      for (const d of deliveries)
+        if (d.message.turnId === 'late' && d.deliveryCount === 1) d.retry('the rest fails this time');
+    };
+    const js = jetstream(nc);
+    const ackFloor = async () =>
+      (await jsm.consumers.info(Streams.turns.name, 'test-batches')).ack_floor.stream_seq;
+    const before = await ackFloor();
+    await js.publish('mem.turn.batches.a', turn('early'));
+    await js.publish('mem.turn.batches.a', turn('late'));
+    await waitFor('the finished part acknowledged', async () => (await ackFloor()) === before + 1, 5000);
+    expect((await jsm.consumers.info(Streams.turns.name, 'test-batches')).num_ack_pending).toBe(1);
+    release();
+    // The handler settled the rest as a retry: it comes back and is acknowledged then.
+    await waitFor(
+      'the rest redelivered and acknowledged',
+      async () => (await ackFloor()) === before + 2,
+      10_000,
+    );
+  });
+
   it('dead-letters a message whose handler never settles it (the process died every time), from the advisory', async () => {
     // Simulates a worker that dies on the message: it never settles it, so JetStream redelivers it after
     // ack_wait until its delivery ceiling (maxDeliver × DELIVERY_CEILING_FACTOR), then announces it.

@@ -12,6 +12,7 @@ export * from './rpc-failure';
 export * from './otlp-receiver';
 export * from './span-tree';
 export * from './postgres-server';
+export * from './chaos/ack-floors';
 export * from './chaos/chaos-run';
 export * from './chaos/fault-plan';
 export * from './api-surface';

@@ -12,7 +12,9 @@ export interface ConversationTrigger {
 /**
  * One run per conversation of a batch of mem.message.stored (the deliveries `keep` accepts),
  * with the first delivery's trace; a run that fails retries only its own conversation's
- * deliveries. Runs go one after another, or all at once with `concurrently`.
+ * deliveries. Runs go one after another, or all at once with `concurrently`. Each run's
+ * deliveries are settled as soon as it ends, not with the batch: a batch of many conversations
+ * takes long, and its consumer's ack floor keeps moving meanwhile.
  */
 export async function runPerConversation(
   deliveries: readonly Delivery<MessageStored>[],
@@ -37,6 +39,7 @@ export async function runPerConversation(
     } catch (error) {
       for (const d of group) d.retryAfter(error);
     }
+    await Promise.all(group.map((d) => d.finish()));
   };
   if (options.concurrently) await Promise.all([...groups.values()].map(runGroup));
   else for (const group of groups.values()) await runGroup(group);

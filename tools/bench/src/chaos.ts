@@ -6,8 +6,8 @@
  * restarted, and Gerty is stalled for 30 s. Then the pipeline catches up and the run checks that
  * every published message is stored exactly once and every derived artefact is consistent.
  * The full report goes to bench-results/chaos.json; the last stdout line is
- * {"published","stored","lost","duplicated","deadLetters"}. Exit 1 when anything was lost or
- * duplicated or an invariant broke.
+ * {"published","stored","lost","duplicated","deadLetters","problems"} (problems: how many were
+ * printed). Exit 1 when anything was lost or duplicated or any problem was printed.
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
@@ -46,6 +46,12 @@ async function main(flags: Flags): Promise<void> {
     parameters: flags,
     ...report,
   });
+  progress(
+    `caught up after the load, by consumer: ${Object.entries(report.caughtUpByConsumer)
+      .map(([name, s]) => `${name} ${s === null ? 'never' : `${s} s`}`)
+      .join(', ')}`,
+  );
+  for (const line of report.starved) progress(`starved (not yet a problem): ${line}`);
   for (const problem of report.problems) progress(`PROBLEM ${problem}`);
   progress(
     `${report.faults.length} faults; searches ${report.searches.answered} answered, ${report.searches.failed} failed; ` +
@@ -53,7 +59,9 @@ async function main(flags: Flags): Promise<void> {
       `${report.scenesAdded} scenes added; caught up ${report.catchUpSeconds} s after the load; written to ${flags.out}`,
   );
   const { published, stored, lost, duplicated, deadLetters } = report;
-  console.log(JSON.stringify({ published, stored, lost, duplicated, deadLetters }));
+  console.log(
+    JSON.stringify({ published, stored, lost, duplicated, deadLetters, problems: report.problems.length }),
+  );
   if (lost > 0 || duplicated > 0 || report.problems.length > 0)
     throw new ChaosFailed(`${lost} lost, ${duplicated} duplicated, ${report.problems.length} problem(s)`);
 }

@@ -189,6 +189,10 @@ export class ConsumerRunner {
             msg.time,
             msg.headers,
             extractTraceContext(msg.headers),
+            async (verdict) => {
+              await this.settle(msg, verdict);
+              settled.add(msg);
+            },
           );
           deliveries.push({ msg, delivery });
         } catch (error) {
@@ -210,6 +214,7 @@ export class ConsumerRunner {
       }
       await Promise.all(
         deliveries.map(async ({ msg, delivery }) => {
+          if (delivery.isFinished) return delivery.finish(); // settled by the handler, or settling
           await this.settle(msg, delivery.verdict ?? verdictOf(failure));
           settled.add(msg);
         }),

@@ -16,6 +16,7 @@ export type Verdict =
  */
 export class Delivery<T> {
   private decided?: Verdict;
+  private finished?: Promise<void>;
 
   constructor(
     readonly message: T,
@@ -30,7 +31,24 @@ export class Delivery<T> {
      * alone, that span's (so what the handler announces is that span's child).
      */
     public traceContext: Context,
+    /** Settles the message with this verdict now (the transport's; none in unit specs). */
+    private readonly settleNow?: (verdict: Verdict | undefined) => Promise<void>,
   ) {}
+
+  /**
+   * Settles it now, as the transport would once the handler returned: acknowledged, or as
+   * rejected or retried. For a batch whose parts finish at different times, so each part's
+   * messages leave at once and the consumer's ack floor keeps moving. Later calls do nothing.
+   */
+  finish(): Promise<void> {
+    this.finished ??= this.settleNow?.(this.decided) ?? Promise.resolve();
+    return this.finished;
+  }
+
+  /** Whether finish() settled it already (the transport settles the rest). */
+  get isFinished(): boolean {
+    return this.finished !== undefined;
+  }
 
   /** It can never succeed (invalid content): dead-letter it with this reason, do not retry. */
   reject(reason: string, details?: Record<string, unknown>): void {

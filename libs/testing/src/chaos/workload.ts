@@ -4,6 +4,7 @@ import type { Client } from 'pg';
 import { ALL_STREAMS, DeadLetterSchema, Rpcs, Streams, Subjects, decodeMessage } from '@engram/contracts';
 import { callRpc } from '@engram/messaging';
 import { sleep, waitFor } from '../free-port';
+import { caughtUpSeconds, sampleAckFloors, starvedConsumers, type AckFloorSample } from './ack-floors';
 import { chaosTurn, type ChaosTurn } from './chaos-turns';
 import { checkConsistency } from './consistency';
 
@@ -29,6 +30,8 @@ export interface WorkloadOptions {
   readonly sceneIntervalMs?: number;
   /** How long the pipeline may take to catch up after the load before the run counts what is stuck. */
   readonly settleTimeoutMs: number;
+  /** Every durable consumer's ack floor is sampled this often (default 30 s), from the start to the checks. */
+  readonly ackFloorEveryMs?: number;
   readonly progress: (line: string) => void;
 }
 
@@ -52,6 +55,16 @@ export interface WorkloadReport extends WorkloadCounts {
   readonly scenesAdded: number;
   /** From the end of the load until the pipeline had caught up (or the settle timeout). */
   readonly catchUpSeconds: number;
+  /** Each durable consumer's ack floor, pending and unacknowledged counts through the run. */
+  readonly ackFloors: readonly AckFloorSample[];
+  /** Per durable consumer, seconds from the end of the load until it had no work left (null: never). */
+  readonly caughtUpByConsumer: Readonly<Record<string, number | null>>;
+  /**
+   * Consumers whose ack floor stood still for over a minute while they had work (starvedConsumers).
+   * Reported beside the problems, not yet among them: a Gerty call lost with its killed process
+   * still waits out its 60 s timeout.
+   */
+  readonly starved: readonly string[];
   /** Broken invariants after the run (empty when every derived artefact is consistent). */
   readonly problems: readonly string[];
 }
@@ -87,6 +100,7 @@ class Workload {
   private calls = 0;
   private loadOver = false;
   private faultsOver = false;
+  private settled = false;
 
   constructor(
     private readonly target: WorkloadTarget,
@@ -96,8 +110,23 @@ class Workload {
   }
 
   async run(inflict: Inflict): Promise<WorkloadReport> {
-    const loadMs = this.options.loadSeconds * 1000;
     const started = Date.now();
+    const ackFloors = this.sampleAckFloors(started);
+    try {
+      return await this.loadAndCheck(inflict, started, ackFloors);
+    } finally {
+      // Whatever failed, the loops end with the run.
+      this.loadOver = true;
+      this.settled = true;
+    }
+  }
+
+  private async loadAndCheck(
+    inflict: Inflict,
+    started: number,
+    ackFloors: Promise<AckFloorSample[]>,
+  ): Promise<WorkloadReport> {
+    const loadMs = this.options.loadSeconds * 1000;
     const searchers = Array.from({ length: this.options.searchers }, (_, i) => this.searchLoop(i));
     const scenes = this.sceneLoop();
     // The load goes on until the last fault is over (a restart under load can take longer than planned).
@@ -109,6 +138,8 @@ class Workload {
     const loadOverAt = Date.now();
     const stuck = await this.settle();
     const catchUpSeconds = Math.round((Date.now() - loadOverAt) / 1000);
+    this.settled = true;
+    const samples = await ackFloors;
     const admin = await this.target.connectAdmin();
     try {
       const { counts, deadLettersWithoutReason } = await this.count(admin);
@@ -122,11 +153,34 @@ class Workload {
         contextBuilds: this.contextBuilds,
         scenesAdded: this.scenesAdded,
         catchUpSeconds,
+        ackFloors: samples,
+        caughtUpByConsumer: caughtUpSeconds(samples, Math.round((loadOverAt - started) / 1000)),
+        starved: starvedConsumers(samples),
         problems,
       };
     } finally {
       await admin.end();
     }
+  }
+
+  /** Every durable consumer's ack floor, every ackFloorEveryMs until the run is settled (a sample NATS cannot answer is skipped). */
+  private async sampleAckFloors(started: number): Promise<AckFloorSample[]> {
+    const every = this.options.ackFloorEveryMs ?? 30_000;
+    const samples: AckFloorSample[] = [];
+    const sample = () =>
+      jetstreamManager(this.target.connections[0]!)
+        .then((jsm) => sampleAckFloors(jsm, Math.round((Date.now() - started) / 1000)))
+        .then(
+          (taken) => samples.push(taken),
+          () => undefined,
+        );
+    for (let next = started; !this.settled; await sleep(250)) {
+      if (Date.now() < next) continue;
+      next += every;
+      await sample();
+    }
+    await sample(); // as the checks begin
+    return samples;
   }
 
   /** The next connection for an RPC: round robin, so every node of a cluster has callers. */

@@ -24,7 +24,11 @@ import {
 
 /** Summaries asked of Gerty at once for one conversation (its own admission bounds the rest). */
 const AT_ONCE = 4;
-/** Leaves' worth of pending messages read per round: a huge backlog is taken in slices. */
+/**
+ * Leaves' worth of pending messages a run reads and summarises, at most: a backlog is worked
+ * through by the runs of the deliveries that announced it (each announces a turn, far fewer
+ * messages than this), so no run holds its conversation or its batch's acks for minutes.
+ */
 const ROUNDS_OF_LEAVES = 16;
 
 /**
@@ -63,28 +67,22 @@ export class GrowSummaryTreeUseCase {
 
   private async writeLeaves(trigger: ConversationTrigger, conversation: ConversationHeader): Promise<void> {
     const { tenantId } = trigger;
-    const limit = this.policy.leafMessages * ROUNDS_OF_LEAVES;
-    for (;;) {
-      const pending = await this.transactions.run(tenantId, (m) =>
-        this.summaries.pendingMessages(m, conversation.id, limit),
-      );
-      const batches = leafBatches(pending, this.policy);
-      await this.inTurns(
-        batches,
-        (batch) => this.summarizeMessages(tenantId, conversation, batch),
-        async (batch, written) => {
-          await this.write(
-            trigger,
-            conversation,
-            0,
-            written,
-            batch.map((m) => m.id),
-          );
-        },
-      );
-      // A full read may hide more full batches behind it; a partial one left only what waits.
-      if (pending.length < limit || batches.length === 0) return;
-    }
+    const pending = await this.transactions.run(tenantId, (m) =>
+      this.summaries.pendingMessages(m, conversation.id, this.policy.leafMessages * ROUNDS_OF_LEAVES),
+    );
+    await this.inTurns(
+      leafBatches(pending, this.policy),
+      (batch) => this.summarizeMessages(tenantId, conversation, batch),
+      async (batch, written) => {
+        await this.write(
+          trigger,
+          conversation,
+          0,
+          written,
+          batch.map((m) => m.id),
+        );
+      },
+    );
   }
 
   private async writeParents(
