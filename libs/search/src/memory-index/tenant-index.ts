@@ -48,15 +48,22 @@ export class ItemTable {
     return this.idTexts[slot]!;
   }
 
-  /** The slot of `id`, made when new (`added` says so). */
-  claim(id: string): { slot: number; added: boolean } {
+  /**
+   * The slot of `id` with its agent and conversation, made when new (`added` says so) and then
+   * filed under both (neither changes once an item is stored).
+   */
+  place(id: string, agent: number, conversation: number): { slot: number; added: boolean } {
     const known = this.slots.get(id);
-    if (known !== undefined) return { slot: known, added: false };
-    const slot = this.slots.size;
-    this.slots.set(id, slot);
-    this.ids.set(slot, Number(id));
-    this.idTexts.push(id);
-    return { slot, added: true };
+    const slot = known ?? this.slots.size;
+    if (known === undefined) {
+      this.slots.set(id, slot);
+      this.ids.set(slot, Number(id));
+      this.idTexts.push(id);
+      this.file(slot, agent, conversation);
+    }
+    this.conversation.set(slot, conversation);
+    this.agent.set(slot, agent);
+    return { slot, added: known === undefined };
   }
 
   /** Whether the item `id` is held with its words (posted lexemes). */
@@ -65,8 +72,8 @@ export class ItemTable {
     return slot !== undefined && this.lexemeCount.get(slot) > 0;
   }
 
-  /** Files a new slot under its agent and conversation (neither changes once an item is stored). */
-  file(slot: number, agent: number, conversation: number): void {
+  /** Files a new slot under its agent and conversation. */
+  private file(slot: number, agent: number, conversation: number): void {
     for (const [map, key] of [
       [this.byAgent, agent],
       [this.byConversation, conversation],
@@ -282,12 +289,8 @@ export class TenantIndex {
 
   private putMessage(m: MessageDoc): void {
     const t = this.messages;
-    const { slot, added } = t.claim(m.id);
     const conversation = this.conversationNumber(m.conversationId);
-    const agent = this.agents.intern(m.agent);
-    t.conversation.set(slot, conversation);
-    t.agent.set(slot, agent);
-    if (added) t.file(slot, agent, conversation);
+    const { slot, added } = t.place(m.id, this.agents.intern(m.agent), conversation);
     t.time.set(slot, m.createdAtUs);
     if (!added) this.tokens -= t.length.get(slot);
     t.length.set(slot, m.tokenEstimate);
@@ -318,12 +321,7 @@ export class TenantIndex {
 
   private putSummary(s: SummaryDoc): void {
     const t = this.summaries;
-    const { slot, added } = t.claim(s.id);
-    const conversation = this.conversationNumber(s.conversationId);
-    const agent = this.agents.intern(s.agent);
-    t.conversation.set(slot, conversation);
-    t.agent.set(slot, agent);
-    if (added) t.file(slot, agent, conversation);
+    const { slot } = t.place(s.id, this.agents.intern(s.agent), this.conversationNumber(s.conversationId));
     t.time.set(slot, s.latestAtUs);
     this.earliest.set(slot, s.earliestAtUs);
     t.length.set(slot, s.tokenEstimate);
@@ -336,12 +334,11 @@ export class TenantIndex {
 
   private putFact(f: FactDoc): void {
     const t = this.facts;
-    const { slot, added } = t.claim(f.id);
-    const conversation = f.conversationId === null ? -1 : this.conversationNumber(f.conversationId);
-    const agent = this.agents.intern(f.agent);
-    t.conversation.set(slot, conversation);
-    t.agent.set(slot, agent);
-    if (added) t.file(slot, agent, conversation);
+    const { slot } = t.place(
+      f.id,
+      this.agents.intern(f.agent),
+      f.conversationId === null ? -1 : this.conversationNumber(f.conversationId),
+    );
     t.time.set(slot, f.validFromUs);
     this.validTo.set(slot, f.validToUs ?? Number.NaN);
     this.expiresAt.set(slot, f.expiresAtUs ?? Number.NaN);

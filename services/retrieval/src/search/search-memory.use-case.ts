@@ -42,8 +42,11 @@ export class SearchMemoryUseCase {
     private readonly memoryIndex: MemoryIndex,
   ) {}
 
-  /** `arrival` is the clock's time: what accesses are recorded at, and the moment asked as of unless the request names one. */
-  /** A search, counted in flight while it runs (a tenant's index load steps aside for it). */
+  /**
+   * A search, counted in flight while it runs (a tenant's index load steps aside for it).
+   * `arrival` is the clock's time: what accesses are recorded at, and the moment asked as of
+   * unless the request names one.
+   */
   search(tenantId: string, request: SearchRequest, arrival = new Date()): Promise<SearchResponseInit> {
     return this.memoryIndex.foreground.run(() => this.answer(tenantId, request, arrival));
   }
@@ -117,8 +120,10 @@ export class SearchMemoryUseCase {
     vector: PromiseLike<QueryVector>,
     now: Date,
   ): Promise<SearchOutcome> {
-    const first = termsStatement(tenantId, queryTimeOf(search, now).text);
-    const terms = await this.transactions.readAsTenant<TermRow>(tenantId, first.text, first.values);
+    const terms = await tenantStatementRunner(
+      this.transactions,
+      tenantId,
+    )<TermRow>(termsStatement(tenantId, queryTimeOf(search, now).text));
     if (!terms[0]?.known) return { known: false };
     return this.transactions.run(tenantId, (manager) =>
       runSearch(sqlSearchSource(statementRunner(manager), search.mode, terms), search, vector, now),
