@@ -194,7 +194,7 @@ export const Variables = {
     int(0, 100_000).default(1000),
     '1000',
     'RPC services',
-    'Requests waiting beyond RPC_CONCURRENCY before the service answers RESOURCE_EXHAUSTED (busy).',
+    'Requests of one lane (the calling consumer; users share one) waiting beyond RPC_CONCURRENCY before the service answers RESOURCE_EXHAUSTED (busy).',
   ),
   RPC_PARTITIONS: variable(
     int(0, 1024).default(0),
@@ -447,7 +447,7 @@ export const Variables = {
     int(0, 100_000).default(64),
     '64',
     'gerty',
-    'Requests that may wait for a model; beyond that gerty answers RESOURCE_EXHAUSTED ("busy").',
+    'Requests of one lane (the calling consumer) that may wait for a model; beyond that gerty answers RESOURCE_EXHAUSTED ("busy").',
   ),
   GERTY_LOCAL_MODEL_PATH: variable(
     z.string().optional(),

@@ -218,12 +218,18 @@ export function runtimePermissions(tenantId: string): NatsPermissions {
   return { publish: runtimeSubjects(tenantId), subscribe: ['_INBOX.>'], allowResponses: false };
 }
 
+/**
+ * Replies a service may send to one request: the answer and the "working" heartbeats before it
+ * (a consumer's Gerty call asks for one every 2 s, through GERTY_TIMEOUT_MS of up to an hour).
+ */
+export const MAX_REPLIES_PER_REQUEST = 2000;
+
 /** Permissions as nats-server's configuration writes them. */
 export function natsPermissionsConfig(permissions: NatsPermissions) {
   return {
     publish: { allow: [...permissions.publish] },
     subscribe: { allow: [...permissions.subscribe] },
-    ...(permissions.allowResponses && { allow_responses: true }),
+    ...(permissions.allowResponses && { allow_responses: { max: MAX_REPLIES_PER_REQUEST } }),
   };
 }
 

@@ -16,6 +16,8 @@ export interface GertyCallOptions {
    * A consumer's work: Gerty down, busy or too slow (UNAVAILABLE, DEADLINE_EXCEEDED,
    * RESOURCE_EXHAUSTED) fails as a DependencyUnavailableError, so the work waits for it
    * instead of failing (callDependency). Without it such a failure is the RpcError itself.
+   * Such a call also hears Gerty's heartbeat: a Gerty killed or stalled while it holds the
+   * request fails the call within seconds, not at its timeout.
    */
   readonly asDependency?: boolean;
   /** A task for this model (a configured name); without it, Gerty's default completion model. */
@@ -35,6 +37,8 @@ export interface EmbeddedTexts {
 export type GertyReadinessCheck = () => Promise<Record<string, unknown>>;
 
 const MODELS_TIMEOUT_MS = 5000;
+/** Gerty says "working" this often on a consumer's call; silence for HEARTBEATS_MISSED of them ends the call. */
+const DEPENDENCY_HEARTBEAT_MS = 2000;
 
 /**
  * Gerty as every caller sees it: Engram's tasks with typed requests and answers (the map in
@@ -64,7 +68,7 @@ export class GertyClient {
           ...(options.model && { model: options.model }),
           ...(options.apiKey && { apiKey: options.apiKey }),
         },
-        { timeoutMs: options.timeoutMs },
+        callOptions(options),
       ),
     );
     return parseTaskAnswer(task, {
@@ -77,11 +81,7 @@ export class GertyClient {
   /** One vector per text, in order, by Gerty's default embedding model. */
   async embed(texts: readonly string[], options: GertyCallOptions): Promise<EmbeddedTexts> {
     const reply = await this.call(options, () =>
-      this.rpc.call(
-        Rpcs.gertyEmbed,
-        { texts: [...texts], ...tenantOf(options) },
-        { timeoutMs: options.timeoutMs },
-      ),
+      this.rpc.call(Rpcs.gertyEmbed, { texts: [...texts], ...tenantOf(options) }, callOptions(options)),
     );
     if (reply.vectors.length !== texts.length)
       throw new Error(
@@ -116,6 +116,13 @@ export class GertyClient {
   private call<R>(options: Partial<GertyCallOptions>, request: () => Promise<R>): Promise<R> {
     return options.asDependency ? callDependency('gerty', request) : request();
   }
+}
+
+/** The call's timeout, and for a consumer's work the heartbeat that ends it early when Gerty is gone. */
+function callOptions(options: GertyCallOptions): { timeoutMs: number; heartbeatMs?: number } {
+  return options.asDependency
+    ? { timeoutMs: options.timeoutMs, heartbeatMs: DEPENDENCY_HEARTBEAT_MS }
+    : { timeoutMs: options.timeoutMs };
 }
 
 function tenantOf(options: GertyCallOptions): { tenantId?: string } {

@@ -15,7 +15,6 @@ export * from './rpc/rpc-error';
 export * from './rpc/rpc.client';
 export { DEADLINE_HEADER, PRINCIPAL_HEADER, type RpcCallContext } from './rpc/rpc.endpoint';
 export * from './rpc/rpc-partitioning';
-export { Semaphore } from './consumers/semaphore';
 export * from './tracing/trace-headers';
 export * from './messaging-options.factory';
 export * from './consumers/failure-kind';

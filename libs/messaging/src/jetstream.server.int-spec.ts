@@ -18,11 +18,12 @@ import {
 } from '@engram/contracts';
 import { PlatformModule, ReadinessRegistry } from '@engram/platform';
 import { context, startTelemetry, trace } from '@engram/telemetry';
-import { startNatsServer, waitFor, type NatsServerHandle } from '@engram/testing';
+import { sleep, startNatsServer, waitFor, type NatsServerHandle } from '@engram/testing';
 import { ConsumeEventBatches, ConsumeEvents, HandleRpc } from './handlers.decorators';
 import { MessagingModule } from './messaging.module';
 import { listenOnJetStream } from './listen-on-jetstream';
-import { RpcClient } from './rpc/rpc.client';
+import { HEARTBEATS_MISSED, RpcClient } from './rpc/rpc.client';
+import { currentLane } from '@engram/platform';
 import { RpcError } from './rpc/rpc-error';
 import type { Delivery } from './consumers/delivery';
 import type { RpcCallContext } from './rpc/rpc.endpoint';
@@ -185,6 +186,23 @@ describe('JetStreamServer (real nats-server)', () => {
     expect(await deadLetters('test-singles')).toHaveLength(0);
     const info = await jsm.consumers.info(Streams.turns.name, 'test-singles');
     expect(info.num_ack_pending).toBe(0);
+  });
+
+  it("makes a handler's RPCs its consumer's work: the endpoint handles them in the consumer's lane", async () => {
+    const lanes: string[] = [];
+    script.onRpc = async (tenantId) => {
+      lanes.push(currentLane());
+      return { tenantId, memoryEnabled: true };
+    };
+    const client = app.get(RpcClient);
+    script.onSingle = async () => {
+      await client.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'acme' });
+    };
+    await jetstream(nc).publish('mem.turn.singles.a', turn('asks'));
+    await waitFor('the RPC answered', async () => lanes.length === 1, 10_000);
+    // A caller outside any consumer (a user's search) is in the lane of its own: ''.
+    await client.call(Rpcs.tenantSettingsGet, {}, { tenantId: 'acme' });
+    expect(lanes).toEqual(['test-singles', '']);
   });
 
   it('dead-letters a message whose deliveries are exhausted, with the last error and the original bytes', async () => {
@@ -439,12 +457,7 @@ describe('JetStreamServer (real nats-server)', () => {
     it('answers RESOURCE_EXHAUSTED at once when its queue is full', async () => {
       await app.close();
       await startApp({ concurrency: 1, maxQueued: 1 });
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      script.onRpc = async (tenantId) => {
-        await gate;
-        return { tenantId, memoryEnabled: true };
-      };
+      const release = holdRpcAnswers();
       const client = app.get(RpcClient);
       const calls = [1, 2, 3].map(() =>
         client
@@ -467,7 +480,39 @@ describe('JetStreamServer (real nats-server)', () => {
         .catch((e: unknown) => e);
       expect(failure).toMatchObject({ code: 'UNAVAILABLE' });
     });
+
+    it('keeps a call with a heartbeat waiting while the endpoint works, and ends it when the endpoint goes silent', async () => {
+      const release = holdRpcAnswers();
+      const client = app.get(RpcClient);
+      const options = { tenantId: 'acme', timeoutMs: 20_000, heartbeatMs: 250 };
+      const long = client.call(Rpcs.tenantSettingsGet, {}, options);
+      // Twice the silence the call tolerates: the endpoint's "working" messages keep it waiting.
+      await sleep(2 * HEARTBEATS_MISSED * options.heartbeatMs);
+      release();
+      expect(await long).toMatchObject({ memoryEnabled: true });
+
+      // What a killed or stopped process looks like to the caller: it took the request, then nothing.
+      const dead = nc.subscribe('mem.rpc.dead.acme');
+      await nc.flush(); // the server has the subscription before the call looks for a responder
+      const failure = await client
+        .call({ ...Rpcs.tenantSettingsGet, subject: 'mem.rpc.dead' }, {}, options)
+        .catch((e: unknown) => e);
+      dead.unsubscribe();
+      // UNAVAILABLE (not DEADLINE_EXCEEDED): it gave up on the silence, long before its 20 s.
+      expect(failure).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/went silent/) });
+    });
   });
+
+  /** Makes the settings RPC wait until the returned function is called. */
+  function holdRpcAnswers(): () => void {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    script.onRpc = async (tenantId) => {
+      await gate;
+      return { tenantId, memoryEnabled: true };
+    };
+    return release;
+  }
 
   it('keeps the request schemas strict: a request with an unknown field is rejected', () => {
     expect(() =>

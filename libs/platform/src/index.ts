@@ -4,3 +4,5 @@ export * from './metrics/metrics';
 export * from './bootstrap/run-service';
 export * from './bootstrap/shutdown-budget';
 export * from './faults/failpoint';
+export * from './lanes/lanes';
+export * from './lanes/semaphore';

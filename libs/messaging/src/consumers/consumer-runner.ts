@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ConsumerMessages, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { ContractViolationError, decodeMessage, type ConsumerSpec } from '@engram/contracts';
-import { counter, histogram } from '@engram/platform';
+import { counter, histogram, inLane } from '@engram/platform';
 import { context, SpanKind, trace, type Context } from '@engram/telemetry';
 import type { ConsumerRuntimeOptions } from '../messaging.options';
 import type { DeadLetterCause, DeadLetterPublisher } from '../publishing/dead-letter.publisher';
@@ -248,19 +248,22 @@ export class ConsumerRunner {
           .filter((c) => c !== undefined)
           .map((c) => ({ context: c }));
     const single = !this.batched;
-    return tracer.startActiveSpan(
-      `consume ${this.spec.durable}`,
-      {
-        kind: SpanKind.CONSUMER,
-        links,
-        attributes: { 'messaging.system': 'nats', 'messaging.batch.message_count': deliveries.length },
-      },
-      parent,
-      async (span) => {
-        // Explicit, not context.active(): a process without a context manager continues the trace too.
-        if (lone) lone.traceContext = trace.setSpan(parent, span);
-        await spanAround(span, () => this.invoke(single ? deliveries[0]! : deliveries));
-      },
+    // Every RPC the handler makes is this consumer's work: a busy endpoint shares its slots by lane.
+    return inLane(this.spec.durable, () =>
+      tracer.startActiveSpan(
+        `consume ${this.spec.durable}`,
+        {
+          kind: SpanKind.CONSUMER,
+          links,
+          attributes: { 'messaging.system': 'nats', 'messaging.batch.message_count': deliveries.length },
+        },
+        parent,
+        async (span) => {
+          // Explicit, not context.active(): a process without a context manager continues the trace too.
+          if (lone) lone.traceContext = trace.setSpan(parent, span);
+          await spanAround(span, () => this.invoke(single ? deliveries[0]! : deliveries));
+        },
+      ),
     );
   }
 

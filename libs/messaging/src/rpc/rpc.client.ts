@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { NoRespondersError, RequestError, TimeoutError, type NatsConnection } from '@nats-io/transport-node';
+import {
+  NoRespondersError,
+  RequestError,
+  TimeoutError,
+  type Msg,
+  type MsgHdrs,
+  type NatsConnection,
+  type QueuedIterator,
+} from '@nats-io/transport-node';
 import type { MessageInitShape, MessageShape } from '@bufbuild/protobuf';
 import {
   RpcErrorReplySchema,
@@ -10,9 +18,10 @@ import {
 } from '@engram/contracts';
 import { NatsClient } from '../connection/nats.client';
 import { injectTraceContext } from '../tracing/trace-headers';
+import { currentLane, LANE_HEADER } from '@engram/platform';
 import { DependencyUnavailableError } from '../consumers/failure-kind';
 import { isRpcErrorCode, RpcError } from './rpc-error';
-import { DEADLINE_HEADER, PRINCIPAL_HEADER } from './rpc.endpoint';
+import { DEADLINE_HEADER, HEARTBEAT_HEADER, PRINCIPAL_HEADER, WORKING_HEADER } from './rpc.endpoint';
 
 export interface CallOptions {
   /** Required for tenant-scoped RPCs. */
@@ -20,7 +29,16 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   /** Who asks, as an audit entry records it (Engram-Principal): `apikey:<id>`, `cli:<user>@<host>`. */
   readonly principal?: string;
+  /**
+   * For a long call: the endpoint says it is still working this often, and the call gives up as
+   * UNAVAILABLE after HEARTBEATS_MISSED of them go unheard (the process that took it died or
+   * stalled) instead of waiting out its whole timeout.
+   */
+  readonly heartbeatMs?: number;
 }
+
+/** Heartbeats a call may miss before it counts the endpoint as gone. */
+export const HEARTBEATS_MISSED = 5;
 
 /** Calls an Engram RPC; a failure comes back as an RpcError with the server's code, message and details. */
 @Injectable()
@@ -68,9 +86,14 @@ export async function callRpcBytes(
   const headers = injectTraceContext();
   headers.set(DEADLINE_HEADER, String(Date.now() + timeout));
   if (options.principal) headers.set(PRINCIPAL_HEADER, options.principal);
-  let reply;
+  if (options.heartbeatMs) headers.set(HEARTBEAT_HEADER, String(options.heartbeatMs));
+  const lane = currentLane();
+  if (lane) headers.set(LANE_HEADER, lane);
+  let reply: Msg | null;
   try {
-    reply = await connection.request(subject, request, { timeout, headers });
+    reply = options.heartbeatMs
+      ? await requestWhileWorking(connection, subject, request, headers, timeout, options.heartbeatMs)
+      : await connection.request(subject, request, { timeout, headers });
   } catch (error) {
     if (error instanceof NoRespondersError || (error instanceof RequestError && error.isNoResponders())) {
       throw new RpcError('UNAVAILABLE', `no service answers ${subject}`, { subject });
@@ -85,6 +108,13 @@ export async function callRpcBytes(
     }
     throw error;
   }
+  if (reply === null) {
+    throw new RpcError(
+      'UNAVAILABLE',
+      `${subject} went silent: the service that took it stopped answering (no heartbeat for ${HEARTBEATS_MISSED} × ${options.heartbeatMs} ms)`,
+      { subject },
+    );
+  }
   if (reply.headers?.get('Nats-Service-Error-Code')) {
     const { error } = decodeMessage(RpcErrorReplySchema, reply.data, { strict: false });
     const code = error?.code ?? 'INTERNAL';
@@ -97,6 +127,41 @@ export async function callRpcBytes(
     );
   }
   return reply.data;
+}
+
+/**
+ * The answer of a call whose endpoint says "working" every `heartbeatMs`; null when it went
+ * silent for HEARTBEATS_MISSED of them (requestMany's stall strategy), a TimeoutError when no
+ * answer came within `timeout` however busy it said it was.
+ */
+async function requestWhileWorking(
+  connection: NatsConnection,
+  subject: string,
+  request: Uint8Array,
+  headers: MsgHdrs,
+  timeout: number,
+  heartbeatMs: number,
+): Promise<Msg | null> {
+  const silence = Math.min(timeout, heartbeatMs * HEARTBEATS_MISSED);
+  // The endpoint says "working" as soon as the request arrives, so silence counts from the start too.
+  const replies = (await connection.requestMany(subject, request, {
+    strategy: 'stall',
+    stall: silence,
+    maxWait: silence,
+    headers,
+  })) as QueuedIterator<Msg>;
+  let late = false;
+  const overall = setTimeout(() => {
+    late = true;
+    replies.stop();
+  }, timeout);
+  try {
+    for await (const reply of replies) if (!reply.headers?.has(WORKING_HEADER)) return reply;
+  } finally {
+    clearTimeout(overall);
+  }
+  if (late) throw new TimeoutError();
+  return null;
 }
 
 /** Answers that say the service behind an RPC cannot answer right now, not that the request was wrong. */

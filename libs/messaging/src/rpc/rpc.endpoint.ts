@@ -20,10 +20,9 @@ import {
   type FieldViolation,
   type RpcSpec,
 } from '@engram/contracts';
-import { counter, histogram } from '@engram/platform';
+import { counter, histogram, inLane, LANE_HEADER, Semaphore } from '@engram/platform';
 import { SpanKind, SpanStatusCode, trace } from '@engram/telemetry';
 import { errorMessage } from '../consumers/error-message';
-import { Semaphore } from '../consumers/semaphore';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { RpcError } from './rpc-error';
 import { endpointSubjects, type RpcPartitioning } from './rpc-partitioning';
@@ -46,6 +45,12 @@ export interface RpcCallContext {
 export const DEADLINE_HEADER = 'Engram-Deadline';
 /** Who asks: what an audit entry records (erase). */
 export const PRINCIPAL_HEADER = 'Engram-Principal';
+/** Milliseconds between "working" messages the caller asks for while its request waits or runs (CallOptions.heartbeatMs). */
+export const HEARTBEAT_HEADER = 'Engram-Heartbeat';
+/** Marks a "working" message: the request is still in hand, the answer is to come. */
+export const WORKING_HEADER = 'Engram-Working';
+/** The shortest interval between "working" messages, whatever a caller asks. */
+const MIN_HEARTBEAT_MS = 250;
 /** The longest principal kept; a longer one is cut. */
 const MAX_PRINCIPAL_CHARS = 200;
 
@@ -123,6 +128,20 @@ export class RpcEndpoint {
   }
 
   private async accept(msg: Msg): Promise<void> {
+    const stopHeartbeat = heartbeat(msg);
+    try {
+      await this.admit(msg);
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
+  /**
+   * The request handled when a slot frees (slots go to the callers' lanes in turn), or refused
+   * when too many of its lane already wait; it is handled in its lane.
+   */
+  private async admit(msg: Msg): Promise<void> {
+    const lane = msg.headers?.get(LANE_HEADER) ?? '';
     if (this.partitioning && !this.warnedUnmapped && msg.subject.startsWith(`${this.spec.subject}.`)) {
       // A partitioned replica only hears the plain subject when nats-server does not map it.
       this.warnedUnmapped = true;
@@ -131,12 +150,12 @@ export class RpcEndpoint {
       );
     }
     if (!this.slots.tryAcquire()) {
-      if (this.slots.waiting >= this.limits.maxQueued) {
+      if (this.slots.waitingIn(lane) >= this.limits.maxQueued) {
         this.fail(
           msg,
           new RpcError(
             'RESOURCE_EXHAUSTED',
-            `${this.spec.subject} is busy: ${this.limits.maxQueued} requests are already waiting`,
+            `${this.spec.subject} is busy: ${this.limits.maxQueued} requests${lane ? ` of ${lane}` : ''} are already waiting`,
             {
               retryable: true,
             },
@@ -144,10 +163,10 @@ export class RpcEndpoint {
         );
         return;
       }
-      await this.slots.acquire();
+      await this.slots.acquire(lane);
     }
     try {
-      await this.handle(msg);
+      await inLane(lane, () => this.handle(msg));
     } finally {
       this.slots.release();
     }
@@ -245,6 +264,27 @@ export class RpcEndpoint {
     });
     msg.respond(encodeMessage(RpcErrorReplySchema, body), { headers: h });
   }
+}
+
+/**
+ * "Working" messages to the caller every interval it asked for (Engram-Heartbeat), the first at
+ * once, until the returned function is called; nothing when it asked for none.
+ */
+function heartbeat(msg: Msg): () => void {
+  const every = Number(msg.headers?.get(HEARTBEAT_HEADER));
+  if (!msg.reply || !Number.isFinite(every) || every <= 0) return () => undefined;
+  const working = natsHeaders();
+  working.set(WORKING_HEADER, '1');
+  const send = () => {
+    try {
+      msg.respond(new Uint8Array(0), { headers: working });
+    } catch {
+      // The connection is closing: the caller hears silence, as it would from a dead process.
+    }
+  };
+  send();
+  const timer = setInterval(send, Math.max(MIN_HEARTBEAT_MS, every));
+  return () => clearInterval(timer);
 }
 
 /** INVALID_ARGUMENT with one violation per field: `invalid SaveRequest: agent is required; …`. */

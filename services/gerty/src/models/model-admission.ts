@@ -1,9 +1,11 @@
-import { Semaphore, RpcError } from '@engram/messaging';
+import { RpcError } from '@engram/messaging';
+import { currentLane, Semaphore } from '@engram/platform';
 
 /**
- * Each model works on at most `concurrency` requests at once; up to `maxQueued` more
- * wait their turn; beyond that the caller is told at once that the model is busy,
- * rather than joining an unbounded backlog.
+ * Each model works on at most `concurrency` requests at once; up to `maxQueued` more of each
+ * lane (whose work a request is: the caller's consumer) wait their turn, the lanes served in
+ * turn; beyond that the caller is told at once that the model is busy, rather than joining an
+ * unbounded backlog.
  */
 export class ModelAdmission {
   private readonly slots: Semaphore;
@@ -25,8 +27,9 @@ export class ModelAdmission {
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {
+    const lane = currentLane();
     if (!this.slots.tryAcquire()) {
-      if (this.slots.waiting >= this.maxQueued) {
+      if (this.slots.waitingIn(lane) >= this.maxQueued) {
         throw new RpcError(
           'RESOURCE_EXHAUSTED',
           `model ${this.model} is busy (${this.slots.inUse} running, ${this.slots.waiting} waiting)`,
@@ -36,7 +39,7 @@ export class ModelAdmission {
           },
         );
       }
-      await this.slots.acquire();
+      await this.slots.acquire(lane);
     }
     try {
       return await work();
