@@ -46,6 +46,14 @@ describe('chaos, short form (every worker killed once, NATS and Postgres restart
     );
   });
 
+  it('keeps every consumer moving: no ack floor stands still for a minute while it has work', () => {
+    expect(report.starved).toEqual([]);
+  });
+
+  it('blames every failed search and context build on the fault that caused it', () => {
+    expect(report.failedCalls.filter((f) => f.fault === null)).toEqual([]);
+  });
+
   it('stores every published message exactly once', () => {
     expect({ lost: report.lost, duplicated: report.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     expect(report.stored).toBe(report.published);

@@ -12,11 +12,13 @@ import {
   scrapeWork,
   sleep,
   waitFor,
+  faultLabel,
   startNatsCluster,
   startPostgresServer,
   type NatsClusterHandle,
   type PostgresServerHandle,
   type ChaosWorker,
+  type InflictedFault,
   type ReplicaWork,
   type WorkloadReport,
 } from '@engram/testing';
@@ -170,11 +172,12 @@ describe('scale-out: 3 NATS nodes, 2 replicas of every worker, a node and a repl
    * each once it has done some of its work (a replica killed before it took part would prove
    * nothing); then the node that leads TURNS.
    */
-  async function loseAReplicaOfEachWorkerAndANode(loadStarted: number): Promise<string[]> {
-    const done: string[] = [];
+  async function loseAReplicaOfEachWorkerAndANode(loadStarted: number): Promise<InflictedFault[]> {
+    const done: InflictedFault[] = [];
     const note = (what: string) => {
-      done.push(`${((Date.now() - loadStarted) / 1000).toFixed(1)} s ${what}`);
-      progress(done.at(-1)!);
+      const at = (Date.now() - loadStarted) / 1000;
+      done.push({ what, fromSeconds: at, toSeconds: at });
+      progress(faultLabel(done.at(-1)!));
     };
     await sleep(REPLICAS_LOST_FROM_MS - (Date.now() - loadStarted));
     for (const [i, worker] of CHAOS_WORKERS.entries()) {

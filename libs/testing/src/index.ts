@@ -14,6 +14,7 @@ export * from './span-tree';
 export * from './postgres-server';
 export * from './chaos/ack-floors';
 export * from './chaos/chaos-run';
+export * from './chaos/failed-calls';
 export * from './chaos/fault-plan';
 export * from './api-surface';
 export * from './chaos/workload';

@@ -11,7 +11,7 @@
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { runChaos } from '@engram/testing';
+import { failuresByFault, runChaos } from '@engram/testing';
 import { writeResult } from './report/bench-report';
 import { integer, progressFor, runBench } from './run/lifecycle';
 
@@ -28,6 +28,7 @@ interface Flags {
   readonly searchers: number;
   readonly settleSeconds: number;
   readonly out: string;
+  readonly logs?: string;
 }
 
 async function main(flags: Flags): Promise<void> {
@@ -40,6 +41,7 @@ async function main(flags: Flags): Promise<void> {
     searchers: flags.searchers,
     settleTimeoutMs: flags.settleSeconds * 1000,
     progress,
+    ...(flags.logs && { logDir: resolve(flags.logs) }),
   });
   writeResult(resolve(REPO_ROOT, flags.out), {
     ranAt: new Date().toISOString(),
@@ -51,7 +53,13 @@ async function main(flags: Flags): Promise<void> {
       .map(([name, s]) => `${name} ${s === null ? 'never' : `${s} s`}`)
       .join(', ')}`,
   );
-  for (const line of report.starved) progress(`starved (not yet a problem): ${line}`);
+  progress(
+    `failed calls by fault: ${
+      Object.entries(failuresByFault(report.failedCalls))
+        .map(([fault, n]) => `${fault}: ${n}`)
+        .join('; ') || 'none'
+    }`,
+  );
   for (const problem of report.problems) progress(`PROBLEM ${problem}`);
   progress(
     `${report.faults.length} faults; searches ${report.searches.answered} answered, ${report.searches.failed} failed; ` +
@@ -77,7 +85,8 @@ runBench<Flags>(
     .option('--stall-seconds <n>', 'how long Gerty is stopped', integer(0), 30)
     .option('--searchers <n>', 'concurrent search and context-build callers', integer(0), 4)
     .option('--settle-seconds <n>', 'how long the pipeline may take to catch up', integer(10), 600)
-    .option('--out <file>', 'where the full report is written', 'bench-results/chaos.json'),
+    .option('--out <file>', 'where the full report is written', 'bench-results/chaos.json')
+    .option('--logs <dir>', 'keep every worker process’s output there (<worker>-<replica>.log)'),
   main,
   [ChaosFailed],
 );

@@ -9,12 +9,15 @@ import {
   type PostgresServerHandle,
 } from '../postgres-server';
 import { CHAOS_WORKERS, planFaults, type Fault } from './fault-plan';
+import { failedCallProblems, type InflictedFault } from './failed-calls';
 import { runWorkload, type WorkloadOptions, type WorkloadReport } from './workload';
 import { WorkerStack } from './worker-stack';
 
 export interface ChaosOptions extends WorkloadOptions {
   readonly killsPerWorker: number;
   readonly gertyStallMs: number;
+  /** Where every worker process's output is kept (WorkerStackOptions.logDir). */
+  readonly logDir?: string;
 }
 
 export type ChaosReport = WorkloadReport;
@@ -24,10 +27,11 @@ export type ChaosReport = WorkloadReport;
  * under sustained ingest and search load while the fault plan SIGKILLs each worker, restarts
  * nats-server and Postgres and stalls Gerty; then the pipeline is left to catch up and the run
  * counts what was published, stored, lost, duplicated and dead-lettered, and checks every
- * derived artefact. A worker that exited on its own is a problem of the run.
+ * derived artefact. A worker that exited on its own is a problem of the run, and so are searches
+ * or context builds that failed too often or where no fault explains them (failedCallProblems).
  */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
-  const stack = await ChaosStack.start(options.progress);
+  const stack = await ChaosStack.start(options.progress, options.logDir);
   try {
     const plan = planFaults({
       loadMs: options.loadSeconds * 1000,
@@ -35,7 +39,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       gertyStallMs: options.gertyStallMs,
     });
     const report = await runWorkload(stack, options, (started) => inflict(stack, plan, started, options));
-    const problems = [...report.problems, ...stack.workers.crashes];
+    const calls = { search: report.searches, 'context build': report.contextBuilds };
+    const problems = [
+      ...report.problems,
+      ...failedCallProblems(calls, report.failedCalls),
+      ...stack.workers.crashes,
+    ];
     if (problems.length > 0) options.progress(stack.workers.outputs());
     return { ...report, problems };
   } finally {
@@ -58,7 +67,7 @@ class ChaosStack {
     return [this.nc];
   }
 
-  static async start(progress: (line: string) => void): Promise<ChaosStack> {
+  static async start(progress: (line: string) => void, logDir?: string): Promise<ChaosStack> {
     const [pg, nats] = await Promise.all([startPostgresServer(), startNatsServer()]);
     let nc: NatsConnection | undefined;
     try {
@@ -73,6 +82,7 @@ class ChaosStack {
           RETRY_MAX_DELAY_MS: '2000',
         },
         progress,
+        ...(logDir && { logDir }),
       });
       progress(`stack up: postgres :${pg.port}, nats :${nats.port}, ${CHAOS_WORKERS.join(', ')}`);
       return new ChaosStack(pg, nats, nc, workers, progress);
@@ -98,28 +108,37 @@ class ChaosStack {
   }
 }
 
-/** Each fault of the plan at its time, one after the other; returns what was done, for the report. */
+/**
+ * Each fault of the plan at its time, one after the other; returns what was done and until when
+ * (a kill lasts until the new process is ready, a restart until the server is back).
+ */
 async function inflict(
   stack: ChaosStack,
   plan: readonly Fault[],
   started: number,
   options: ChaosOptions,
-): Promise<string[]> {
-  const done: string[] = [];
-  const stalls: Array<Promise<void>> = [];
+): Promise<InflictedFault[]> {
+  const seconds = () => (Date.now() - started) / 1000;
+  const done: Array<Promise<InflictedFault>> = [];
   for (const fault of plan) {
     await sleep(fault.atMs - (Date.now() - started));
-    const label = fault.kind === 'kill' ? `kill ${fault.worker}` : fault.kind;
-    const at = ((Date.now() - started) / 1000).toFixed(1);
-    options.progress(`${at} s: ${label}`);
-    if (fault.kind === 'kill') await stack.workers.killAndRestart(fault.worker);
-    else if (fault.kind === 'restart-nats') await stack.nats.restart();
-    else if (fault.kind === 'restart-postgres') await stack.pg.restart();
-    else stalls.push(stallGerty(stack, fault.forMs, options));
-    done.push(`${at} s ${label}`);
+    const what = fault.kind === 'kill' ? `kill ${fault.worker}` : fault.kind;
+    const fromSeconds = seconds();
+    options.progress(`${fromSeconds.toFixed(1)} s: ${what}`);
+    const over =
+      fault.kind === 'kill'
+        ? stack.workers.killAndRestart(fault.worker)
+        : fault.kind === 'restart-nats'
+          ? stack.nats.restart()
+          : fault.kind === 'restart-postgres'
+            ? stack.pg.restart()
+            : stallGerty(stack, fault.forMs, options);
+    const inflicted = over.then(() => ({ what, fromSeconds, toSeconds: seconds() }));
+    done.push(inflicted);
+    // A stall runs beside the faults that follow it; every other fault is over before the next.
+    if (fault.kind !== 'stall-gerty') await inflicted;
   }
-  await Promise.all(stalls);
-  return done;
+  return Promise.all(done);
 }
 
 /** Gerty stopped (SIGSTOP) for `forMs`, then continued. */

@@ -1,3 +1,5 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { lastLines, startService, type ServiceProcess } from '../service-process';
 import { CHAOS_WORKERS, type ChaosWorker } from './fault-plan';
 
@@ -9,6 +11,8 @@ export interface WorkerStackOptions {
   /** Environment of one replica over `env` (e.g. retrieval's RPC_REPLICA). */
   readonly replicaEnv?: (worker: ChaosWorker, replica: number) => Record<string, string>;
   readonly progress: (line: string) => void;
+  /** Where each process's output goes when it exits (`<worker>-<replica>.log`, appended), to read after a run. */
+  readonly logDir?: string;
 }
 
 /**
@@ -132,6 +136,7 @@ export class WorkerStack {
 
   private watch(service: ServiceProcess, replica: number): void {
     void service.exited.then(async (how) => {
+      this.keepLog(service, replica, how);
       if (this.killing.has(service) || this.stopping) return;
       this.crashes.push(
         `${service.name} exited on its own (${how}): ${lastLines(service.output(), 3).join(' | ').slice(-600)}`,
@@ -141,6 +146,17 @@ export class WorkerStack {
         this.options.progress(e.message),
       );
     });
+  }
+
+  /** The exited process's output, appended to its replica's file in logDir (when there is one). */
+  private keepLog(service: ServiceProcess, replica: number, how: number | NodeJS.Signals): void {
+    const dir = this.options.logDir;
+    if (!dir) return;
+    mkdirSync(dir, { recursive: true });
+    appendFileSync(
+      join(dir, `${service.name}-${replica}.log`),
+      `${service.output()}--- pid ${service.pid} exited (${how}) ---\n`,
+    );
   }
 
   /** A new process of the worker's replica, watched, ready. */

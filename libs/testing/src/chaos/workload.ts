@@ -2,11 +2,12 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
 import type { Client } from 'pg';
 import { ALL_STREAMS, DeadLetterSchema, Rpcs, Streams, Subjects, decodeMessage } from '@engram/contracts';
-import { callRpc } from '@engram/messaging';
+import { callRpc, RpcError } from '@engram/messaging';
 import { sleep, waitFor } from '../free-port';
 import { caughtUpSeconds, sampleAckFloors, starvedConsumers, type AckFloorSample } from './ack-floors';
 import { chaosTurn, type ChaosTurn } from './chaos-turns';
 import { checkConsistency } from './consistency';
+import { blame, faultLabel, type FailedCall, type InflictedFault } from './failed-calls';
 
 /** What a workload runs against: the test's own NATS connections and the store as a superuser. */
 export interface WorkloadTarget {
@@ -48,10 +49,12 @@ export interface WorkloadCounts {
 }
 
 export interface WorkloadReport extends WorkloadCounts {
-  /** What the faults did and when, as `inflict` reported it. */
+  /** What the faults did and when, as `inflict` reported it (faultLabel). */
   readonly faults: readonly string[];
   readonly searches: { readonly answered: number; readonly failed: number };
   readonly contextBuilds: { readonly answered: number; readonly failed: number };
+  /** Every search and context build that failed, with the fault it is blamed on. */
+  readonly failedCalls: readonly FailedCall[];
   readonly scenesAdded: number;
   /** From the end of the load until the pipeline had caught up (or the settle timeout). */
   readonly catchUpSeconds: number;
@@ -59,18 +62,14 @@ export interface WorkloadReport extends WorkloadCounts {
   readonly ackFloors: readonly AckFloorSample[];
   /** Per durable consumer, seconds from the end of the load until it had no work left (null: never). */
   readonly caughtUpByConsumer: Readonly<Record<string, number | null>>;
-  /**
-   * Consumers whose ack floor stood still for over a minute while they had work (starvedConsumers).
-   * Reported beside the problems, not yet among them: a Gerty call lost with its killed process
-   * still waits out its 60 s timeout.
-   */
+  /** Consumers whose ack floor stood still for over a minute while they had work (starvedConsumers); each is also a problem. */
   readonly starved: readonly string[];
-  /** Broken invariants after the run (empty when every derived artefact is consistent). */
+  /** What the run broke (empty when it passed): work not caught up, inconsistent artefacts, starved consumers. */
   readonly problems: readonly string[];
 }
 
-/** Inflicts a run's faults while the load goes on; resolves with what was done, for the report. */
-export type Inflict = (startedAt: number) => Promise<string[]>;
+/** Inflicts a run's faults while the load goes on; resolves with what was done and when, for the report. */
+export type Inflict = (startedAt: number) => Promise<InflictedFault[]>;
 
 export const WORKLOAD_TENANTS = ['acme', 'globex', 'initech'] as const;
 export const WORKLOAD_AGENTS = ['agent-0', 'agent-1'] as const;
@@ -96,6 +95,7 @@ class Workload {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly searches = { answered: 0, failed: 0 };
   private readonly contextBuilds = { answered: 0, failed: 0 };
+  private readonly failures: Array<Omit<FailedCall, 'fault'>> = [];
   private scenesAdded = 0;
   private calls = 0;
   private loadOver = false;
@@ -127,7 +127,7 @@ class Workload {
     ackFloors: Promise<AckFloorSample[]>,
   ): Promise<WorkloadReport> {
     const loadMs = this.options.loadSeconds * 1000;
-    const searchers = Array.from({ length: this.options.searchers }, (_, i) => this.searchLoop(i));
+    const searchers = Array.from({ length: this.options.searchers }, (_, i) => this.searchLoop(i, started));
     const scenes = this.sceneLoop();
     // The load goes on until the last fault is over (a restart under load can take longer than planned).
     const faults = inflict(started).finally(() => (this.faultsOver = true));
@@ -143,19 +143,27 @@ class Workload {
     const admin = await this.target.connectAdmin();
     try {
       const { counts, deadLettersWithoutReason } = await this.count(admin);
-      const problems = [...stuck, ...(await checkConsistency(admin))];
+      const inflicted = await faults;
+      const failedCalls = this.failures.map((f) => ({ ...f, fault: nameOf(blame(f.atSeconds, inflicted)) }));
+      const starved = starvedConsumers(samples);
+      const problems = [
+        ...stuck,
+        ...(await checkConsistency(admin)),
+        ...starved.map((line) => `starved: ${line}`),
+      ];
       if (deadLettersWithoutReason > 0)
         problems.push(`dead letters without a reason: ${deadLettersWithoutReason}`);
       return {
         ...counts,
-        faults: await faults,
+        faults: inflicted.map(faultLabel),
         searches: this.searches,
         contextBuilds: this.contextBuilds,
+        failedCalls,
         scenesAdded: this.scenesAdded,
         catchUpSeconds,
         ackFloors: samples,
         caughtUpByConsumer: caughtUpSeconds(samples, Math.round((loadOverAt - started) / 1000)),
-        starved: starvedConsumers(samples),
+        starved,
         problems,
       };
     } finally {
@@ -227,13 +235,20 @@ class Workload {
     }
   }
 
-  /** Memory search and context builds, one after the other, until the load ends. */
-  private async searchLoop(index: number): Promise<void> {
+  /**
+   * Memory search and context builds, one after the other, until the load ends. A failure is
+   * noted with its time and code, and the caller backs off as the SDK does (200 ms doubling to
+   * 2 s until a call of that kind is answered): a restart costs each caller a few failures, not
+   * one per 100 ms.
+   */
+  private async searchLoop(index: number, started: number): Promise<void> {
+    const failuresInARow = { search: 0, 'context build': 0 };
     for (let i = 0; !this.loadOver; i++) {
       const tenantId = WORKLOAD_TENANTS[(index + i) % WORKLOAD_TENANTS.length]!;
       const agent = WORKLOAD_AGENTS[i % WORKLOAD_AGENTS.length]!;
       const word = SEARCH_WORDS[(index * 7 + i) % SEARCH_WORDS.length]!;
       const contextBuild = i % 2 === 1;
+      const call = contextBuild ? 'context build' : 'search';
       try {
         if (contextBuild)
           await callRpc(
@@ -245,9 +260,15 @@ class Workload {
         else
           await callRpc(this.caller(), Rpcs.search, { query: word, topK: 5 }, { tenantId, timeoutMs: 5000 });
         (contextBuild ? this.contextBuilds : this.searches).answered++;
-      } catch {
+        failuresInARow[call] = 0;
+      } catch (error) {
         (contextBuild ? this.contextBuilds : this.searches).failed++;
-        await sleep(100);
+        this.failures.push({
+          call,
+          atSeconds: (Date.now() - started) / 1000,
+          code: error instanceof RpcError ? error.code : error instanceof Error ? error.name : 'unknown',
+        });
+        await sleep(Math.min(2000, 200 * 2 ** failuresInARow[call]++));
       }
       await sleep(10);
     }
@@ -367,4 +388,8 @@ class Workload {
       deadLettersWithoutReason,
     };
   }
+}
+
+function nameOf(fault: InflictedFault | null): string | null {
+  return fault && faultLabel(fault);
 }
