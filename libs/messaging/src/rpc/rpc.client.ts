@@ -16,9 +16,9 @@ import {
   rpcSubject,
   type RpcSpec,
 } from '@engram/contracts';
+import { currentLane, LANE_HEADER } from '@engram/platform';
 import { NatsClient } from '../connection/nats.client';
 import { injectTraceContext } from '../tracing/trace-headers';
-import { currentLane, LANE_HEADER } from '@engram/platform';
 import { DependencyUnavailableError } from '../consumers/failure-kind';
 import { isRpcErrorCode, RpcError } from './rpc-error';
 import { DEADLINE_HEADER, HEARTBEAT_HEADER, PRINCIPAL_HEADER, WORKING_HEADER } from './rpc.endpoint';

@@ -249,6 +249,7 @@ class Workload {
       const word = SEARCH_WORDS[(index * 7 + i) % SEARCH_WORDS.length]!;
       const contextBuild = i % 2 === 1;
       const call = contextBuild ? 'context build' : 'search';
+      const tally = contextBuild ? this.contextBuilds : this.searches;
       try {
         if (contextBuild)
           await callRpc(
@@ -259,10 +260,10 @@ class Workload {
           );
         else
           await callRpc(this.caller(), Rpcs.search, { query: word, topK: 5 }, { tenantId, timeoutMs: 5000 });
-        (contextBuild ? this.contextBuilds : this.searches).answered++;
+        tally.answered++;
         failuresInARow[call] = 0;
       } catch (error) {
-        (contextBuild ? this.contextBuilds : this.searches).failed++;
+        tally.failed++;
         this.failures.push({
           call,
           atSeconds: (Date.now() - started) / 1000,
