@@ -18,6 +18,8 @@ export interface ChaosOptions extends WorkloadOptions {
   readonly gertyStallMs: number;
   /** Where every worker process's output is kept (WorkerStackOptions.logDir). */
   readonly logDir?: string;
+  /** The share of each kind of call that may fail (MAX_FAILED_SHARE when absent); null: unchecked. */
+  readonly maxFailedCallShare?: number | null;
 }
 
 export type ChaosReport = WorkloadReport;
@@ -42,7 +44,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const calls = { search: report.searches, 'context build': report.contextBuilds };
     const problems = [
       ...report.problems,
-      ...failedCallProblems(calls, report.failedCalls),
+      ...failedCallProblems(calls, report.failedCalls, options.maxFailedCallShare),
       ...stack.workers.crashes,
     ];
     if (problems.length > 0) options.progress(stack.workers.outputs());

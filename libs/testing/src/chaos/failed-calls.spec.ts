@@ -47,6 +47,18 @@ describe('failedCallProblems', () => {
       '1 failed calls fell outside every fault: context build at 90.0 s (DEADLINE_EXCEEDED)',
     ]);
   });
+
+  it('checks only that every failure is explained when the share is left unchecked', () => {
+    const tallies = { search: { answered: 8, failed: 2 }, 'context build': { answered: 10, failed: 0 } };
+    const failures = [
+      { call: 'search' as const, atSeconds: 61, code: 'UNAVAILABLE', fault: faultLabel(kill) },
+      { call: 'search' as const, atSeconds: 62, code: 'UNAVAILABLE', fault: faultLabel(kill) },
+    ];
+    expect(failedCallProblems(tallies, failures)).toEqual([
+      'searches failed 20.0 % of the time (2 of 10; at most 5 %)',
+    ]);
+    expect(failedCallProblems(tallies, failures, null)).toEqual([]);
+  });
 });
 
 describe('faultLabel', () => {

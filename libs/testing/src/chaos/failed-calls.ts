@@ -18,8 +18,9 @@ export interface FailedCall {
 
 /** How long after a fault is over a failure may still be its doing. */
 export const FAULT_AFTERMATH_SECONDS = 5;
-/** The share of searches, and of context builds, that may fail through a run's faults. */
+/** The share of searches, and of context builds, that may fail through the default run's faults. */
 export const MAX_FAILED_SHARE = 0.05;
+const PLURAL: Record<FailedCall['call'], string> = { search: 'searches', 'context build': 'context builds' };
 
 /** A fault as the report lists it: `66.2–70.9 s kill retrieval`. */
 export function faultLabel(fault: InflictedFault): string {
@@ -39,19 +40,23 @@ export function blame(atSeconds: number, faults: readonly InflictedFault[]): Inf
 }
 
 /**
- * What the calls broke: a kind of call that failed more than MAX_FAILED_SHARE of the time, and
- * failures no fault explains (one line for all of them, with the first few).
+ * What the calls broke: a kind of call that failed more than `maxShare` of the time (unchecked
+ * when null), and failures no fault explains (one line for all of them, with the first few).
  */
 export function failedCallProblems(
   tallies: Readonly<Record<FailedCall['call'], { readonly answered: number; readonly failed: number }>>,
   failures: readonly FailedCall[],
+  maxShare: number | null = MAX_FAILED_SHARE,
 ): string[] {
   const problems: string[] = [];
-  for (const [call, { answered, failed }] of Object.entries(tallies)) {
+  for (const [call, { answered, failed }] of Object.entries(tallies) as [
+    FailedCall['call'],
+    typeof tallies.search,
+  ][]) {
     const share = failed / Math.max(1, answered + failed);
-    if (share > MAX_FAILED_SHARE)
+    if (maxShare !== null && share > maxShare)
       problems.push(
-        `${call}s failed ${(100 * share).toFixed(1)} % of the time (${failed} of ${answered + failed}; at most ${100 * MAX_FAILED_SHARE} %)`,
+        `${PLURAL[call]} failed ${(100 * share).toFixed(1)} % of the time (${failed} of ${answered + failed}; at most ${100 * maxShare} %)`,
       );
   }
   const unexplained = failures.filter((f) => f.fault === null);
