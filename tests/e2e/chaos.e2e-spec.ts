@@ -50,7 +50,7 @@ describe('chaos, short form (every worker killed once, NATS and Postgres restart
     );
   });
 
-  it('keeps every consumer moving: no ack floor stands still for a minute while it has work', () => {
+  it('keeps every consumer moving: none goes a minute without acknowledging while it has work', () => {
     expect(report.starved).toEqual([]);
   });
 

@@ -118,7 +118,7 @@ describe('scale-out: 3 NATS nodes, 2 replicas of every worker, a node and a repl
     progress(`stack up after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     report = await runWorkload(
-      { connections, connectAdmin: () => connectEngramAdmin(pg) },
+      { connections, connectAdmin: () => connectEngramAdmin(pg), acknowledged: () => workers.readWork() },
       {
         loadSeconds: LOAD_SECONDS,
         messagesPerSecond: MESSAGES_PER_SECOND,

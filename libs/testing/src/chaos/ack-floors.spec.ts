@@ -4,23 +4,24 @@ const at = (atSeconds: number, consumers: AckFloorSample['consumers']): AckFloor
   atSeconds,
   consumers,
 });
-const mark = (ackFloor: number, pending: number, unacknowledged = 0) => ({
+const mark = (acknowledged: number, pending: number, unacknowledged = 0, ackFloor = acknowledged) => ({
   ackFloor,
+  acknowledged,
   pending,
   unacknowledged,
 });
 
 describe('starvedConsumers', () => {
-  it('names a consumer whose ack floor stood still for over a minute while it had work', () => {
+  it('names a consumer that acknowledged nothing for over a minute while it had work', () => {
     const samples = [0, 30, 60, 90, 120].map((s) =>
       at(s, { 'compactor-summaries': mark(3, 90_000, 2304), 'compactor-facts': mark(s * 10, 500) }),
     );
     expect(starvedConsumers(samples)).toEqual([
-      'compactor-summaries: ack floor stood at 3 from 0 s to 120 s with 90000 pending and 2304 unacknowledged',
+      'compactor-summaries: acknowledged nothing from 0 s to 120 s with 90000 pending and 2304 unacknowledged (ack floor 3)',
     ]);
   });
 
-  it('lets a floor stand while there is nothing to do, or for a minute at most', () => {
+  it('lets a consumer rest while there is nothing to do, or for a minute at most', () => {
     const samples = [
       at(0, { a: mark(5, 0), b: mark(1, 10) }),
       at(30, { a: mark(5, 0), b: mark(1, 10) }),
@@ -31,7 +32,7 @@ describe('starvedConsumers', () => {
     expect(starvedConsumers(samples)).toEqual([]);
   });
 
-  it('counts a stand from when the work arrived, not from when the floor last moved', () => {
+  it('counts a stand from when the work arrived, not from the last acknowledgement', () => {
     const samples = [
       at(0, { a: mark(5, 0) }),
       at(30, { a: mark(5, 0) }),
@@ -41,8 +42,16 @@ describe('starvedConsumers', () => {
     ];
     expect(starvedConsumers(samples)).toEqual([]);
     expect(starvedConsumers([...samples, at(150, { a: mark(5, 4) })])).toEqual([
-      'a: ack floor stood at 5 from 60 s to 150 s with 4 pending and 0 unacknowledged',
+      'a: acknowledged nothing from 60 s to 150 s with 4 pending and 0 unacknowledged (ack floor 5)',
     ]);
+  });
+
+  it('takes no stale ack floor for starvation while the consumer keeps acknowledging', () => {
+    // After a NATS restart the floor came back older than it was and stood until the backlog was gone.
+    const samples = [0, 30, 60, 90, 120, 150].map((s) =>
+      at(s, { 'compactor-facts': mark(1000 + s * 100, 50_000, 190, 1302) }),
+    );
+    expect(starvedConsumers(samples)).toEqual([]);
   });
 });
 

@@ -3,8 +3,10 @@ import { ALL_STREAMS } from '@engram/contracts';
 
 /** One durable consumer at one moment: how far it has acknowledged, and what it still has. */
 export interface ConsumerMark {
-  /** The stream sequence below which every message is acknowledged. */
+  /** The stream sequence below which every message is acknowledged, as nats-server reports it. */
   readonly ackFloor: number;
+  /** Messages its processes acknowledged so far, by their own count (WorkerStack.readWork). */
+  readonly acknowledged: number;
   readonly pending: number;
   readonly unacknowledged: number;
 }
@@ -15,11 +17,15 @@ export interface AckFloorSample {
   readonly consumers: Readonly<Record<string, ConsumerMark>>;
 }
 
-/** How long a consumer with work may go without its ack floor moving before the run calls it starved. */
+/** How long a consumer with work may go without acknowledging a message before the run calls it starved. */
 export const STARVED_AFTER_SECONDS = 60;
 
-/** Every durable consumer's ack floor, pending and unacknowledged counts now. */
-export async function sampleAckFloors(jsm: JetStreamManager, atSeconds: number): Promise<AckFloorSample> {
+/** Every durable consumer's ack floor, acknowledged, pending and unacknowledged counts now. */
+export async function sampleAckFloors(
+  jsm: JetStreamManager,
+  atSeconds: number,
+  acknowledged: Readonly<Record<string, number>>,
+): Promise<AckFloorSample> {
   const consumers: Record<string, ConsumerMark> = {};
   for (const stream of ALL_STREAMS)
     for await (const info of jsm.consumers.list(stream.name)) {
@@ -27,6 +33,7 @@ export async function sampleAckFloors(jsm: JetStreamManager, atSeconds: number):
       if (!info.config.durable_name) continue;
       consumers[info.name] = {
         ackFloor: info.ack_floor.stream_seq,
+        acknowledged: acknowledged[info.name] ?? 0,
         pending: info.num_pending,
         unacknowledged: info.num_ack_pending,
       };
@@ -35,8 +42,12 @@ export async function sampleAckFloors(jsm: JetStreamManager, atSeconds: number):
 }
 
 /**
- * Consumers whose ack floor stood still for longer than `limitSeconds` while they had messages
+ * Consumers that acknowledged nothing for longer than `limitSeconds` while they had messages
  * pending or unacknowledged, from samples in time order: one line each, for its longest stand.
+ * Judged on the processes' own count, not the ack floor: after a restart nats-server 2.9 can
+ * bring a consumer back with an older floor than it had, and a message acknowledged before the
+ * restart is then neither pending nor acknowledged, so the floor stands until the consumer has
+ * nothing unacknowledged, however much it acknowledges meanwhile (BENCHMARKS.md, chaos).
  */
 export function starvedConsumers(
   samples: readonly AckFloorSample[],
@@ -53,7 +64,7 @@ export function starvedConsumers(
         since = null;
         continue;
       }
-      if (since === null || since.consumers[name]?.ackFloor !== mark.ackFloor) {
+      if (since === null || since.consumers[name]?.acknowledged !== mark.acknowledged) {
         since = sample;
         continue;
       }
@@ -63,8 +74,8 @@ export function starvedConsumers(
     if (worst && worst.to.atSeconds - worst.from.atSeconds > limitSeconds) {
       const mark = worst.to.consumers[name]!;
       starved.push(
-        `${name}: ack floor stood at ${mark.ackFloor} from ${worst.from.atSeconds} s to ${worst.to.atSeconds} s ` +
-          `with ${mark.pending} pending and ${mark.unacknowledged} unacknowledged`,
+        `${name}: acknowledged nothing from ${worst.from.atSeconds} s to ${worst.to.atSeconds} s ` +
+          `with ${mark.pending} pending and ${mark.unacknowledged} unacknowledged (ack floor ${mark.ackFloor})`,
       );
     }
   }

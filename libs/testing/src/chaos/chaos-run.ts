@@ -8,7 +8,7 @@ import {
   startPostgresServer,
   type PostgresServerHandle,
 } from '../postgres-server';
-import { CHAOS_WORKERS, planFaults, type Fault } from './fault-plan';
+import { CHAOS_WORKERS, planFaults, type ChaosWorker, type Fault } from './fault-plan';
 import { failedCallProblems, type InflictedFault } from './failed-calls';
 import { runWorkload, type WorkloadOptions, type WorkloadReport } from './workload';
 import { WorkerStack } from './worker-stack';
@@ -101,6 +101,10 @@ class ChaosStack {
     return connectEngramAdmin(this.pg);
   }
 
+  async acknowledged(): Promise<Readonly<Record<string, number>>> {
+    return this.workers.readWork();
+  }
+
   async stop(): Promise<void> {
     await this.workers.stop();
     await this.nc.close().catch(() => undefined);
@@ -111,8 +115,11 @@ class ChaosStack {
 }
 
 /**
- * Each fault of the plan at its time, one after the other; returns what was done and until when
- * (a kill lasts until the new process is ready, a restart until the server is back).
+ * Each fault of the plan at its time; returns what was done and until when (a kill lasts until
+ * the new process is ready, a restart until the server is back). Kills of different workers and
+ * the stall may overlap, so a slow restart does not push the plan, and with it the load, later
+ * (a slower machine would otherwise get a longer, heavier run). A NATS or Postgres restart waits
+ * for the faults in flight and holds back the next, so no worker starts while a server is down.
  */
 async function inflict(
   stack: ChaosStack,
@@ -122,8 +129,13 @@ async function inflict(
 ): Promise<InflictedFault[]> {
   const seconds = () => (Date.now() - started) / 1000;
   const done: Array<Promise<InflictedFault>> = [];
+  const inFlight = new Set<Promise<unknown>>();
+  const lastOf = new Map<ChaosWorker, Promise<unknown>>();
   for (const fault of plan) {
     await sleep(fault.atMs - (Date.now() - started));
+    const exclusive = fault.kind === 'restart-nats' || fault.kind === 'restart-postgres';
+    if (exclusive) await Promise.all(inFlight);
+    if (fault.kind === 'kill') await lastOf.get(fault.worker);
     const what = fault.kind === 'kill' ? `kill ${fault.worker}` : fault.kind;
     const fromSeconds = seconds();
     options.progress(`${fromSeconds.toFixed(1)} s: ${what}`);
@@ -137,8 +149,14 @@ async function inflict(
             : stallGerty(stack, fault.forMs, options);
     const inflicted = over.then(() => ({ what, fromSeconds, toSeconds: seconds() }));
     done.push(inflicted);
-    // A stall runs beside the faults that follow it; every other fault is over before the next.
-    if (fault.kind !== 'stall-gerty') await inflicted;
+    inFlight.add(inflicted);
+    void inflicted.finally(() => inFlight.delete(inflicted)).catch(() => undefined);
+    if (fault.kind === 'kill')
+      lastOf.set(
+        fault.worker,
+        inflicted.catch(() => undefined),
+      );
+    if (exclusive) await inflicted;
   }
   return Promise.all(done);
 }

@@ -1,4 +1,4 @@
-import { handled, workInMetrics } from './replica-work';
+import { handled, workInMetrics, WorkTally } from './replica-work';
 
 describe('workInMetrics', () => {
   const text = [
@@ -20,5 +20,15 @@ describe('workInMetrics', () => {
     expect(handled(workInMetrics(text), ['ingest-turns', 'mem.rpc.search'])).toBe(150);
     expect(handled(workInMetrics(text), ['mem.rpc.context.build'])).toBe(0);
     expect(workInMetrics('process_cpu_seconds_total{service="patrol"} 1.5\n')).toEqual({});
+  });
+});
+
+describe('WorkTally', () => {
+  it("sums every process's latest reading, a killed one's included", () => {
+    const tally = new WorkTally();
+    tally.record(100, { 'compactor-facts': 40 });
+    tally.record(100, { 'compactor-facts': 90, 'compactor-sessions': 3 });
+    tally.record(200, { 'compactor-facts': 5 });
+    expect(tally.total()).toEqual({ 'compactor-facts': 95, 'compactor-sessions': 3 });
   });
 });

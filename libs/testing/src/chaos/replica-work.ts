@@ -31,9 +31,32 @@ export function handled(work: ReplicaWork, names: readonly string[]): number {
   return names.reduce((sum, name) => sum + (work[name] ?? 0), 0);
 }
 
-/** A running process's work so far, read from its /metrics. */
+/** A running process's work so far, read from its /metrics (given up after 5 s: a stopped process never answers). */
 export async function scrapeWork(service: ServiceProcess): Promise<ReplicaWork> {
-  const response = await fetch(`http://127.0.0.1:${service.httpPort}/metrics`);
+  const response = await fetch(`http://127.0.0.1:${service.httpPort}/metrics`, {
+    signal: AbortSignal.timeout(5000),
+  });
   if (!response.ok) throw new Error(`${service.name} /metrics answered ${response.status}`);
   return workInMetrics(await response.text());
+}
+
+/**
+ * The work of every process of a run, a killed one's as last read: what each consumer
+ * acknowledged and each RPC answered, whichever process did it. A process's counters only grow,
+ * so its latest reading replaces the one before.
+ */
+export class WorkTally {
+  private readonly byProcess = new Map<number, ReplicaWork>();
+
+  record(pid: number, work: ReplicaWork): void {
+    this.byProcess.set(pid, work);
+  }
+
+  /** The sum over every process recorded. */
+  total(): ReplicaWork {
+    const total: Record<string, number> = {};
+    for (const work of this.byProcess.values())
+      for (const [name, count] of Object.entries(work)) total[name] = (total[name] ?? 0) + count;
+    return total;
+  }
 }

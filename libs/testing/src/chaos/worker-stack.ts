@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastLines, startService, type ServiceProcess } from '../service-process';
 import { CHAOS_WORKERS, type ChaosWorker } from './fault-plan';
+import { scrapeWork, WorkTally, type ReplicaWork } from './replica-work';
 
 export interface WorkerStackOptions {
   /** What every process gets: NATS_URL, DATABASE_URL, log level … */
@@ -26,6 +27,7 @@ export class WorkerStack {
   /** Processes that exited before they were ready and were started again, with why. */
   readonly startRetries: string[] = [];
   private readonly killing = new Set<ServiceProcess>();
+  private readonly work = new WorkTally();
   private stopping = false;
 
   private constructor(
@@ -95,9 +97,19 @@ export class WorkerStack {
     return this.processes.get(name) ?? [];
   }
 
+  /**
+   * What every process of the stack did so far (WorkTally): the running ones read now, the
+   * killed ones as read just before their kill. One that does not answer keeps its last reading.
+   */
+  async readWork(): Promise<ReplicaWork> {
+    await Promise.all([...this.processes.values()].flat().map((service) => this.readWorkOf(service)));
+    return this.work.total();
+  }
+
   /** SIGKILL, and wait until the process is gone; it is not restarted. */
   async kill(name: ChaosWorker, replica = 0): Promise<void> {
     const victim = this.service(name, replica);
+    await this.readWorkOf(victim);
     this.killing.add(victim);
     victim.kill('SIGKILL');
     await victim.exited;
@@ -107,6 +119,13 @@ export class WorkerStack {
   async killAndRestart(name: ChaosWorker, replica = 0): Promise<void> {
     await this.kill(name, replica);
     await this.launch(name, replica);
+  }
+
+  private readWorkOf(service: ServiceProcess): Promise<void> {
+    return scrapeWork(service).then(
+      (work) => this.work.record(service.pid, work),
+      () => undefined,
+    );
   }
 
   /** Every process's last output, for a failed run. */

@@ -18,6 +18,8 @@ export interface WorkloadTarget {
   readonly connections: readonly NatsConnection[];
   /** A superuser connection of its own (one kept open would die with a Postgres restart). */
   connectAdmin(): Promise<Client>;
+  /** What the workers' processes acknowledged so far, by durable consumer (WorkerStack.readWork). */
+  acknowledged(): Promise<Readonly<Record<string, number>>>;
 }
 
 export interface WorkloadOptions {
@@ -176,8 +178,10 @@ class Workload {
     const every = this.options.ackFloorEveryMs ?? 30_000;
     const samples: AckFloorSample[] = [];
     const sample = () =>
-      jetstreamManager(this.target.connections[0]!)
-        .then((jsm) => sampleAckFloors(jsm, Math.round((Date.now() - started) / 1000)))
+      Promise.all([jetstreamManager(this.target.connections[0]!), this.target.acknowledged()])
+        .then(([jsm, acknowledged]) =>
+          sampleAckFloors(jsm, Math.round((Date.now() - started) / 1000), acknowledged),
+        )
         .then(
           (taken) => samples.push(taken),
           () => undefined,
