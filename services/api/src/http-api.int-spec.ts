@@ -212,6 +212,21 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     expect(await env.count(`SELECT count(*) AS n FROM messages`)).toBe(before);
   });
 
+  it('answers every oversized body with its 413 problem, never a broken pipe', async () => {
+    // Refused before it was read, a body still being sent met a closed connection (EPIPE) in
+    // about 2 % of tries on this machine; 200 tries found it almost every time.
+    const raw = JSON.stringify({ query: 'x'.repeat(1_100_000) });
+    const outcomes: Record<string, number> = {};
+    for (let i = 0; i < 200; i++) {
+      const outcome = await call('POST', '/v1/search', { key: acme, raw }).then(
+        (answer) => `${answer.status} ${(answer.json as { code?: string }).code}`,
+        (error: Error) => error.message,
+      );
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+    expect(outcomes).toEqual({ '413 PAYLOAD_TOO_LARGE': 200 });
+  });
+
   it('answers every route’s malformed JSON, unknown field, wrong type and missing fields with a 4xx, never a 5xx', async () => {
     const { json: doc } = await call('GET', '/openapi.json');
     const before = await env.count(

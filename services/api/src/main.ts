@@ -6,6 +6,7 @@ import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { exitOnStartupFailure, runService } from '@engram/platform';
 import { loadApiConfig } from './api.config';
 import { ApiModule } from './api.module';
+import { readOversizedBodiesThrough } from './http/oversized-bodies';
 import { sendProblem } from './http/problem.filter';
 import { dashboardDist } from './dashboard/dashboard-assets';
 
@@ -21,7 +22,7 @@ runService({
   // mem0's clients call /v1/memories/ with a trailing slash; Engram's own routes have none.
   // Fastify's JSON parser only: every route takes JSON, anything else is a 415.
   bodyParser: false,
-  configure: (app) => {
+  configure: (app, config) => {
     const fastify = app as NestFastifyApplication;
     fastify.useStaticAssets({ root: getAbsoluteFSPath(), prefix: '/docs/assets/', decorateReply: false });
     // The dashboard's built assets: content-hashed names, so a browser may keep them for good;
@@ -44,6 +45,7 @@ runService({
     server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
       body === '' ? done(null, undefined) : json(request, body as string, done),
     );
+    readOversizedBodiesThrough(server, config.API_MAX_BODY_BYTES);
     // What fails before a route runs (a body too large or not JSON) is answered as problem+json too.
     fastify
       .getHttpAdapter()
