@@ -1,3 +1,4 @@
+import type { ServiceProcess } from '../service-process';
 import { handled, workInMetrics, WorkTally } from './replica-work';
 
 describe('workInMetrics', () => {
@@ -26,9 +27,11 @@ describe('workInMetrics', () => {
 describe('WorkTally', () => {
   it("sums every process's latest reading, a killed one's included", () => {
     const tally = new WorkTally();
-    tally.record(100, { 'compactor-facts': 40 });
-    tally.record(100, { 'compactor-facts': 90, 'compactor-sessions': 3 });
-    tally.record(200, { 'compactor-facts': 5 });
+    const [killed, running] = [{ pid: 100 }, { pid: 100 }] as unknown as ServiceProcess[];
+    tally.record(killed!, { 'compactor-facts': 40 });
+    tally.record(killed!, { 'compactor-facts': 90, 'compactor-sessions': 3 });
+    tally.record(running!, { 'compactor-facts': 5 }); // a later process under a reused pid
+
     expect(tally.total()).toEqual({ 'compactor-facts': 95, 'compactor-sessions': 3 });
   });
 });

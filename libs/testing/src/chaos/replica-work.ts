@@ -46,10 +46,11 @@ export async function scrapeWork(service: ServiceProcess): Promise<ReplicaWork> 
  * so its latest reading replaces the one before.
  */
 export class WorkTally {
-  private readonly byProcess = new Map<number, ReplicaWork>();
+  // Keyed by the process itself, not its pid: pids wrap around (pid_max 32,768 here) within a run.
+  private readonly byProcess = new Map<ServiceProcess, ReplicaWork>();
 
-  record(pid: number, work: ReplicaWork): void {
-    this.byProcess.set(pid, work);
+  record(process: ServiceProcess, work: ReplicaWork): void {
+    this.byProcess.set(process, work);
   }
 
   /** The sum over every process recorded. */

@@ -123,7 +123,7 @@ export class WorkerStack {
 
   private readWorkOf(service: ServiceProcess): Promise<void> {
     return scrapeWork(service).then(
-      (work) => this.work.record(service.pid, work),
+      (work) => this.work.record(service, work),
       () => undefined,
     );
   }
