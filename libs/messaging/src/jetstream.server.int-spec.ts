@@ -16,14 +16,13 @@ import {
   type SetTenantSettingsRequest,
   type TurnEvent,
 } from '@engram/contracts';
-import { PlatformModule, ReadinessRegistry } from '@engram/platform';
+import { currentLane, PlatformModule, ReadinessRegistry } from '@engram/platform';
 import { context, startTelemetry, trace } from '@engram/telemetry';
 import { sleep, startNatsServer, waitFor, type NatsServerHandle } from '@engram/testing';
 import { ConsumeEventBatches, ConsumeEvents, HandleRpc } from './handlers.decorators';
 import { MessagingModule } from './messaging.module';
 import { listenOnJetStream } from './listen-on-jetstream';
 import { HEARTBEATS_MISSED, RpcClient } from './rpc/rpc.client';
-import { currentLane } from '@engram/platform';
 import { RpcError } from './rpc/rpc-error';
 import type { Delivery } from './consumers/delivery';
 import type { RpcCallContext } from './rpc/rpc.endpoint';

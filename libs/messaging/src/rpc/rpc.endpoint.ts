@@ -149,21 +149,18 @@ export class RpcEndpoint {
         `${msg.subject} arrived unmapped: nats-server has no partition mapping for ${rpcSubscription(this.spec)} (RPC_PARTITIONS is ${this.partitioning.partitions}), so every replica answers every tenant`,
       );
     }
-    if (!this.slots.tryAcquire()) {
-      if (this.slots.waitingIn(lane) >= this.limits.maxQueued) {
-        this.fail(
-          msg,
-          new RpcError(
-            'RESOURCE_EXHAUSTED',
-            `${this.spec.subject} is busy: ${this.limits.maxQueued} requests${lane ? ` of ${lane}` : ''} are already waiting`,
-            {
-              retryable: true,
-            },
-          ),
-        );
-        return;
-      }
-      await this.slots.acquire(lane);
+    if (!(await this.slots.admit(lane, this.limits.maxQueued))) {
+      this.fail(
+        msg,
+        new RpcError(
+          'RESOURCE_EXHAUSTED',
+          `${this.spec.subject} is busy: ${this.limits.maxQueued} requests${lane ? ` of ${lane}` : ''} are already waiting`,
+          {
+            retryable: true,
+          },
+        ),
+      );
+      return;
     }
     try {
       await inLane(lane, () => this.handle(msg));

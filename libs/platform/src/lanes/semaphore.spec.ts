@@ -19,6 +19,22 @@ describe('Semaphore', () => {
     expect(served).toEqual(['a', 'b', 'c']);
   });
 
+  it("admits a caller to its lane's queue only while fewer than the bound of that lane wait", async () => {
+    const slots = new Semaphore(1);
+    expect(await slots.admit('facts', 1)).toBe(true);
+    const queued = slots.admit('facts', 1);
+    expect(await slots.admit('facts', 1)).toBe(false);
+    const other = slots.admit('summaries', 1);
+    expect({ facts: slots.waitingIn('facts'), summaries: slots.waitingIn('summaries') }).toEqual({
+      facts: 1,
+      summaries: 1,
+    });
+    slots.release();
+    expect(await queued).toBe(true);
+    slots.release();
+    expect(await other).toBe(true);
+  });
+
   it('gives freed slots to the lanes in turn: a long queue does not keep a short one waiting', async () => {
     const slots = new Semaphore(1);
     await slots.acquire('facts');

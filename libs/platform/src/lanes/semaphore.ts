@@ -31,6 +31,17 @@ export class Semaphore {
     return true;
   }
 
+  /**
+   * Takes a slot, waiting in `lane`'s queue for one unless `maxQueued` of that lane already wait;
+   * false (and no slot) when refused.
+   */
+  async admit(lane: string, maxQueued: number): Promise<boolean> {
+    if (this.tryAcquire()) return true;
+    if (this.waitingIn(lane) >= maxQueued) return false;
+    await this.acquire(lane);
+    return true;
+  }
+
   async acquire(lane = ''): Promise<void> {
     if (this.tryAcquire()) return;
     this.queued++;

@@ -64,7 +64,7 @@ export interface WorkloadReport extends WorkloadCounts {
   readonly ackFloors: readonly AckFloorSample[];
   /** Per durable consumer, seconds from the end of the load until it had no work left (null: never). */
   readonly caughtUpByConsumer: Readonly<Record<string, number | null>>;
-  /** Consumers whose ack floor stood still for over a minute while they had work (starvedConsumers); each is also a problem. */
+  /** Consumers that acknowledged nothing for over a minute while they had work (starvedConsumers); each is also a problem. */
   readonly starved: readonly string[];
   /** What the run broke (empty when it passed): work not caught up, inconsistent artefacts, starved consumers. */
   readonly problems: readonly string[];

@@ -27,19 +27,15 @@ export class ModelAdmission {
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {
-    const lane = currentLane();
-    if (!this.slots.tryAcquire()) {
-      if (this.slots.waitingIn(lane) >= this.maxQueued) {
-        throw new RpcError(
-          'RESOURCE_EXHAUSTED',
-          `model ${this.model} is busy (${this.slots.inUse} running, ${this.slots.waiting} waiting)`,
-          {
-            model: this.model,
-            retryable: true,
-          },
-        );
-      }
-      await this.slots.acquire(lane);
+    if (!(await this.slots.admit(currentLane(), this.maxQueued))) {
+      throw new RpcError(
+        'RESOURCE_EXHAUSTED',
+        `model ${this.model} is busy (${this.slots.inUse} running, ${this.slots.waiting} waiting)`,
+        {
+          model: this.model,
+          retryable: true,
+        },
+      );
     }
     try {
       return await work();
