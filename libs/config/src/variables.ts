@@ -340,6 +340,12 @@ export const Variables = {
     'compactor',
     'Session compaction never compacts the newest this many messages of a conversation.',
   ),
+  COMPACTOR_SESSION_STEP_MESSAGES: variable(
+    int(1, 100_000).default(240),
+    '240',
+    'compactor',
+    'Session compaction compacts at most this many messages in one step; a conversation further from its keep share gets the rest in the steps that follow.',
+  ),
   RETRIEVAL_INDEX_MEMORY_MB: variable(
     int(0, 1_048_576).default(2048),
     '2048',

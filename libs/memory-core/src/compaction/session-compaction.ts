@@ -8,12 +8,18 @@ export interface SessionCompactionPolicy {
   readonly keepShare: number;
   /** The newest this many messages are never compacted (10). */
   readonly keepMessages: number;
+  /**
+   * A step compacts at most this many messages (240): a longer way down to `keepShare` (a
+   * backlog, a large window) is gone in several steps, so no run holds its work for minutes.
+   */
+  readonly stepMessages: number;
 }
 
 export const DEFAULT_SESSION_COMPACTION_POLICY: SessionCompactionPolicy = {
   triggerShare: 0.75,
   keepShare: 0.4,
   keepMessages: 10,
+  stepMessages: 240,
 };
 
 /** An uncompacted message, in the transcript's order, as the policy sees it. */
@@ -29,6 +35,8 @@ export interface SessionCompactionStep<T extends UncompactedMessage> {
   readonly compactedTokens: number;
   /** What stays uncompacted afterwards. */
   readonly remainingTokens: number;
+  /** It stopped at `stepMessages` above `keepShare`: the conversation's next step follows, due or not. */
+  readonly cutShort: boolean;
 }
 
 /** Token estimate of messages. */
@@ -36,30 +44,36 @@ export function tokensOf(messages: readonly UncompactedMessage[]): number {
   return messages.reduce((n, m) => n + m.tokens, 0);
 }
 
-/** True when uncompacted messages of this many tokens pass the trigger for a window of this size. */
+/**
+ * True when uncompacted messages of this many tokens pass the trigger for a window of this
+ * size, or, `continuing` a step that was cut short, are still above `keepShare` of it.
+ */
 export function compactionDue(
   uncompactedTokens: number,
   windowTokens: number,
   policy: SessionCompactionPolicy,
+  continuing: boolean,
 ): boolean {
-  return uncompactedTokens > windowTokens * policy.triggerShare;
+  return uncompactedTokens > windowTokens * (continuing ? policy.keepShare : policy.triggerShare);
 }
 
 /**
  * Whether a conversation is compacted now and which messages: when its uncompacted
- * messages (oldest first) hold more than `triggerShare` of the window, its oldest ones
- * until the rest holds at most `keepShare` of it — but the newest `keepMessages` always
- * stay, even if they alone hold more. Null when nothing is due (or nothing may go).
+ * messages (oldest first) hold more than `triggerShare` of the window (or `continuing` a
+ * step cut short), its oldest ones until the rest holds at most `keepShare` of it, at most
+ * `stepMessages` of them — but the newest `keepMessages` always stay, even if they alone
+ * hold more. Null when nothing is due (or nothing may go).
  */
 export function planSessionCompaction<T extends UncompactedMessage>(
   uncompacted: readonly T[],
   windowTokens: number,
   policy: SessionCompactionPolicy,
+  continuing: boolean,
 ): SessionCompactionStep<T> | null {
   const total = tokensOf(uncompacted);
-  if (!compactionDue(total, windowTokens, policy)) return null;
+  if (!compactionDue(total, windowTokens, policy, continuing)) return null;
   const target = windowTokens * policy.keepShare;
-  const compactable = Math.max(0, uncompacted.length - policy.keepMessages);
+  const compactable = Math.min(policy.stepMessages, Math.max(0, uncompacted.length - policy.keepMessages));
   let remaining = total;
   let take = 0;
   while (take < compactable && remaining > target) remaining -= uncompacted[take++]!.tokens;
@@ -68,6 +82,7 @@ export function planSessionCompaction<T extends UncompactedMessage>(
     messages: uncompacted.slice(0, take),
     compactedTokens: total - remaining,
     remainingTokens: remaining,
+    cutShort: take === policy.stepMessages && remaining > target,
   };
 }
 

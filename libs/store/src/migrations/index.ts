@@ -17,6 +17,7 @@ import { NodeHistory1760000000015 } from './1760000000015-node-history';
 import { Erasures1760000000016 } from './1760000000016-erasures';
 import { OutboxSentInIdOrder1760000000017 } from './1760000000017-outbox-sent-in-id-order';
 import { VectorSweepMarks1760000000018 } from './1760000000018-vector-sweep-marks';
+import { CompactionStepsCutShort1760000000019 } from './1760000000019-compaction-steps-cut-short';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   Erasures1760000000016,
   OutboxSentInIdOrder1760000000017,
   VectorSweepMarks1760000000018,
+  CompactionStepsCutShort1760000000019,
 ];

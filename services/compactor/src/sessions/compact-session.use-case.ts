@@ -41,7 +41,8 @@ const MAX_SUMMARY_CHARS = 8000;
 
 /**
  * Session compaction: when a conversation's uncompacted messages pass 75 % of its model's
- * window, its oldest ones (down to 40 %, the newest 10 always kept) get their facts
+ * window, its oldest ones (down to 40 %, the newest 10 always kept, at most 240 a step: a
+ * step cut short is continued by the conversation's next run) get their facts
  * extracted (windows of at most 15 messages, keyed by the step), and are folded into a
  * rolling summary with the previous compaction's; then one transaction writes the facts,
  * the compaction row and the messages' compacted_at (never deleting a message), with the
@@ -68,7 +69,8 @@ export class CompactSessionUseCase {
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
     if (!state) return;
-    if (!compactionDue(state.uncompactedTokens, modelWindowOf(state.model).windowTokens, this.policy)) return;
+    const windowTokens = modelWindowOf(state.model).windowTokens;
+    if (!compactionDue(state.uncompactedTokens, windowTokens, this.policy, state.continuing)) return;
 
     await withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
       const conversation = await this.transactions.run(tenantId, (m) =>
@@ -78,15 +80,16 @@ export class CompactSessionUseCase {
       const uncompacted = await this.transactions.run(tenantId, (m) =>
         this.compactions.uncompacted(m, conversationId),
       );
+      const previous = await this.transactions.run(tenantId, (m) =>
+        this.compactions.latest(m, conversationId),
+      );
       const step = planSessionCompaction(
         uncompacted,
         modelWindowOf(conversation.model).windowTokens,
         this.policy,
+        previous?.cutShort ?? false,
       );
       if (!step) return;
-      const previous = await this.transactions.run(tenantId, (m) =>
-        this.compactions.latest(m, conversationId),
-      );
       const keyToken = compactionStepKey(conversationId, step.messages.at(-1)!.id);
       const origin: FactOrigin = { tenantId, agent: conversation.agent, conversationId, keyToken };
 
@@ -113,6 +116,7 @@ export class CompactSessionUseCase {
           model: summary.model,
           messageIds: step.messages.map((s) => s.id),
           compactedTokens: step.compactedTokens,
+          cutShort: step.cutShort,
           factIds,
           previousId: previous?.id ?? null,
         });

@@ -1,12 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
-import type { JetStreamClient } from '@nats-io/jetstream';
-import { CompactionCreatedSchema, DeadLetterSchema, Streams, Subjects } from '@engram/contracts';
-import { TenantTransactions } from '@engram/store';
+import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { CompactionCreatedSchema, Consumers, DeadLetterSchema, Streams, Subjects } from '@engram/contracts';
+import { DEFAULT_SESSION_COMPACTION_POLICY } from '@engram/memory-core';
+import { DataSource, TenantTransactions } from '@engram/store';
 import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
-import { OutboxRelay } from '@engram/messaging';
+import { Outbox, OutboxRelay } from '@engram/messaging';
+import { ExtractFactsUseCase } from '../facts/extract-facts.use-case';
+import { COMPACTION_POLICY } from '../summaries/compaction.policy';
 import { CompactSessionUseCase } from './compact-session.use-case';
 import { SessionCompactionRepository } from './session-compaction.repository';
 
@@ -104,9 +107,10 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       latest_at: Date;
       model: string;
       fact_ids: string[];
+      cut_short: boolean;
     }>(
       `SELECT id::text, content, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
-               earliest_at, latest_at, model, fact_ids::text[] AS fact_ids
+               earliest_at, latest_at, model, fact_ids::text[] AS fact_ids, cut_short
           FROM compactions WHERE conversation_id = $1 ORDER BY id`,
       [id],
     );
@@ -270,6 +274,7 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
           model: 'm',
           messageIds,
           compactedTokens: 1,
+          cutShort: false,
           factIds: [],
           previousId: null,
         }),
@@ -312,6 +317,51 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       await eventsOn(js, Streams.events.name, Subjects.compactionCreated('acme'), CompactionCreatedSchema)
     ).filter((e) => e.event.conversationId === crashId);
     expect(events.map((e) => e.msgId)).toEqual([`compaction:acme:${step!.id}:created`]);
+  });
+
+  it('goes down to the keep share in steps of at most COMPACTOR_SESSION_STEP_MESSAGES, each run continuing a step cut short', async () => {
+    // 36 turns (~5,400 tokens) stay under the consumers' 75 %: only the runs below compact them.
+    await publishTurns('acme', 'steps', 0, 36);
+    const id = await conversationId('acme', 'steps', 72);
+    const jsm = await jetstreamManager(compactor.nc);
+    await waitFor(
+      'the deliveries settled',
+      async () => {
+        const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSessions.durable);
+        return info.num_ack_pending === 0 && info.num_pending === 0;
+      },
+      20_000,
+      100,
+    );
+    expect(await compactions(id)).toEqual([]);
+
+    // Due at 50 %, down to 40 % (3,277 tokens), at most 12 messages a step.
+    const app = replicas[0]!;
+    const stepwise = new CompactSessionUseCase(
+      app.get(DataSource),
+      app.get(TenantTransactions),
+      app.get(SessionCompactionRepository),
+      app.get(ExtractFactsUseCase),
+      app.get(CompactorGertyGateway),
+      app.get(Outbox),
+      { ...DEFAULT_SESSION_COMPACTION_POLICY, triggerShare: 0.5, stepMessages: 12 },
+      app.get(COMPACTION_POLICY),
+    );
+    const run = () => stepwise.execute({ tenantId: 'acme', conversationId: id });
+    for (let i = 0; i < 5; i++) await run(); // the way down takes 3 steps; the runs after find nothing due
+
+    const steps = await compactions(id);
+    expect(steps.map((s) => [s.message_count, s.cut_short])).toEqual([
+      [12, true], // under 50 % after the first step, but cut short: the next run goes on
+      [12, true],
+      [expect.any(Number), false],
+    ]);
+    expect(steps[2]!.message_count).toBeLessThanOrEqual(12);
+    const rest = (await transcript(id)).filter((m) => !m.compacted);
+    expect(rest.reduce((n, m) => n + m.token_estimate, 0)).toBeLessThanOrEqual(Math.ceil(8192 * 0.4));
+    // A chain: each step's summary folds in the one before.
+    expect(BigInt(steps[1]!.first_message_id)).toBeGreaterThan(BigInt(steps[0]!.last_message_id));
+    expect(steps[2]!.earliest_at).toEqual(steps[0]!.earliest_at);
   });
 
   it('compacts a memory-off tenant without deriving facts, and dead-letters an event naming no conversation row', async () => {

@@ -9,5 +9,6 @@ export function sessionCompactionPolicyFrom(config: CompactorConfig): SessionCom
     triggerShare: config.COMPACTOR_SESSION_TRIGGER_SHARE,
     keepShare: config.COMPACTOR_SESSION_KEEP_SHARE,
     keepMessages: config.COMPACTOR_SESSION_KEEP_MESSAGES,
+    stepMessages: config.COMPACTOR_SESSION_STEP_MESSAGES,
   };
 }

@@ -6,6 +6,8 @@ import type { EntityManager } from '@engram/store';
 export interface CompactionState {
   readonly model: string | null;
   readonly uncompactedTokens: number;
+  /** The latest step was cut short: the next one follows, due by the trigger or not. */
+  readonly continuing: boolean;
 }
 
 export interface CompactedConversation {
@@ -36,6 +38,8 @@ export interface PreviousCompaction {
   readonly latestAt: Date;
   /** Messages compacted in all steps so far. */
   readonly messagesSoFar: number;
+  /** It was cut short: the next step continues the way down to the keep share. */
+  readonly cutShort: boolean;
 }
 
 export interface NewCompaction {
@@ -49,6 +53,8 @@ export interface NewCompaction {
   /** This step's messages, oldest first. */
   readonly messageIds: readonly string[];
   readonly compactedTokens: number;
+  /** It stopped at the step's size above the keep share (SessionCompactionStep.cutShort). */
+  readonly cutShort: boolean;
   readonly factIds: readonly string[];
   readonly previousId: string | null;
 }
@@ -74,14 +80,17 @@ export class MessagesTakenError extends Error {
 @Injectable()
 export class SessionCompactionRepository {
   async state(m: EntityManager, conversationId: string): Promise<CompactionState | null> {
-    const rows: Array<{ model: string | null; tokens: string }> = await m.query(
+    const rows: Array<{ model: string | null; tokens: string; continuing: boolean | null }> = await m.query(
       `SELECT c.model,
-              (SELECT coalesce(sum(token_estimate), 0) FROM messages WHERE conversation_id = c.id AND compacted_at IS NULL)::text AS tokens
+              (SELECT coalesce(sum(token_estimate), 0) FROM messages WHERE conversation_id = c.id AND compacted_at IS NULL)::text AS tokens,
+              (SELECT cut_short FROM compactions WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS continuing
          FROM conversations c WHERE c.id = $1`,
       [conversationId],
     );
     const row = rows[0];
-    return row ? { model: row.model, uncompactedTokens: Number(row.tokens) } : null;
+    return row
+      ? { model: row.model, uncompactedTokens: Number(row.tokens), continuing: row.continuing ?? false }
+      : null;
   }
 
   async conversation(m: EntityManager, conversationId: string): Promise<CompactedConversation | null> {
@@ -139,13 +148,19 @@ export class SessionCompactionRepository {
 
   /** The contract the context builder reads too: the latest compaction is the one with the highest id. */
   async latest(m: EntityManager, conversationId: string): Promise<PreviousCompaction | null> {
-    const rows: Array<{ id: string; content: string; earliest_at: Date; latest_at: Date; so_far: string }> =
-      await m.query(
-        `SELECT c.id::text, c.content, c.earliest_at, c.latest_at,
+    const rows: Array<{
+      id: string;
+      content: string;
+      earliest_at: Date;
+      latest_at: Date;
+      so_far: string;
+      cut_short: boolean;
+    }> = await m.query(
+      `SELECT c.id::text, c.content, c.earliest_at, c.latest_at, c.cut_short,
               (SELECT coalesce(sum(message_count), 0) FROM compactions WHERE conversation_id = $1)::text AS so_far
          FROM compactions c WHERE c.conversation_id = $1 ORDER BY c.id DESC LIMIT 1`,
-        [conversationId],
-      );
+      [conversationId],
+    );
     const r = rows[0];
     return r
       ? {
@@ -154,6 +169,7 @@ export class SessionCompactionRepository {
           earliestAt: r.earliest_at,
           latestAt: r.latest_at,
           messagesSoFar: Number(r.so_far),
+          cutShort: r.cut_short,
         }
       : null;
   }
@@ -181,9 +197,10 @@ export class SessionCompactionRepository {
          SELECT earliest_at, latest_at FROM compactions WHERE id = $11::bigint
        )
        INSERT INTO compactions (tenant_id, conversation_id, agent, content, first_message_id, last_message_id, message_count,
-                                compacted_tokens, token_estimate, earliest_at, latest_at, model, fact_ids)
+                                compacted_tokens, token_estimate, earliest_at, latest_at, model, fact_ids, cut_short)
        SELECT $1::text, $2::bigint, $3::text, $4::text, $7::bigint, $8::bigint, cardinality($6::bigint[]),
-              $9::int, $5::int, least(span.earliest_at, previous.earliest_at), greatest(span.latest_at, previous.latest_at), $10::text, $12::bigint[]
+              $9::int, $5::int, least(span.earliest_at, previous.earliest_at), greatest(span.latest_at, previous.latest_at), $10::text, $12::bigint[],
+              $13::boolean
          FROM span LEFT JOIN previous ON true
        RETURNING id::text, first_message_id::text, last_message_id::text, message_count, compacted_tokens, token_estimate,
                  earliest_at, latest_at`,
@@ -200,6 +217,7 @@ export class SessionCompactionRepository {
         c.model,
         c.previousId,
         c.factIds,
+        c.cutShort,
       ],
     );
     const marked: [unknown[], number] = await m.query(
