@@ -12,7 +12,8 @@ export interface ConversationTrigger {
 /**
  * One run per conversation of a batch of mem.message.stored (the deliveries `keep` accepts),
  * with the first delivery's trace; a run that fails retries only its own conversation's
- * deliveries. Runs go one after another, or all at once with `concurrently`. Each run's
+ * deliveries. Runs go one after another: a due run holds an advisory-lock connection across
+ * Gerty's answers, and a batch's runs all at once would take every one the process has. Each run's
  * deliveries are settled as soon as it ends, not with the batch: a batch of many conversations
  * takes long, and its consumer's ack floor keeps moving meanwhile.
  */
@@ -20,7 +21,6 @@ export async function runPerConversation(
   deliveries: readonly Delivery<MessageStored>[],
   keep: (d: Delivery<MessageStored>) => boolean,
   run: (trigger: ConversationTrigger) => Promise<void>,
-  options: { concurrently: boolean },
 ): Promise<void> {
   const groups = new Map<string, Delivery<MessageStored>[]>();
   for (const d of deliveries) {
@@ -41,6 +41,5 @@ export async function runPerConversation(
     }
     await Promise.all(group.map((d) => d.finish()));
   };
-  if (options.concurrently) await Promise.all([...groups.values()].map(runGroup));
-  else for (const group of groups.values()) await runGroup(group);
+  for (const group of groups.values()) await runGroup(group);
 }

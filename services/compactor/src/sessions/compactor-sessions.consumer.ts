@@ -21,7 +21,6 @@ export class CompactorSessionsConsumer {
         return false;
       },
       (trigger) => this.compactSession.execute(trigger),
-      { concurrently: true },
     );
   }
 }

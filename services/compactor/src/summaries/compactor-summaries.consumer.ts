@@ -16,7 +16,6 @@ export class CompactorSummariesConsumer {
       // Derived memory is off for the tenant: the transcript is kept, nothing is summarised.
       (d) => d.message.memoryEnabled && d.message.conversationId !== '',
       (trigger) => this.growTree.execute(trigger),
-      { concurrently: false },
     );
   }
 }
