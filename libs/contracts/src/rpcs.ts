@@ -315,7 +315,8 @@ export const Rpcs = {
     ContextBuildRequestSchema,
     ContextBuildResponseSchema,
     contextBuildRules,
-    { owner: 'context-builder' },
+    // Reads the transcript and memory; its searches record accesses (statistics), as a search's do.
+    { owner: 'context-builder', readOnly: true },
   ),
   agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema, agentPutRules, {
     owner: 'context-builder',
@@ -339,7 +340,7 @@ export const Rpcs = {
     GetTenantSettingsRequestSchema,
     TenantSettingsSchema,
     tenantSettingsGetRules,
-    { owner: 'ingest' },
+    { owner: 'ingest', readOnly: true },
   ),
   tenantSettingsSet: rpc(
     'mem.rpc.tenant.settings.set',

@@ -403,7 +403,7 @@ describe('JetStreamServer (real nats-server)', () => {
       });
     });
 
-    it('hides unexpected errors behind INTERNAL and says invalid requests are INVALID_ARGUMENT, naming the field', async () => {
+    it('hides unexpected errors behind INTERNAL, a store out of reach behind UNAVAILABLE, and says invalid requests are INVALID_ARGUMENT, naming the field', async () => {
       script.onRpc = async () => {
         throw new Error('password=hunter2 leaked in a driver error');
       };
@@ -411,6 +411,18 @@ describe('JetStreamServer (real nats-server)', () => {
       expect(internal.headers?.get('Nats-Service-Error-Code')).toBe('500');
       expect(internal.string()).not.toContain('hunter2');
       expect(JSON.parse(internal.string()).error.code).toBe('INTERNAL');
+
+      // A store out of reach (Postgres restarting) is UNAVAILABLE: the caller may ask again.
+      script.onRpc = async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      };
+      const down = await nc.request('mem.rpc.tenant.settings.get.acme', '{}', { timeout: 2000 });
+      expect(down.headers?.get('Nats-Service-Error-Code')).toBe('503');
+      expect(down.string()).not.toContain('5432');
+      expect(JSON.parse(down.string()).error).toMatchObject({
+        code: 'UNAVAILABLE',
+        details: { retryable: true },
+      });
 
       const invalid = await nc.request('mem.rpc.tenant.settings.get.acme', '{"nope": 1}', { timeout: 2000 });
       expect(invalid.headers?.get('Nats-Service-Error-Code')).toBe('400');

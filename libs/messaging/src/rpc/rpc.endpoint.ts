@@ -23,6 +23,7 @@ import {
 import { counter, histogram, inLane, LANE_HEADER, Semaphore } from '@engram/platform';
 import { SpanKind, SpanStatusCode, trace } from '@engram/telemetry';
 import { errorMessage } from '../consumers/error-message';
+import { isDependencyFailure } from '../consumers/failure-kind';
 import { extractTraceContext } from '../tracing/trace-headers';
 import { RpcError } from './rpc-error';
 import { endpointSubjects, type RpcPartitioning } from './rpc-partitioning';
@@ -208,11 +209,20 @@ export class RpcEndpoint {
           msg.respond(encodeMessage(this.spec.response, result as never));
           requests.inc({ rpc: this.spec.subject, code: 'OK' });
         } catch (error) {
+          // Only a read says so: a write that lost its store may have committed, and must not be sent again.
+          const dependencyDown =
+            this.spec.readOnly && !(error instanceof RpcError) && isDependencyFailure(error);
           const rpcError =
             error instanceof RpcError
               ? error
-              : new RpcError('INTERNAL', 'internal error; the service log has the details');
-          if (!(error instanceof RpcError)) {
+              : dependencyDown
+                ? // Postgres out of reach (a restart): the caller may ask again shortly.
+                  new RpcError('UNAVAILABLE', `${this.spec.subject} cannot reach its store right now`, {
+                    retryable: true,
+                  })
+                : new RpcError('INTERNAL', 'internal error; the service log has the details');
+          if (dependencyDown) this.logger.warn(`${this.spec.subject} unavailable: ${errorMessage(error)}`);
+          else if (!(error instanceof RpcError)) {
             this.logger.error(
               `${this.spec.subject} failed: ${errorMessage(error)}`,
               error instanceof Error ? error.stack : undefined,
