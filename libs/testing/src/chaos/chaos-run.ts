@@ -54,6 +54,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   }
 }
 
+/**
+ * The workers that answer callers run two processes, as a deployment that keeps answering through
+ * a kill does: a kill costs the calls in flight on the killed process, not its restart. The kills
+ * take the replicas in turn, one at a time.
+ */
+export const CHAOS_REPLICAS: Partial<Readonly<Record<ChaosWorker, number>>> = {
+  retrieval: 2,
+  'context-builder': 2,
+};
+
 /** The stack a chaos run breaks: its workers, and NATS and Postgres, restartable. */
 class ChaosStack {
   private constructor(
@@ -83,6 +93,7 @@ class ChaosStack {
           RETRY_BASE_DELAY_MS: '200',
           RETRY_MAX_DELAY_MS: '2000',
         },
+        replicas: CHAOS_REPLICAS,
         progress,
         ...(logDir && { logDir }),
       });
@@ -131,17 +142,22 @@ async function inflict(
   const done: Array<Promise<InflictedFault>> = [];
   const inFlight = new Set<Promise<unknown>>();
   const lastOf = new Map<ChaosWorker, Promise<unknown>>();
+  const killsOf = new Map<ChaosWorker, number>();
   for (const fault of plan) {
     await sleep(fault.atMs - (Date.now() - started));
     const exclusive = fault.kind === 'restart-nats' || fault.kind === 'restart-postgres';
     if (exclusive) await Promise.all(inFlight);
     if (fault.kind === 'kill') await lastOf.get(fault.worker);
-    const what = fault.kind === 'kill' ? `kill ${fault.worker}` : fault.kind;
+    const replica = fault.kind === 'kill' ? replicaToKill(stack, fault.worker, killsOf) : 0;
+    const what =
+      fault.kind === 'kill'
+        ? `kill ${fault.worker}${stack.workers.replicas(fault.worker).length > 1 ? `/${replica}` : ''}`
+        : fault.kind;
     const fromSeconds = seconds();
     options.progress(`${fromSeconds.toFixed(1)} s: ${what}`);
     const over =
       fault.kind === 'kill'
-        ? stack.workers.killAndRestart(fault.worker)
+        ? stack.workers.killAndRestart(fault.worker, replica)
         : fault.kind === 'restart-nats'
           ? stack.nats.restart()
           : fault.kind === 'restart-postgres'
@@ -159,6 +175,13 @@ async function inflict(
     if (exclusive) await inflicted;
   }
   return Promise.all(done);
+}
+
+/** The worker's replicas in turn: its n-th kill hits replica n modulo their number. */
+function replicaToKill(stack: ChaosStack, worker: ChaosWorker, killsOf: Map<ChaosWorker, number>): number {
+  const n = killsOf.get(worker) ?? 0;
+  killsOf.set(worker, n + 1);
+  return n % stack.workers.replicas(worker).length;
 }
 
 /** Gerty stopped (SIGSTOP) for `forMs`, then continued. */

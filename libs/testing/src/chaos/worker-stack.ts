@@ -7,8 +7,11 @@ import { scrapeWork, WorkTally, type ReplicaWork } from './replica-work';
 export interface WorkerStackOptions {
   /** What every process gets: NATS_URL, DATABASE_URL, log level … */
   readonly env: Record<string, string>;
-  /** Processes of each worker (default 1), sharing its durable consumers and queue groups. */
-  readonly replicas?: number;
+  /**
+   * Processes of each worker (default 1), or of the workers named (the rest 1), sharing their
+   * durable consumers and queue groups.
+   */
+  readonly replicas?: number | Partial<Readonly<Record<ChaosWorker, number>>>;
   /** Environment of one replica over `env` (e.g. retrieval's RPC_REPLICA). */
   readonly replicaEnv?: (worker: ChaosWorker, replica: number) => Record<string, string>;
   readonly progress: (line: string) => void;
@@ -46,10 +49,13 @@ export class WorkerStack {
   static async start(options: WorkerStackOptions): Promise<WorkerStack> {
     const processes = new Map<ChaosWorker, ServiceProcess[]>(CHAOS_WORKERS.map((name) => [name, []]));
     const retries: string[] = [];
+    const replicasOf = (name: ChaosWorker) =>
+      typeof options.replicas === 'number' ? options.replicas : (options.replicas?.[name] ?? 1);
+    const most = Math.max(...CHAOS_WORKERS.map(replicasOf));
     try {
-      for (let replica = 0; replica < (options.replicas ?? 1); replica++)
+      for (let replica = 0; replica < most; replica++)
         await Promise.all(
-          CHAOS_WORKERS.map(async (name) => {
+          CHAOS_WORKERS.filter((name) => replica < replicasOf(name)).map(async (name) => {
             for (let attempt = 0; ; attempt++) {
               const service = await startService(name, WorkerStack.envOf(options, name, replica));
               processes.get(name)![replica] = service;
