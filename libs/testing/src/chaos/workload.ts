@@ -129,13 +129,19 @@ class Workload {
     ackFloors: Promise<AckFloorSample[]>,
   ): Promise<WorkloadReport> {
     const loadMs = this.options.loadSeconds * 1000;
-    const searchers = Array.from({ length: this.options.searchers }, (_, i) => this.searchLoop(i, started));
-    const scenes = this.sceneLoop();
+    // An agent speaks before it recalls: a search of a tenant with no memory yet is NOT_FOUND,
+    // which no fault causes, so the callers start once every tenant's first turn is stored.
+    const callers = this.tenantsStored().then(() =>
+      Promise.all([
+        ...Array.from({ length: this.options.searchers }, (_, i) => this.searchLoop(i, started)),
+        this.sceneLoop(),
+      ]),
+    );
     // The load goes on until the last fault is over (a restart under load can take longer than planned).
     const faults = inflict(started).finally(() => (this.faultsOver = true));
     await Promise.all([faults, this.publishLoop(started, loadMs)]);
     this.loadOver = true;
-    await Promise.all([...searchers, scenes]);
+    await callers;
     this.options.progress(`load over: ${this.publishedMessages()} messages acknowledged; catching up`);
     const loadOverAt = Date.now();
     const stuck = await this.settle();
@@ -276,6 +282,27 @@ class Workload {
         await sleep(Math.min(2000, 200 * 2 ** failuresInARow[call]++));
       }
       await sleep(10);
+    }
+  }
+
+  /** Resolves once every workload tenant exists (its first turn stored), or the load is over. */
+  private async tenantsStored(): Promise<void> {
+    const admin = await this.target.connectAdmin();
+    try {
+      await waitFor(
+        'every tenant stored',
+        async () =>
+          this.loadOver ||
+          (
+            await admin.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM tenants WHERE tenant_id = ANY($1::text[])`,
+              [WORKLOAD_TENANTS],
+            )
+          ).rows[0]!.n === WORKLOAD_TENANTS.length,
+        60_000,
+      );
+    } finally {
+      await admin.end();
     }
   }
 
