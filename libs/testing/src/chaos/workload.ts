@@ -353,10 +353,7 @@ class Workload {
     };
     await waitFor('the pipeline to catch up', idle, this.options.settleTimeoutMs, 500).catch(() => undefined);
     for (const tenantId of WORKLOAD_TENANTS)
-      for (const agent of WORKLOAD_AGENTS)
-        await callRpc(this.caller(), Rpcs.patrolRun, { agent }, { tenantId, timeoutMs: 120_000 }).catch(
-          (error: Error) => this.options.progress(`patrol ${tenantId}/${agent} failed: ${error.message}`),
-        );
+      for (const agent of WORKLOAD_AGENTS) await this.patrol(tenantId, agent);
     await waitFor(
       'the pipeline to catch up after the patrols',
       idle,
@@ -364,6 +361,25 @@ class Workload {
       500,
     ).catch(() => undefined);
     return (await this.busy()).map((what) => `not caught up: ${what}`);
+  }
+
+  /**
+   * A whole patrol of the agent now. A run that resumes what a killed patrol left finishes only
+   * its remaining steps (scene notes written since its scenes step wait), so it is asked again.
+   */
+  private async patrol(tenantId: string, agent: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const report = await callRpc(
+        this.caller(),
+        Rpcs.patrolRun,
+        { agent },
+        { tenantId, timeoutMs: 120_000 },
+      ).catch((error: Error) => {
+        this.options.progress(`patrol ${tenantId}/${agent} failed: ${error.message}`);
+        return null;
+      });
+      if (!report?.resumed) return;
+    }
   }
 
   /** What is still in flight: durable consumers with pending or unacknowledged messages, outbox rows. */
