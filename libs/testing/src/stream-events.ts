@@ -1,4 +1,5 @@
-import type { JetStreamClient } from '@nats-io/jetstream';
+import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import {
   decodeMessage,
   FactUpsertedSchema,
@@ -8,6 +9,7 @@ import {
   type FactUpserted,
   type MessageShape,
 } from '@engram/contracts';
+import { waitFor } from './free-port';
 
 /** An event as JetStream stored it: decoded, with the msg id it was published under. */
 export interface StoredEvent<E> {
@@ -41,4 +43,24 @@ export async function eventsOn<S extends DescMessage>(
 /** The mem.fact.upserted events of a tenant so far, with their msg ids. */
 export function factEvents(js: JetStreamClient, tenantId: string): Promise<Array<StoredEvent<FactUpserted>>> {
   return eventsOn(js, Streams.events.name, Subjects.factUpserted(tenantId), FactUpsertedSchema);
+}
+
+/** Resolves once each of these durable consumers of the events stream has nothing pending and nothing unacknowledged. */
+export async function eventConsumersSettled(
+  nc: NatsConnection,
+  durables: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  await waitFor(
+    `${durables.join(', ')} settled`,
+    async () => {
+      for (const durable of durables) {
+        const info = await jsm.consumers.info(Streams.events.name, durable);
+        if (info.num_ack_pending > 0 || info.num_pending > 0) return false;
+      }
+      return true;
+    },
+    timeoutMs,
+  );
 }

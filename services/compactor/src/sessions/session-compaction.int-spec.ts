@@ -1,9 +1,15 @@
 import type { INestApplication } from '@nestjs/common';
-import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { CompactionCreatedSchema, Consumers, DeadLetterSchema, Streams, Subjects } from '@engram/contracts';
 import { DEFAULT_SESSION_COMPACTION_POLICY } from '@engram/memory-core';
 import { DataSource, TenantTransactions } from '@engram/store';
-import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
+import {
+  eventConsumersSettled,
+  eventsOn,
+  startServiceUnderTest,
+  waitFor,
+  type ServiceUnderTest,
+} from '@engram/testing';
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
@@ -323,16 +329,7 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     // 36 turns (~5,400 tokens) stay under the consumers' 75 %: only the runs below compact them.
     await publishTurns('acme', 'steps', 0, 36);
     const id = await conversationId('acme', 'steps', 72);
-    const jsm = await jetstreamManager(compactor.nc);
-    await waitFor(
-      'the deliveries settled',
-      async () => {
-        const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSessions.durable);
-        return info.num_ack_pending === 0 && info.num_pending === 0;
-      },
-      20_000,
-      100,
-    );
+    await eventConsumersSettled(compactor.nc, [Consumers.compactorSessions.durable], 20_000);
     expect(await compactions(id)).toEqual([]);
 
     // Due at 50 %, down to 40 % (3,277 tokens), at most 12 messages a step.

@@ -1,7 +1,8 @@
-import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Consumers, decodeMessage, Streams, Subjects, SummaryCreatedSchema } from '@engram/contracts';
 import {
+  eventConsumersSettled,
   eventsOn,
   startFakeOpenAiServer,
   startService,
@@ -143,16 +144,7 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     );
     expect(await count(`SELECT count(*) AS n FROM summaries`)).toBe(total);
     // Every redelivered event settled; nothing more comes of them.
-    const jsm = await jetstreamManager(nc);
-    await waitFor(
-      'events settled',
-      async () => {
-        const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSummaries.durable);
-        return info.num_ack_pending === 0 && info.num_pending === 0;
-      },
-      10_000,
-      100,
-    );
+    await eventConsumersSettled(nc, [Consumers.compactorSummaries.durable], 10_000);
 
     const levels = await sql<{ depth: number; n: string }>(
       `SELECT depth, count(*) AS n FROM summaries WHERE conversation_id = $1 GROUP BY depth ORDER BY depth`,
@@ -249,15 +241,10 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     compactor = await startService('compactor', compactorEnv());
     await compactor.waitUntilReady();
     await waitFor('all sent', async () => (await unsent()) === 0 && seen.length > total, 30_000, 100);
-    const jsm = await jetstreamManager(nc);
-    await waitFor(
-      'events settled',
-      async () => {
-        const info = await jsm.consumers.info(Streams.events.name, Consumers.compactorSummaries.durable);
-        return info.num_ack_pending === 0 && info.num_pending === 0;
-      },
+    await eventConsumersSettled(
+      nc,
+      [Consumers.compactorSummaries.durable],
       Consumers.compactorSummaries.ackWaitMs + 10_000,
-      100,
     );
     sub.unsubscribe();
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(total);

@@ -1,8 +1,14 @@
 import type { INestApplication } from '@nestjs/common';
-import { jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { Consumers, Streams, Subjects, SummaryCreatedSchema, timestampDate } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
-import { eventsOn, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
+import {
+  eventConsumersSettled,
+  eventsOn,
+  startServiceUnderTest,
+  waitFor,
+  type ServiceUnderTest,
+} from '@engram/testing';
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
@@ -235,17 +241,11 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
       if (again.length === 200) break;
     }
     await Promise.all(again);
-    const jsm = await jetstreamManager(compactor.nc);
-    const consumers = [Consumers.compactorSummaries, Consumers.compactorFacts, Consumers.compactorSessions];
-    await waitFor(
-      'redelivered events handled',
-      async () => {
-        for (const c of consumers) {
-          const info = await jsm.consumers.info(Streams.events.name, c.durable);
-          if (info.num_ack_pending > 0 || info.num_pending > 0) return false;
-        }
-        return true;
-      },
+    await eventConsumersSettled(
+      compactor.nc,
+      [Consumers.compactorSummaries, Consumers.compactorFacts, Consumers.compactorSessions].map(
+        (c) => c.durable,
+      ),
       20_000,
     );
     expect(await count(`SELECT count(*) AS n FROM summaries`)).toBe(before);
