@@ -42,7 +42,7 @@ const MAX_SUMMARY_CHARS = 8000;
 /**
  * Session compaction: when a conversation's uncompacted messages pass 75 % of its model's
  * window, its oldest ones (down to 40 %, the newest 10 always kept, at most 240 a step: a
- * step cut short is continued by the conversation's next run) get their facts
+ * step cut short is continued by the conversation's next run, and says so) get their facts
  * extracted (windows of at most 15 messages, keyed by the step), and are folded into a
  * rolling summary with the previous compaction's; then one transaction writes the facts,
  * the compaction row and the messages' compacted_at (never deleting a message), with the
@@ -64,19 +64,19 @@ export class CompactSessionUseCase {
     @Inject(COMPACTION_POLICY) private readonly summaries: CompactionPolicy,
   ) {}
 
-  async execute(trigger: ConversationTrigger): Promise<void> {
+  async execute(trigger: ConversationTrigger): Promise<boolean> {
     const { tenantId, conversationId } = trigger;
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
-    if (!state) return;
+    if (!state) return false;
     const windowTokens = modelWindowOf(state.model).windowTokens;
-    if (!compactionDue(state.uncompactedTokens, windowTokens, this.policy, state.continuing)) return;
+    if (!compactionDue(state.uncompactedTokens, windowTokens, this.policy, state.continuing)) return false;
 
-    await withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
+    return withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
       const conversation = await this.transactions.run(tenantId, (m) =>
         this.compactions.conversation(m, conversationId),
       );
-      if (!conversation) return;
+      if (!conversation) return false;
       const uncompacted = await this.transactions.run(tenantId, (m) =>
         this.compactions.uncompacted(m, conversationId),
       );
@@ -89,7 +89,7 @@ export class CompactSessionUseCase {
         this.policy,
         previous?.cutShort ?? false,
       );
-      if (!step) return;
+      if (!step) return false;
       const keyToken = compactionStepKey(conversationId, step.messages.at(-1)!.id);
       const origin: FactOrigin = { tenantId, agent: conversation.agent, conversationId, keyToken };
 
@@ -142,6 +142,7 @@ export class CompactSessionUseCase {
           { msgId: MsgIds.compactionCreated(tenantId, compaction.id), traceContext: trigger.traceContext },
         );
       });
+      return step.cutShort;
     });
   }
 

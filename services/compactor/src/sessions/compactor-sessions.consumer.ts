@@ -4,7 +4,7 @@ import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { runPerConversation } from '../conversation-runs';
 import { CompactSessionUseCase } from './compact-session.use-case';
 
-/** compactor-sessions (mem.message.stored): a conversation that grew may be past its compaction threshold (one run per conversation per batch). */
+/** compactor-sessions (mem.message.stored): a conversation that grew may be past its compaction threshold (a step per run, in rounds). */
 @Controller()
 export class CompactorSessionsConsumer {
   constructor(private readonly compactSession: CompactSessionUseCase) {}

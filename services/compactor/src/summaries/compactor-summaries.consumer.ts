@@ -4,7 +4,7 @@ import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { runPerConversation } from '../conversation-runs';
 import { GrowSummaryTreeUseCase } from './grow-summary-tree.use-case';
 
-/** compactor-summaries (mem.message.stored): each conversation that grew may be due for summaries (one run per conversation per batch). */
+/** compactor-summaries (mem.message.stored): each conversation that grew may be due for summaries (bounded runs per conversation, in rounds). */
 @Controller()
 export class CompactorSummariesConsumer {
   constructor(private readonly growTree: GrowSummaryTreeUseCase) {}

@@ -22,22 +22,21 @@ import {
   type PendingMessage,
 } from './summary.repository';
 
-/** Summaries asked of Gerty at once for one conversation (its own admission bounds the rest). */
-const AT_ONCE = 4;
 /**
- * Leaves' worth of pending messages a run reads and summarises, at most: a backlog is worked
- * through by the runs of the deliveries that announced it (each announces a turn, far fewer
- * messages than this), so no run holds its conversation or its batch's acks for minutes.
+ * Summaries asked of Gerty at once for one conversation (its own admission bounds the rest),
+ * and leaves a run writes at most: a backlog is worked through by further runs, so no run holds
+ * its conversation's lock, or its batch's acknowledgements, for long.
  */
-const ROUNDS_OF_LEAVES = 16;
+const AT_ONCE = 4;
 
 /**
- * Grows a conversation's summary tree: leaves over its oldest unsummarised messages
- * once they pass a threshold, a branch per fan-out leaves, a root per fan-out branches;
+ * Grows a conversation's summary tree by one bounded step: up to four leaves over its oldest
+ * unsummarised messages once they pass a threshold, a branch per fan-out leaves, a root per fan-out branches;
  * each summary is announced on mem.summary.created through the outbox of the transaction
  * that writes it. One writer per conversation at a time (an advisory lock held across
  * Gerty's answers), and the store refuses a second parent for any source, so replicas and
- * redeliveries never summarise anything twice; run again, it finds nothing to do.
+ * redeliveries never summarise anything twice; run again, it finds nothing to do. Says whether
+ * it stopped short of the conversation's backlog.
  */
 @Injectable()
 export class GrowSummaryTreeUseCase {
@@ -50,7 +49,7 @@ export class GrowSummaryTreeUseCase {
     @Inject(COMPACTION_POLICY) private readonly policy: CompactionPolicy,
   ) {}
 
-  execute(trigger: ConversationTrigger): Promise<void> {
+  execute(trigger: ConversationTrigger): Promise<boolean> {
     return withAdvisoryLocks(
       this.dataSource,
       [`summaries/${trigger.tenantId}/${trigger.conversationId}`],
@@ -58,17 +57,23 @@ export class GrowSummaryTreeUseCase {
         const conversation = await this.transactions.run(trigger.tenantId, (m) =>
           this.summaries.conversation(m, trigger.conversationId),
         );
-        if (!conversation) return;
-        await this.writeLeaves(trigger, conversation);
+        if (!conversation) return false;
+        const more = await this.writeLeaves(trigger, conversation);
         for (const depth of [1, 2]) await this.writeParents(trigger, conversation, depth);
+        return more;
       },
     );
   }
 
-  private async writeLeaves(trigger: ConversationTrigger, conversation: ConversationHeader): Promise<void> {
+  /** Leaves over the oldest pending messages; true when it read as many as it may (more may wait). */
+  private async writeLeaves(
+    trigger: ConversationTrigger,
+    conversation: ConversationHeader,
+  ): Promise<boolean> {
     const { tenantId } = trigger;
+    const limit = this.policy.leafMessages * AT_ONCE;
     const pending = await this.transactions.run(tenantId, (m) =>
-      this.summaries.pendingMessages(m, conversation.id, this.policy.leafMessages * ROUNDS_OF_LEAVES),
+      this.summaries.pendingMessages(m, conversation.id, limit),
     );
     await this.inTurns(
       leafBatches(pending, this.policy),
@@ -83,6 +88,7 @@ export class GrowSummaryTreeUseCase {
         );
       },
     );
+    return pending.length === limit;
   }
 
   private async writeParents(
