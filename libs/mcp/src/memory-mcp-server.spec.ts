@@ -128,6 +128,7 @@ describe('the memory MCP server (in process, Engram faked)', () => {
       arguments: {
         query: 'metric units',
         topK: 5,
+        fusion: 'rrf',
         kinds: ['fact', 'message'],
         from: '2024-05-01',
         to: '2024-05-31T23:59:59',
@@ -143,6 +144,7 @@ describe('the memory MCP server (in process, Engram faked)', () => {
         request: expect.objectContaining({
           query: 'metric units',
           topK: 5,
+          fusion: 'rrf',
           filters: expect.objectContaining({
             agent: 'support-bot',
             conversationId: '3',

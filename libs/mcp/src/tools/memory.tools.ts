@@ -4,6 +4,7 @@ import {
   FACT_CATEGORIES,
   FACT_LIFETIMES,
   ForgetResponseSchema,
+  FUSIONS,
   ITEM_KINDS,
   MAX_FACT_CHARS,
   MAX_FORGET_REASON_CHARS,
@@ -60,6 +61,10 @@ export const memorySearch = defineTool({
       SEARCH_MODES,
       'How the query matches: "fulltext" (default: words and meaning), "trigram" (fuzzy, tolerates misspellings) or "regex" (a pattern)',
     ).optional(),
+    fusion: choice(
+      FUSIONS,
+      'How the ranking signals combine: "weighted" (default: a weighted sum of full-text, meaning, recency and importance) or "rrf" (reciprocal rank fusion of the full-text and meaning rankings, k = 60)',
+    ).optional(),
     kinds: list(
       choice(ITEM_KINDS, 'A kind of item'),
       'Only these kinds of item (default: all)',
@@ -86,6 +91,7 @@ export const memorySearch = defineTool({
       {
         query: args.query,
         mode: args.mode ?? '',
+        fusion: args.fusion ?? '',
         topK: args.topK ?? DEFAULT_TOP_K,
         synthesize: args.synthesize ?? false,
         ...(args.asOf && { asOf: timestampFromDate(args.asOf) }),
