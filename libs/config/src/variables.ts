@@ -244,6 +244,12 @@ export const Variables = {
     'ingest, retrieval',
     'A tagged or saved fact whose words overlap an active fact of the same agent by more than this is not stored again.',
   ),
+  FACT_SAME_SIMILARITY: variable(
+    z.coerce.number().min(0.5).max(1).default(0.9),
+    '0.9',
+    'compactor',
+    'An extracted fact whose vector is at least this similar (cosine) to an open fact of the same agent is that fact said again: it is updated in place, not added.',
+  ),
   NATS_STORE_DIR: variable(
     z.string().default('/var/lib/engram/nats'),
     '/var/lib/engram/nats',

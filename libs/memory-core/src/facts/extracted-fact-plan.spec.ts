@@ -25,6 +25,16 @@ describe('planExtractedFact', () => {
     expect(planExtractedFact(preference, { id: '7', similarity: 0.89 })).toEqual({ kind: 'insert' });
   });
 
+  it('takes the same-fact threshold it is configured with (FACT_SAME_SIMILARITY)', () => {
+    const nearest = { id: '7', similarity: 0.86 };
+    expect(planExtractedFact(preference, nearest, null, 0.85)).toEqual({ kind: 'update', factId: '7' });
+    expect(planExtractedFact(preference, { ...nearest, similarity: 0.94 }, null, 0.95)).toEqual({
+      kind: 'insert',
+    });
+    const closed = { id: '5', similarity: 0.86, validTo: new Date('2026-02-22T11:00:00Z') };
+    expect(planExtractedFact(fact, null, closed, 0.85)).toEqual({ kind: 'skip', factId: '5' });
+  });
+
   it('lets a correction close to an older fact supersede it', () => {
     expect(planExtractedFact(correction, { id: '7', similarity: SUPERSEDED_SIMILARITY })).toEqual({
       kind: 'supersede',

@@ -1,6 +1,6 @@
 import type { FactCategory } from './fact-kinds';
 
-/** Cosine similarity at or above which an extracted fact is the same fact said again (updated in place). */
+/** Cosine similarity at or above which an extracted fact is the same fact said again (updated in place), by default. */
 export const SAME_FACT_SIMILARITY = 0.9;
 
 /**
@@ -29,7 +29,7 @@ export type ExtractedFactPlan =
   | { readonly kind: 'skip'; readonly factId: string };
 
 /**
- * The write an extracted fact calls for: the same fact again (≥ 0.90) is updated in place;
+ * The write an extracted fact calls for: the same fact again (≥ `sameFact`, 0.90 unless configured) is updated in place;
  * a correction close to an older fact closes that one's validity and links the two (nothing
  * is erased); a repeat of a closed fact stated before it was closed is left out (the next
  * turns' windows still hold the old statement); anything else is a new fact. Only corrections supersede: a model's facts
@@ -39,13 +39,14 @@ export function planExtractedFact(
   fact: { readonly category: FactCategory; readonly statedAt: Date },
   nearest: NearestFact | null,
   nearestClosed: NearestClosedFact | null = null,
+  sameFact = SAME_FACT_SIMILARITY,
 ): ExtractedFactPlan {
   const category = fact.category;
-  if (nearest && nearest.similarity >= SAME_FACT_SIMILARITY) return { kind: 'update', factId: nearest.id };
+  if (nearest && nearest.similarity >= sameFact) return { kind: 'update', factId: nearest.id };
   // Windows overlap: a statement older than the closing of the fact it repeats must not reopen it.
   if (
     nearestClosed &&
-    nearestClosed.similarity >= SAME_FACT_SIMILARITY &&
+    nearestClosed.similarity >= sameFact &&
     fact.statedAt.getTime() <= nearestClosed.validTo.getTime()
   ) {
     return { kind: 'skip', factId: nearestClosed.id };

@@ -43,6 +43,11 @@ describe('task prompts', () => {
     const prompt = renderTaskPrompt('extract_facts', input.value);
     expect(prompt.messages[1]!.content).toContain('[#01 2026-04-18T12:00Z ada/user] (id 11) Merge PR #482');
     expect(prompt.messages[0]!.content).toContain('The user is called Ada.');
+    // Today, as the messages have it, with its day name ("next Monday" needs it); the current request left out.
+    expect(prompt.messages[0]!.content).toContain(
+      'Today is 2026-04-18 (Saturday): the date of the latest message.',
+    );
+    expect(prompt.messages[0]!.content).toMatch(/request being worked on right now/);
     expect(prompt.jsonSchema).toBe(EXTRACTED_FACTS_JSON_SCHEMA);
     expect(JSON.stringify(EXTRACTED_FACTS_JSON_SCHEMA)).toContain('"correction"');
   });

@@ -45,6 +45,7 @@ export const FACT_RULES = [
   'Make relative dates absolute from the date of the message that states them ("tomorrow" in a message of 2026-02-22 is 2026-02-23).',
   'Write each fact in the language of the conversation.',
   'Leave out greetings, filler, questions nobody answered, hypotheticals, and what the assistant itself said or offered.',
+  'Leave out what is only about the request being worked on right now (what to write, look up or fix in this exchange) unless it says something lasting about the user.',
   'Keep what is durable about the user and their world: identity, preferences, relationships, plans, events, decisions, corrections, tasks.',
   'Category: preference, fact, event, relationship, decision, correction, task or general. Importance 1–10 (10: must never be forgotten).',
   'Cite the ids of the messages each fact comes from.',
@@ -121,6 +122,17 @@ const { $schema: _dialect, ...factsSchema } = z.toJSONSchema(
 );
 export const EXTRACTED_FACTS_JSON_SCHEMA: Record<string, unknown> = factsSchema;
 
+/** When the newest of the lines was said. */
+function latestAt(lines: readonly TranscriptLine[]): Date {
+  return new Date(Math.max(...lines.map((l) => l.at.getTime())));
+}
+
+/** "2026-04-18 (Saturday)": a date with its day name, so "next Monday" can be made absolute. */
+function dayOf(at: Date): string {
+  const weekday = at.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+  return `${at.toISOString().slice(0, 10)} (${weekday})`;
+}
+
 function extractFactsPrompt(input: ExtractFactsInput): TaskPrompt {
   return {
     messages: [
@@ -128,6 +140,7 @@ function extractFactsPrompt(input: ExtractFactsInput): TaskPrompt {
         role: 'system',
         content: [
           'You extract the facts worth remembering from the latest messages of a conversation, for a long-term memory.',
+          `Today is ${dayOf(latestAt(input.messages))}: the date of the latest message.`,
           ...FACT_RULES.map((r) => `- ${r}`),
           input.userName
             ? `- The user is called ${input.userName}.`

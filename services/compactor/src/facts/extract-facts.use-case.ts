@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Events, MsgIds } from '@engram/contracts';
 import {
   classifyMemoryTag,
@@ -12,6 +12,7 @@ import {
 import { eventEntry, Outbox } from '@engram/messaging';
 import { lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
 import type { Context } from '@engram/telemetry';
+import { COMPACTOR_CONFIG, type CompactorConfig } from '../compactor.config';
 import { CompactorGertyGateway, type ExtractedFact } from '../gateway/compactor-gerty.gateway';
 import { ExtractedFactRepository, type WindowMessage } from './extracted-fact.repository';
 
@@ -57,7 +58,7 @@ export interface ExtractedWindow {
  * Facts after an assistant turn: the conversation's last 15 messages up to the turn go to
  * Gerty's extract_facts (each line with its own time, so "tomorrow" becomes a date); each
  * fact is embedded, then, under the agent's fact-writers lock, updated in place over an
- * open fact at cosine ≥ 0.90, or inserted (a correction closing the older fact it replaces).
+ * open fact at cosine ≥ FACT_SAME_SIMILARITY (0.90), or inserted (a correction closing the older fact it replaces).
  * Announced on mem.fact.upserted through the outbox of the same transaction. A redelivered
  * turn finds its facts by their key (turn + content) or updates them again in place:
  * nothing is inserted twice, and the same announcements (same msg ids) add no event.
@@ -70,6 +71,7 @@ export class ExtractFactsUseCase {
     private readonly facts: ExtractedFactRepository,
     private readonly gerty: CompactorGertyGateway,
     private readonly outbox: Outbox,
+    @Inject(COMPACTOR_CONFIG) private readonly config: CompactorConfig,
   ) {}
 
   async execute(turn: AssistantTurn): Promise<void> {
@@ -192,6 +194,7 @@ export class ExtractFactsUseCase {
       // In force when it was said (as ingest's dedup judges it): expiry counts from then too.
       await this.facts.nearestOpenFact(m, agent, vector, model, saidAt),
       await this.facts.nearestClosedFact(m, agent, vector, model),
+      this.config.FACT_SAME_SIMILARITY,
     );
     if (plan.kind === 'skip') return [];
     if (plan.kind === 'update') {
