@@ -36,6 +36,16 @@ describe('loadConfig', () => {
     expect(problems[1]).toMatch(/^DATABASE_POOL_SIZE="lots":/);
   });
 
+  it('reads MODEL_WINDOWS as windows by model name or prefix, and names a part it cannot read', () => {
+    expect(loadConfig(['MODEL_WINDOWS'], {})).toEqual({ MODEL_WINDOWS: {} });
+    expect(loadConfig(['MODEL_WINDOWS'], { MODEL_WINDOWS: ' ollama/=32768, my-finetune = 65536 ' })).toEqual({
+      MODEL_WINDOWS: { 'ollama/': 32_768, 'my-finetune': 65_536 },
+    });
+    expect(() => loadConfig(['MODEL_WINDOWS'], { MODEL_WINDOWS: 'gpt-4.1=lots' })).toThrow(
+      /MODEL_WINDOWS="gpt-4.1=lots": "gpt-4.1=lots": expected <model or prefix>=<window in tokens/,
+    );
+  });
+
   it('rejects an embedding width pgvector cannot index', () => {
     expect(() => loadConfig(['EMBEDDING_DIMENSIONS'], { EMBEDDING_DIMENSIONS: '4001' })).toThrow(ConfigError);
   });

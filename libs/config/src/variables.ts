@@ -9,6 +9,30 @@ const url = (protocols: string[]) =>
       { message: `must be a ${protocols.join(' or ')} URL` },
     );
 
+/** `name=tokens,…` (MODEL_WINDOWS) as a record; a part that is not a name and a whole number of tokens is refused. */
+const modelWindows = z
+  .string()
+  .default('')
+  .transform((spec, ctx) => {
+    const windows: Record<string, number> = {};
+    for (const part of spec
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
+      const [name, tokens] = part.split('=').map((s) => s.trim());
+      const value = Number(tokens);
+      if (!name || !Number.isInteger(value) || value < 256) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${part}": expected <model or prefix>=<window in tokens, at least 256>`,
+        });
+        return z.NEVER;
+      }
+      windows[name] = value;
+    }
+    return windows;
+  });
+
 /** Default HTTP port (health, readiness, metrics) of each service when run on one host. */
 export const DEFAULT_HTTP_PORTS = {
   api: 8080,
@@ -387,6 +411,12 @@ export const Variables = {
     '(built-in shares)',
     'context-builder',
     "Each prompt layer's share of the budget over the built-in ones, e.g. `memory=6000,workspace=0.25`: a fraction of the ceiling (0–1) or a number of tokens. Layers: persona, workspace, tools, sticky_facts, memory, skills, scenes, compaction, snapshot, recent.",
+  ),
+  MODEL_WINDOWS: variable(
+    modelWindows,
+    '(built-in table)',
+    'compactor, context-builder',
+    "Context windows in tokens over the built-in table, by model name or prefix, e.g. `ollama/=32768,my-finetune=65536`: a prompt fills at most 75 % of its model's, and session compaction starts at its share of it. `ollama/` stands for every model Ollama serves (8192 unless set).",
   ),
   CONTEXT_RECENT_MESSAGES: variable(
     int(0, 1000).default(20),

@@ -4,6 +4,7 @@ import { LayerSharesError, parseLayerShares, type LayerShares } from '@engram/co
 const CONTEXT_BUILDER_VARIABLES = [
   ...SERVICE_VARIABLES,
   'CONTEXT_LAYER_SHARES',
+  'MODEL_WINDOWS',
   'CONTEXT_RECENT_MESSAGES',
   'CONTEXT_MEMORY_HITS',
   'CONTEXT_SEARCH_TIMEOUT_MS',

@@ -58,7 +58,7 @@ describe('planSessionCompaction', () => {
     const step = planSessionCompaction(
       messages(Array(10).fill(100)),
       1000,
-      { triggerShare: 0.5, keepShare: 0.2, keepMessages: 2, stepMessages: 240 },
+      { ...policy, triggerShare: 0.5, keepShare: 0.2, keepMessages: 2 },
       false,
     )!;
     expect(step.messages).toHaveLength(8);

@@ -1,4 +1,5 @@
 import { LINE_OVERHEAD_TOKENS } from '../summaries/compaction-policy';
+import type { ModelWindowOverrides } from '../models/model-windows';
 
 /** When a conversation's transcript is compacted, as shares of its model's context window. */
 export interface SessionCompactionPolicy {
@@ -13,6 +14,8 @@ export interface SessionCompactionPolicy {
    * backlog, a large window) is gone in several steps, so no run holds its work for minutes.
    */
   readonly stepMessages: number;
+  /** Windows the deployment sets over the built-in table (MODEL_WINDOWS): the shares above are of these. */
+  readonly modelWindows: ModelWindowOverrides;
 }
 
 export const DEFAULT_SESSION_COMPACTION_POLICY: SessionCompactionPolicy = {
@@ -20,6 +23,7 @@ export const DEFAULT_SESSION_COMPACTION_POLICY: SessionCompactionPolicy = {
   keepShare: 0.4,
   keepMessages: 10,
   stepMessages: 240,
+  modelWindows: {},
 };
 
 /** An uncompacted message, in the transcript's order, as the policy sees it. */

@@ -1,9 +1,15 @@
 /**
  * Context windows of current models, matched by the longest name prefix, with the
- * provider's own prefix ("openai/", "anthropic/", …) ignored. A model that is not in
- * the table is taken for a small local model.
+ * provider's own prefix ("openai/", "anthropic/", …) ignored, except where the provider
+ * decides the window ("ollama/": Ollama serves every model with its own context length,
+ * 8,192 tokens unless set). A model that is not in the table is taken for a small local model.
  */
 export const UNKNOWN_MODEL_WINDOW_TOKENS = 8192;
+
+/** Windows a deployment sets (MODEL_WINDOWS), by model name or prefix ("ollama/" for a provider's); they win over the table. */
+export type ModelWindowOverrides = Readonly<Record<string, number>>;
+
+const NO_OVERRIDES: ModelWindowOverrides = {};
 
 /** Share of a model's window a prompt may fill; the rest is left for the answer. */
 export const PROMPT_CEILING_SHARE = 0.75;
@@ -19,6 +25,7 @@ export interface ModelWindow {
 }
 
 const MODEL_WINDOWS: readonly ModelWindow[] = [
+  { prefix: 'ollama/', windowTokens: 8192 },
   { prefix: 'gpt-5', windowTokens: 400_000, encoding: 'o200k_base' },
   { prefix: 'gpt-4.1', windowTokens: 1_047_576, encoding: 'o200k_base' },
   { prefix: 'gpt-4o', windowTokens: 128_000, encoding: 'o200k_base' },
@@ -52,18 +59,52 @@ const MODEL_WINDOWS: readonly ModelWindow[] = [
   { prefix: 'qwen2.5', windowTokens: 32_768 },
 ];
 
-/** The table entry for a model, or the unknown-model default. */
-export function modelWindowOf(model: string | null | undefined): ModelWindow {
+/**
+ * A model's window: the deployment's setting for it if any, else the table's, else the
+ * unknown-model default; its encoding is the table's whichever window wins.
+ */
+export function modelWindowOf(
+  model: string | null | undefined,
+  overrides: ModelWindowOverrides = NO_OVERRIDES,
+): ModelWindow {
   const name = (model ?? '').trim().toLowerCase();
-  const bare = name.slice(name.lastIndexOf('/') + 1);
-  let best: ModelWindow | undefined;
-  for (const entry of MODEL_WINDOWS) {
-    if (bare.startsWith(entry.prefix) && (!best || entry.prefix.length > best.prefix.length)) best = entry;
-  }
-  return best ?? { prefix: '', windowTokens: UNKNOWN_MODEL_WINDOW_TOKENS };
+  const set = Object.entries(overrides).map(([prefix, windowTokens]) => ({
+    prefix: prefix.toLowerCase(),
+    windowTokens,
+  }));
+  const window = bestMatch(set, name) ?? bestMatch(MODEL_WINDOWS, name);
+  const encoding = bestMatch(
+    MODEL_WINDOWS.filter((e) => e.encoding),
+    name,
+  )?.encoding;
+  return {
+    prefix: window?.prefix ?? '',
+    windowTokens: window?.windowTokens ?? UNKNOWN_MODEL_WINDOW_TOKENS,
+    ...(encoding && { encoding }),
+  };
 }
 
 /** The most tokens a prompt for this model may hold: 75 % of its window. */
-export function promptCeilingOf(model: string | null | undefined): number {
-  return Math.floor(modelWindowOf(model).windowTokens * PROMPT_CEILING_SHARE);
+export function promptCeilingOf(
+  model: string | null | undefined,
+  overrides: ModelWindowOverrides = NO_OVERRIDES,
+): number {
+  return Math.floor(modelWindowOf(model, overrides).windowTokens * PROMPT_CEILING_SHARE);
+}
+
+/**
+ * The entry for a lower-cased model name: a provider's ("ollama/") matched on the whole name
+ * beats a model's, matched on the name without its provider; among those, the longest prefix.
+ */
+function bestMatch(entries: readonly ModelWindow[], name: string): ModelWindow | undefined {
+  const bare = name.slice(name.lastIndexOf('/') + 1);
+  let best: ModelWindow | undefined;
+  let bestRank = -1;
+  for (const entry of entries) {
+    const byProvider = entry.prefix.includes('/');
+    if (!(byProvider ? name : bare).startsWith(entry.prefix)) continue;
+    const rank = (byProvider ? 10_000 : 0) + entry.prefix.length;
+    if (rank > bestRank) [best, bestRank] = [entry, rank];
+  }
+  return best;
 }

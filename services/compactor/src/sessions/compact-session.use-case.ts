@@ -69,7 +69,7 @@ export class CompactSessionUseCase {
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
     if (!state) return false;
-    const windowTokens = modelWindowOf(state.model).windowTokens;
+    const windowTokens = modelWindowOf(state.model, this.policy.modelWindows).windowTokens;
     if (!compactionDue(state.uncompactedTokens, windowTokens, this.policy, state.continuing)) return false;
 
     return withAdvisoryLocks(this.dataSource, [`compaction/${tenantId}/${conversationId}`], async () => {
@@ -85,7 +85,7 @@ export class CompactSessionUseCase {
       );
       const step = planSessionCompaction(
         uncompacted,
-        modelWindowOf(conversation.model).windowTokens,
+        modelWindowOf(conversation.model, this.policy.modelWindows).windowTokens,
         this.policy,
         previous?.cutShort ?? false,
       );

@@ -10,5 +10,6 @@ export function sessionCompactionPolicyFrom(config: CompactorConfig): SessionCom
     keepShare: config.COMPACTOR_SESSION_KEEP_SHARE,
     keepMessages: config.COMPACTOR_SESSION_KEEP_MESSAGES,
     stepMessages: config.COMPACTOR_SESSION_STEP_MESSAGES,
+    modelWindows: config.MODEL_WINDOWS,
   };
 }

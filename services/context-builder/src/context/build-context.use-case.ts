@@ -62,7 +62,7 @@ export class BuildContextUseCase {
     const memory = await searching;
 
     const model = request.model || loaded.conversation?.model || loaded.agent.model || '';
-    const modelCeiling = promptCeilingOf(model);
+    const modelCeiling = promptCeilingOf(model, this.config.MODEL_WINDOWS);
     const ceilingTokens = request.budgetTokens ? Math.min(request.budgetTokens, modelCeiling) : modelCeiling;
     const counter = tokenCounterFor(model);
     let assembly;
