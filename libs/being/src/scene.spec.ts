@@ -36,8 +36,20 @@ describe('parseScene', () => {
     expect(parsed.ok && parsed.scene.when).toEqual(['2026-01-02', { date: '2025-12-24', action: 'x' }]);
   });
 
+  it('keeps a date that is not ISO as the being wrote it (the design\'s own "Day7")', () => {
+    const parsed = parseScene(
+      JSON.stringify({
+        action: 'chose Hashi',
+        actors: ['Mia'],
+        when: ['Day7', { date: 'Day8', action: 'told Tom' }],
+      }),
+    );
+    expect(parsed.ok && parsed.scene.when).toEqual(['Day7', { date: 'Day8', action: 'told Tom' }]);
+    expect(parsed.ok && sceneToText(parsed.scene)).toBe('Day7 — chose Hashi');
+  });
+
   it('names what is missing or wrong', () => {
-    const parsed = parseScene('{"actors":[],"when":["yesterday"]}');
+    const parsed = parseScene('{"actors":[],"when":[" "]}');
     expect(parsed.ok).toBe(false);
     const problems = !parsed.ok ? parsed.problems.join('\n') : '';
     expect(problems).toMatch(/^action: /m);

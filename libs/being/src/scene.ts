@@ -3,10 +3,11 @@ import { z } from 'zod';
 /**
  * A scene as a being writes it: what happened (`action`) and who was there (`actors`) are
  * required; when, where, what was said and sensed, and how it felt are optional. `when`
- * holds dates ("YYYY-MM-DD") or, after consolidation, `{date, action}` items: the history
- * of the scenes merged into this one.
+ * holds dates or, after consolidation, `{date, action}` items: the history of the scenes
+ * merged into this one. A date is "YYYY-MM-DD" as a rule, but any label a being keeps time by
+ * ("Day7", "2026-03", "the first snow") is kept as written: nothing computes with it.
  */
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
+const day = z.string().trim().min(1, 'must name a day').max(100);
 const line = z.string().trim().min(1).max(2000);
 
 export const whenItem = z.union([day, z.object({ date: day, action: z.string().max(2000).default('') })]);

@@ -396,7 +396,13 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       activated.push(
         await node(
           cluster,
-          { action: `what happened ${i}`, actors: ['Sam'], setting: `Scene ${i}` },
+          // The first dated as a being may date it: a label of its own, which places it nowhere in time.
+          {
+            action: `what happened ${i}`,
+            actors: ['Sam'],
+            setting: `Scene ${i}`,
+            ...(i === 0 && { when: ['Day7'] }),
+          },
           'active',
           hoursAgo(7 - i),
         ),
@@ -488,7 +494,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       expect(scenes.sourceIds).toEqual([dying, ...activated.slice(3).reverse()].map((id) => `scene:${id}`));
 
       // Earlier that morning: the notes written by then and unread then, the scenes recalled by
-      // then and dated no later than that day; the persona as it is.
+      // then and dated no later than that day ("Day7" is no date: kept); the persona as it is.
       const dawn = await build({
         conversationId: current.id,
         currentMessage: 'status?',

@@ -48,10 +48,14 @@ const RECENT_SCENES = 5;
 /** A fact in force at $2: held from then on, not closed nor expired by then. */
 const FACT_IN_FORCE_AT_2 =
   'valid_from <= $2 AND (valid_to IS NULL OR valid_to > $2) AND (expires_at IS NULL OR expires_at > $2)';
-/** A scene node (`m`) none of whose dates (`when`: "YYYY-MM-DD" or {date}) is after the day $3. */
+/**
+ * A scene node (`m`) none of whose dates (`when`: "YYYY-MM-DD" or {date}) is after the day $3; a
+ * date the being wrote as a label of its own ("Day7") places nothing, so it excludes nothing.
+ */
 const SCENE_DATED_BY_3 = `NOT EXISTS (
-  SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(m.scene -> 'when') = 'array' THEN m.scene -> 'when' ELSE '[]'::jsonb END) w
-   WHERE CASE jsonb_typeof(w) WHEN 'string' THEN w #>> '{}' ELSE w ->> 'date' END > $3)`;
+  SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(m.scene -> 'when') = 'array' THEN m.scene -> 'when' ELSE '[]'::jsonb END) w,
+       LATERAL (SELECT CASE jsonb_typeof(w) WHEN 'string' THEN w #>> '{}' ELSE w ->> 'date' END AS day) d
+   WHERE d.day ~ '^\\d{4}-\\d{2}-\\d{2}' AND left(d.day, 10) > $3)`;
 
 /** When compaction $4 (none: never) marked its messages compacted, to the microsecond. */
 const COMPACTED_BY_4 = `coalesce((SELECT created_at FROM compactions WHERE id = $4::bigint), '-infinity')`;

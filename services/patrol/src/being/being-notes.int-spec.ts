@@ -84,7 +84,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
     });
 
     it('keeps a scene that does not parse, marked [PARSE_FAILED], and says why', async () => {
-      const broken = '{"actors": [], "when": ["yesterday"]}';
+      const broken = '{"actors": [], "when": [""]}';
       const reply = await rpc.call(
         Rpcs.beingSceneAdd,
         { agent: 'mia', scene: broken, themes: ['lost'] },
