@@ -9,6 +9,7 @@ import { DEADLINE_HEADER as ENDPOINT_DEADLINE_HEADER } from '@engram/messaging';
 import { timestampFromDate } from '@engram/contracts';
 import { EngramClient } from './engram-client';
 import { EngramInvalidArgumentError, EngramNotFoundError, EngramUnavailableError } from './errors';
+import { withoutMemoryTags } from './memory-tags';
 import { DEADLINE_HEADER } from './transports/nats.transport';
 
 /** The SDK over NATS against ingest, retrieval and context-builder running as processes (built dist). */
@@ -63,6 +64,25 @@ describe('EngramClient over NATS (real services, Postgres and JetStream)', () =>
       `assistant: ${turn.messages[1]!.content}`,
     ]);
     expect(await storedMessages('acme')).toBe(2);
+  });
+
+  it('gives the runtime the reply without its memory tags, exactly as ingest stores it', async () => {
+    const reply =
+      'Booked the hut for the 12th. [MEMORY:user_preference] Ada sleeps in huts, not tents. [/MEMORY]\n' +
+      '[STATE:trek] Aletsch, 12 June [/STATE]\nAnything else , Ada?';
+    await acme.publishTurn({
+      turnId: 'tags-1',
+      sessionKey: 'chat-tags',
+      messages: [
+        { role: 'user', author: 'Ada', content: 'Book the hut please.' },
+        { role: 'assistant', content: reply },
+      ],
+    });
+    const stored = async () => (await acme.browse({ sessionKey: 'chat-tags' })).messages;
+    await waitFor('the tagged turn stored', async () => (await stored()).length === 2, 15_000);
+    const shown = withoutMemoryTags(reply);
+    expect(shown).toBe('Booked the hut for the 12th.\nAnything else, Ada?');
+    expect((await stored())[1]!.content).toBe(shown);
   });
 
   it('searches as of a past moment: what was said after it is not found', async () => {

@@ -10,6 +10,7 @@ export {
   type TurnInit,
 } from './engram-client';
 export * from './errors';
+export { withoutMemoryTags } from './memory-tags';
 export { DEFAULT_RETRY_POLICY, backoffDelayMs, type RetryPolicy } from './retry';
 export type { PublishedTurn, Transport } from './transport';
 export { HttpTransport, type HttpTransportOptions } from './transports/http.transport';
