@@ -142,7 +142,7 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     const decay = report
       .getByRole('row')
       .filter({ has: page.getByRole('cell', { name: 'decay', exact: true }) });
-    for (const count of ['dying 0', 'dead 0', 'recovered 0']) await decay.getByText(count).waitFor();
+    for (const count of ['dying 0', 'recovered 0']) await decay.getByText(count).waitFor();
     await report.getByRole('row', { name: 'diary skipped: no model' }).waitFor();
     await curve.getByRole('cell', { name: `run ${run}`, exact: true }).waitFor();
     // ❼ gave the lone scene of Mornings back to Private: the tree is read again, the scene still open.

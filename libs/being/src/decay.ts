@@ -2,14 +2,14 @@
  * How a scene fades and comes back. A node's effective importance is
  * `importance · e^(−session_count/30) · (1 + reactivation_count)`: every patrol (a session
  * of the being) it is active, it fades; every time it is recalled, it counts for more. At
- * or below 0.05 an active node is dying; still there at the next patrol, it is dead. Dead
- * nodes no longer fade (their session count stops), so a recall that lifts one above 0.05
- * again revives it. Pinned nodes never die.
+ * or below 0.05 an active node is dying; only consolidation (a model's judgement) makes one
+ * dead. Dying and dead nodes no longer fade (their session count stops), so a recall that lifts
+ * one above 0.05 again saves or revives it. Pinned nodes never die.
  */
 
 /** Sessions over which importance falls by a factor e. */
 export const DECAY_SESSIONS = 30;
-/** At or below this effective importance a node is dying (and then dead); above it a dead node revives. */
+/** At or below this effective importance a node is dying; above it a dying node recovers and a dead one revives. */
 export const DEATH_THRESHOLD = 0.05;
 /** Importance of a scene whose note gave none. */
 export const DEFAULT_IMPORTANCE = 0.5;

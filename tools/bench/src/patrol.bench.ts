@@ -6,8 +6,10 @@
  * database, gerty and patrol as their own processes.
  *
  * The nodes are seeded as a being's store holds them after its scene notes were turned into
- * nodes: each scene embedded by Gerty's model, importance spread over 0.05–1 (so that some die
- * within 40 patrols), spread over 30 sub-clusters. Each cycle is one mem.rpc.patrol.run, timed
+ * nodes: each scene embedded by Gerty's model, importance spread over 0.05–1 (so that many fade
+ * within 40 patrols), spread over 30 sub-clusters; the least important (under 0.06, about a fifth)
+ * are dead, as an earlier patrol's consolidation let them go (decay alone kills nothing), so
+ * that recalls revive some. Each cycle is one mem.rpc.patrol.run, timed
  * end to end; between cycles, `--recalls` mem.rpc.being.recall requests with a message that
  * resembles some scenes, each timed end to end (embedding the message included).
  */
@@ -184,6 +186,11 @@ async function main(flags: Flags): Promise<void> {
         ],
       );
     }
+    // Let go by an earlier consolidation (❹): dead, their importance lowered to the threshold.
+    await admin.query(
+      `UPDATE memory_nodes SET status = 'dead', importance = 0.05 WHERE tenant_id = $1 AND importance < 0.06`,
+      [TENANT],
+    );
     await admin.query(`VACUUM ANALYZE memory_nodes`);
 
     const cycles: number[] = [];

@@ -127,12 +127,20 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
       expect(later.points[3]!.effectiveImportance).toBeCloseTo(0.9 * Math.exp(-3 / 30), 5);
     });
 
-    it('records the status each run left: dying, then dead, and no point while it stays dead', async () => {
-      const train = await history(nodes['heard a distant train']!);
-      expect(train.points.filter((p) => p.step === 'decay').map((p) => [p.runId, p.status])).toEqual([
+    it('records the status each run left: dying while it fades (decay kills nothing), then no point while it is dead', async () => {
+      const train = nodes['heard a distant train']!;
+      const decayPoints = async () =>
+        (await history(train)).points.filter((p) => p.step === 'decay').map((p) => [p.runId, p.status]);
+      expect(await decayPoints()).toEqual([
         [runs[0], 'dying'],
-        [runs[1], 'dead'],
+        [runs[1], 'dying'],
+        [runs[2], 'dying'],
       ]);
+      // Let go, as consolidation (❹) would: the next run records its death, the one after nothing.
+      await patrol.sql(`UPDATE memory_nodes SET status = 'dead' WHERE id = $1`, [train]);
+      runs.push((await run('mia')).runId);
+      runs.push((await run('mia')).runId);
+      expect((await decayPoints()).slice(3)).toEqual([[runs[3], 'dead']]);
     });
 
     it('a run resumed at its decay step writes no second point for that run', async () => {
@@ -147,7 +155,7 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
       expect(resumed).toMatchObject({ runId: last, resumed: true });
       const points = await history(nodes['watered the tomatoes']!);
       expect(points.points.filter((p) => p.runId === last).map((p) => p.step)).toEqual(['decay']);
-      expect(points.points).toHaveLength(4);
+      expect(points.points).toHaveLength(6);
     });
 
     it('answers NOT_FOUND for a node the being does not have', async () => {

@@ -53,8 +53,9 @@ export interface ModelStep<P> extends StepUseCase<P> {
 
 export type PatrolStepUseCase<P = unknown> = MechanicalStep<P> | ModelStep<P>;
 
-/** The one message when a run has no language model (the words, exactly). */
-export const NO_MODEL_MESSAGE = '[patrol] no model: skipping ❹❻ diary/think (mechanical processing only)';
+/** The one message when a run has no language model: the founding design's own line, which operators grep for. */
+export const NO_MODEL_MESSAGE =
+  '[graph] BYOK key not set: skipping ❹❻ diary/think_md (mechanical processing only)';
 
 /** Why a model step was skipped for want of a model. */
 export const NO_MODEL_REASON = 'no model';

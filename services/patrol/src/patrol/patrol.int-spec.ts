@@ -140,7 +140,9 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     const report = await run('acme', 'ben');
 
     expect(logger.lines).toContain(NO_MODEL_MESSAGE);
-    expect(NO_MODEL_MESSAGE).toBe('[patrol] no model: skipping ❹❻ diary/think (mechanical processing only)');
+    expect(NO_MODEL_MESSAGE).toBe(
+      '[graph] BYOK key not set: skipping ❹❻ diary/think_md (mechanical processing only)',
+    );
     for (const name of ['consolidation', 'split', 'diary', 'think'])
       expect(step(report, name)).toMatchObject({ skipped: true, reason: 'no model' });
     for (const name of ['scenes', 'sessions', 'decay', 'revival', 'merge'])
@@ -226,7 +228,7 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     ]);
   });
 
-  it('decays 200 nodes over 40 patrols: they die on schedule, recalled ones revive, pinned ones never die', async () => {
+  it('decays 200 nodes over 40 patrols without a model: they fade on schedule and none dies; pinned ones never fade, a dead one recalled revives', async () => {
     const tenant = 'decay';
     await patrol.sql(`INSERT INTO tenants (tenant_id) VALUES ($1)`, [tenant]);
     // Importance 0.06 … 0.258: a node of importance i is dying at session ⌈30·ln(20·i)⌉.
@@ -264,6 +266,13 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
           { tenantId: tenant, timeoutMs: 10_000 },
         );
       }
+      if (cycle === 10) {
+        // As consolidation (❹) lets a dying scene go: dead, its importance lowered to the threshold.
+        await patrol.sql(
+          `UPDATE memory_nodes SET status = 'dead', importance = 0.05 WHERE tenant_id = $1 AND scene ->> 'action' = 'moment 005'`,
+          [tenant],
+        );
+      }
       if (cycle === 30) {
         // The being looks for it (search_memory): a dead scene found counts twice.
         const found = await patrol.rpc.call(
@@ -278,12 +287,14 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
       history.push(await statuses());
     }
 
-    // Importance 0.06: e^(−s/30) · 0.06 ≤ 0.05 from s = 6 (dying), dead at the next patrol.
+    // Importance 0.06: e^(−s/30) · 0.06 ≤ 0.05 from s = 6 (dying); decay alone kills nothing.
     expect(history[4]).toEqual({ active: 200 });
     expect(history[5]!['dying']).toBeGreaterThan(0);
-    expect(history[6]!['dead']).toBeGreaterThan(0);
+    expect(history.slice(0, 9).every((h) => h['dead'] === undefined)).toBe(true);
+    expect(history[9]!['dead']).toBe(1);
     const final = history[39]!;
-    expect(final['dead']).toBeGreaterThan(100);
+    expect(final['dead']).toBeUndefined();
+    expect(final['dying']).toBeGreaterThan(100);
     expect(final['active']).toBeGreaterThan(1);
     expect(revived).toBe(1);
     const [pinned, recalled] = await patrol.sql<{ status: string }>(
@@ -293,10 +304,11 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     );
     expect(pinned!.status).toBe('active');
     expect(recalled!.status).not.toBe('dead');
-    // Dead nodes stop counting sessions: their effective importance stays where they died.
+    // Dying nodes stop counting sessions: none counted one after it had faded.
     expect(
       await patrol.count(
-        `SELECT count(*) AS n FROM memory_nodes WHERE tenant_id = $1 AND status = 'dead' AND session_count >= 40`,
+        `SELECT count(*) AS n FROM memory_nodes WHERE tenant_id = $1 AND status = 'dying'
+            AND importance * exp(-(session_count - 1) / 30.0) * (1 + reactivation_count) <= 0.05`,
         [tenant],
       ),
     ).toBe(0);

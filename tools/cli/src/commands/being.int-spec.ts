@@ -68,11 +68,11 @@ describe('engram being import / patrol run / being show (real NATS, Postgres, pa
     expect(renderPatrolReport(first)).toMatch(/^scenes +nodes 3 · joined 0 · private 2 · business 1/m);
     expect(renderPatrolReport(first)).toMatch(/^consolidation +skipped: no model$/m);
 
-    // Importance 0.06 fades at the 6th session (dying) and is dead at the 7th.
+    // Importance 0.06 fades at the 6th session (dying); without a model it stays dying, not dead.
     for (let i = 0; i < 7; i++) await runPatrol(env.env.NATS_URL, 'acme', { agent: 'mia' }, 60_000);
 
     const shown = renderBeing(await getBeing(env.env.NATS_URL, 'acme', 'mia'));
     expect(shown).toMatch(/^Business +active 1 · dying 0 · dead 0$/m);
-    expect(shown).toMatch(/^Private +active 1 · dying 0 · dead 1$/m);
+    expect(shown).toMatch(/^Private +active 1 · dying 1 · dead 0$/m);
   });
 });

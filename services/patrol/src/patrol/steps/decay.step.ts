@@ -8,10 +8,10 @@ const FADED = `(NOT pinned AND ${EFFECTIVE_IMPORTANCE_SQL} <= ${DEATH_THRESHOLD}
 
 /**
  * ❸ Decay: an active node whose importance · e^(−session_count/30) · (1 + reactivations)
- * is at or below 0.05 is dying; a node that was dying since the last patrol and is still
- * faded is dead (consolidation had its chance to merge it, a recall its chance to save it);
- * a dying node recalled (or pinned) since is active again. Pinned nodes never fade. Every
- * node's importance and status after it are recorded as the run's point in node_history.
+ * is at or below 0.05 is dying; a dying node recalled (or pinned) since is active again.
+ * Decay kills nothing: only consolidation (❹, a model's judgement) lets a dying node go, so
+ * without a model a dying node stays dying. Pinned nodes never fade. Every node's importance
+ * and status after it are recorded as the run's point in node_history.
  */
 @Injectable()
 export class DecayStep implements MechanicalStep<null> {
@@ -32,13 +32,11 @@ export class DecayStep implements MechanicalStep<null> {
       );
       return count;
     };
-    // In this order: a node marked dying now is not killed in the same patrol.
-    const dead = await update('dying', 'dead', FADED);
     const recovered = await update('dying', 'active', `NOT ${FADED}`);
     const dying = await update('active', 'dying', FADED);
-    if (dead + recovered + dying > 0) await this.nodes.recomputeCentroids(manager, run.agent);
+    if (recovered + dying > 0) await this.nodes.recomputeCentroids(manager, run.agent);
     // Each node's point of this run on its importance curve, written with the statuses it shows.
     await this.nodes.recordHistory(manager, run.tenantId, run.agent, run.runId, 'decay');
-    return { dying, dead, recovered };
+    return { dying, recovered };
   }
 }
