@@ -116,10 +116,10 @@ describe('assembleContext', () => {
     expect(text('tools')).toBe('Tools you can use:\n- calendar\n- shell');
     // Most important sticky fact first.
     expect(text('sticky_facts')).toBe(
-      'Always keep in mind:\n- Deploys need a change ticket.\n- Sam is allergic to peanuts.',
+      'Always keep in mind:\n[STICKY] Deploys need a change ticket.\n[STICKY] Sam is allergic to peanuts.',
     );
     expect(text('memory')).toBe(
-      'Relevant memory from earlier conversations:\n- [2026-10-01] Billing runs on the blue cluster.',
+      'Relevant memory from earlier conversations:\n[MEMORY] [2026-10-01] Billing runs on the blue cluster.',
     );
     expect(text('skills')).toContain('### Skill: deploy (how we ship)\nRun `make ship`');
     expect(text('skills')).not.toContain('cooking');

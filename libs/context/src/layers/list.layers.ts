@@ -11,6 +11,10 @@ export function toolsLayer(tools: readonly string[], counter: TokenCounter): Lay
     fillList({ layer: 'tools', role: 'system', header: 'Tools you can use:', items, counter, cap });
 }
 
+/** What labels each line of the sticky facts and memory layers (the Arvis design's own), so a model tells them apart. */
+const STICKY_LABEL = '[STICKY]';
+const MEMORY_LABEL = '[MEMORY]';
+
 /** Most important first; among equals the newest, then by id, so the order never wavers. */
 export function stickyFactsLayer(facts: readonly StickyFactInput[], counter: TokenCounter): LayerFill {
   const items = [...facts]
@@ -20,7 +24,7 @@ export function stickyFactsLayer(facts: readonly StickyFactInput[], counter: Tok
         b.validFrom.getTime() - a.validFrom.getTime() ||
         Number(a.id) - Number(b.id),
     )
-    .map((f) => ({ text: `- ${f.content}`, sourceIds: [`fact:${f.id}`] }));
+    .map((f) => ({ text: `${STICKY_LABEL} ${f.content}`, sourceIds: [`fact:${f.id}`] }));
   return (cap) =>
     fillList({ layer: 'sticky_facts', role: 'system', header: 'Always keep in mind:', items, counter, cap });
 }
@@ -47,7 +51,7 @@ export function memoryLayer(
       return [];
     }
     const date = hit.createdAt ? `[${isoDay(hit.createdAt)}] ` : '';
-    return [{ text: `- ${date}${hit.content.trim()}`, sourceIds: [hit.ref] }];
+    return [{ text: `${MEMORY_LABEL} ${date}${hit.content.trim()}`, sourceIds: [hit.ref] }];
   });
   return (cap) => {
     const filled = fillList({

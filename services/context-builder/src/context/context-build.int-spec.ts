@@ -204,12 +204,12 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     expect(layer(response, 'tools')[0]!.text).toBe('Tools you can use:\n- calendar\n- shell');
     // Only sticky facts still in force; the closed one and the preference stay out.
     expect(layer(response, 'sticky_facts')[0]!.text).toBe(
-      'Always keep in mind:\n- Deploys need a change ticket.\n- Sam is allergic to peanuts.',
+      'Always keep in mind:\n[STICKY] Deploys need a change ticket.\n[STICKY] Sam is allergic to peanuts.',
     );
     // Retrieval found the older conversation's answer.
     const memory = layer(response, 'memory')[0]!;
     expect(memory.sourceIds).toContain(`message:${older.messageIds[1]}`);
-    expect(memory.text).toContain('[2026-10-01] Billing runs on the blue cluster');
+    expect(memory.text).toContain('[MEMORY] [2026-10-01] Billing runs on the blue cluster');
     expect(layer(response, 'skills')[0]!.sourceIds).toEqual(['skill:deploy']);
     expect(layer(response, 'compaction')[0]).toMatchObject({
       text: 'Previous conversation summary (2026-11-22T08:00Z – 2026-11-22T08:01Z):\nAda and Sam greeted each other after a quiet weekend.',
@@ -270,7 +270,9 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       asOf: at('2025-03-01T12:00:00Z'),
     });
     expect(layer(past, 'identity')[0]!.text).toContain('Today is Saturday, 1 March 2025 (2025-03-01).');
-    expect(layer(past, 'sticky_facts')[0]!.text).toBe('Always keep in mind:\n- Deploys happen on Tuesdays.');
+    expect(layer(past, 'sticky_facts')[0]!.text).toBe(
+      'Always keep in mind:\n[STICKY] Deploys happen on Tuesdays.',
+    );
     expect(layer(past, 'recent')).toEqual([]);
     expect(layer(past, 'compaction')).toEqual([]);
     const remembered = [...layer(past, 'memory'), ...past.cut.filter((c) => c.layer === 'memory')].flatMap(
