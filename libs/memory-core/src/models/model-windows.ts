@@ -59,6 +59,9 @@ const MODEL_WINDOWS: readonly ModelWindow[] = [
   { prefix: 'qwen2.5', windowTokens: 32_768 },
 ];
 
+/** The table's entries whose tokenizer is known: where a model's encoding is looked up. */
+const ENCODED_WINDOWS = MODEL_WINDOWS.filter((e) => e.encoding);
+
 /**
  * A model's window: the deployment's setting for it if any, else the table's, else the
  * unknown-model default; its encoding is the table's whichever window wins.
@@ -73,10 +76,7 @@ export function modelWindowOf(
     windowTokens,
   }));
   const window = bestMatch(set, name) ?? bestMatch(MODEL_WINDOWS, name);
-  const encoding = bestMatch(
-    MODEL_WINDOWS.filter((e) => e.encoding),
-    name,
-  )?.encoding;
+  const encoding = bestMatch(ENCODED_WINDOWS, name)?.encoding;
   return {
     prefix: window?.prefix ?? '',
     windowTokens: window?.windowTokens ?? UNKNOWN_MODEL_WINDOW_TOKENS,
