@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { toJson } from '@bufbuild/protobuf';
 import { ValueSchema } from '@bufbuild/protobuf/wkt';
 import { Rpcs } from '@engram/contracts';
@@ -20,6 +23,8 @@ import {
 import { loadGertyConfig } from './gerty.config';
 import { GertyModule } from './gerty.module';
 import { OPENAI_RETRY_SCHEDULE } from './models/model-router';
+
+const at = (minute: number) => new Date(Date.parse('2026-02-22T10:00:00Z') + minute * 60_000).toISOString();
 
 /** Retries after 20, 40 and 60 ms instead of 5, 10 and 15 s. */
 const FAST_RETRIES = { delaysMs: [20, 40, 60], retryAfterCapMs: 100 };
@@ -74,8 +79,6 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
     expect(error).toBeInstanceOf(RpcError);
     return error as RpcError;
   }
-
-  const at = (minute: number) => new Date(Date.parse('2026-02-22T10:00:00Z') + minute * 60_000).toISOString();
 
   it('lists the remote models beside "local" and makes them the defaults', async () => {
     const models = await rpc.call(Rpcs.gertyModels, {});
@@ -565,5 +568,90 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       expect((await first).text).toBe('Hello from the fake server.');
       expect(server.requests).toHaveLength(1); // the refused one never reached the endpoint
     });
+  });
+});
+
+/**
+ * Gerty with a models file: a task with a model of its own (RivetOS's TOOL_SYNTH_MODEL, for any
+ * task) and models asked to think, both on one fake endpoint that records which model was asked.
+ */
+describe('gerty with a model per task and reasoning models (models file, fake OpenAI server)', () => {
+  let server: FakeOpenAiServer;
+  let gerty: ServiceUnderTest;
+  let dir: string;
+
+  beforeAll(async () => {
+    server = await startFakeOpenAiServer();
+    dir = mkdtempSync(join(tmpdir(), 'gerty-tasks-'));
+    const modelsFile = join(dir, 'models.yaml');
+    writeFileSync(
+      modelsFile,
+      `defaults:
+  completion: fast
+  tasks:
+    summarize: thinker
+models:
+  fast:
+    provider: openai
+    model: fake-fast
+    baseUrl: ${server.url}
+    thinking: { effort: none }
+  thinker:
+    provider: openai
+    model: fake-thinker
+    baseUrl: ${server.url}
+    thinking: { enabled: true }
+`,
+    );
+    gerty = await startServiceUnderTest({
+      label: 'gerty_tasks',
+      loadConfig: loadGertyConfig,
+      module: (config) => GertyModule.register(config),
+      config: { GERTY_MODELS_FILE: modelsFile },
+      overrides: [{ provide: OPENAI_RETRY_SCHEDULE, useValue: FAST_RETRIES }],
+    });
+  });
+
+  afterAll(async () => {
+    await gerty?.stop();
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends each task to its own model, asked to think as configured, and keeps the thoughts out of the answer', async () => {
+    server.script(
+      {
+        kind: 'content',
+        content:
+          '<think>One request, then the merge: two lines.</think>\nAda asked for PR #482; it was merged.',
+      },
+      { kind: 'content', content: 'Looked up the time.' },
+    );
+    const summary = await gerty.rpc.call(Rpcs.gertyComplete, {
+      task: 'summarize',
+      taskInput: {
+        preamble: { conversationId: 'c-7', agent: 'opus', from: at(0), to: at(3), messageCount: 2 },
+        lines: [
+          { id: 'm-1', role: 'user', author: 'ada', at: at(0), text: 'Please merge PR #482.' },
+          { id: 'm-2', role: 'assistant', author: 'opus', at: at(3), text: 'Merged.' },
+        ],
+        maxChars: 300,
+      },
+    });
+    expect(server.requests[0]!.body).toMatchObject({
+      model: 'fake-thinker',
+      chat_template_kwargs: { enable_thinking: true },
+    });
+    expect(summary.text).toBe('Ada asked for PR #482; it was merged.');
+    expect(summary.model).toBe('openai:fake-thinker');
+
+    // Any other task goes to the completion default, told not to reason.
+    const sentence = await gerty.rpc.call(Rpcs.gertyComplete, {
+      task: 'describe_tool_call',
+      taskInput: { toolName: 'get_time' },
+    });
+    expect(server.requests[1]!.body).toMatchObject({ model: 'fake-fast', reasoning_effort: 'none' });
+    expect(server.requests[1]!.body.chat_template_kwargs).toBeUndefined();
+    expect(sentence.model).toBe('openai:fake-fast');
   });
 });

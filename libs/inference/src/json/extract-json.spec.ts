@@ -1,4 +1,4 @@
-import { extractJson } from './extract-json';
+import { extractJson, withoutThinking } from './extract-json';
 
 describe('extractJson', () => {
   it('parses plain JSON', () => {
@@ -30,5 +30,19 @@ describe('extractJson', () => {
     expect(broken.ok).toBe(false);
     expect(!broken.ok && broken.problem).toMatch(/^the answer is not valid JSON \(.+\)$/);
     expect(extractJson('```json\n{"a": 1}').ok).toBe(true); // fence cut off, JSON whole
+  });
+});
+
+describe('withoutThinking', () => {
+  it('drops what a model thought aloud, however its tags came', () => {
+    expect(
+      withoutThinking('<think>Two topics: the deploy, then lunch.</think>\nSam deployed, then ate.'),
+    ).toBe('Sam deployed, then ate.');
+    expect(withoutThinking('<thinking>a</thinking>One.<think>b</think> Two.')).toBe('One. Two.');
+    // The chat template opened the thought in the prompt: the answer starts inside it.
+    expect(withoutThinking('Plan the summary first.</think>\n\nThe summary.')).toBe('The summary.');
+    // The token budget ran out mid-thought: nothing was answered.
+    expect(withoutThinking('<think>Still planning the')).toBe('');
+    expect(withoutThinking('  A plain answer.  ')).toBe('A plain answer.');
   });
 });

@@ -2,6 +2,15 @@ export type JsonExtraction =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
 const THINKING = /<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi;
+/** A thought whose opening tag the chat template put in the prompt: everything up to its close. */
+const OPENED_IN_PROMPT = /^[\s\S]*<\/think(?:ing)?>/i;
+/** A thought the model was cut off in (its token budget ran out). */
+const UNFINISHED = /<think(?:ing)?>[\s\S]*$/i;
+
+/** A model's answer without what it thought aloud (`<think>…</think>`, also opened by the template or left unfinished), trimmed. */
+export function withoutThinking(answer: string): string {
+  return answer.replace(THINKING, '').replace(OPENED_IN_PROMPT, '').replace(UNFINISHED, '').trim();
+}
 const FENCE = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)(?:```|$)/;
 
 /**
@@ -11,7 +20,7 @@ const FENCE = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)(?:```|$)/;
  * parses. The problem, when nothing parses, names what was wrong for a repair prompt.
  */
 export function extractJson(answer: string): JsonExtraction {
-  const text = answer.replace(THINKING, '').trim();
+  const text = withoutThinking(answer);
   if (!text) return { ok: false, problem: 'the answer is empty' };
   const candidates: string[] = [];
   const fenced = FENCE.exec(text)?.[1]?.trim();

@@ -31,9 +31,24 @@ export interface EmbedResult {
   readonly usage?: { readonly promptTokens?: number; readonly totalTokens?: number };
 }
 
+/** How much a reasoning model reasons, as OpenAI's `reasoning_effort` names it (Ollama takes the same field). */
+export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+/**
+ * How a reasoning model is asked to think, in the two ways servers take it: `effort` goes out as
+ * `reasoning_effort` (OpenAI, Ollama), `enabled` as the chat template's `enable_thinking` (vLLM,
+ * llama.cpp's server, SGLang). Whatever the model thinks never reaches the answer.
+ */
+export interface Thinking {
+  readonly effort?: ReasoningEffort;
+  readonly enabled?: boolean;
+}
+
 export interface CompleteRequest {
   readonly model: string;
   readonly messages: readonly ChatMessage[];
+  readonly thinking?: Thinking;
   /** Ask for structured output: the answer must be JSON valid against this schema. */
   readonly jsonSchema?: JsonSchema;
   /** The schema's name on the wire (`[a-zA-Z0-9_-]{1,64}`); defaults to the schema's title or "output". */

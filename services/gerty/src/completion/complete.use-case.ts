@@ -39,7 +39,8 @@ export class CompleteUseCase {
     request: CompleteRequest,
     signal: AbortSignal,
   ): Promise<MessageInitShape<typeof CompleteResponseSchema>> {
-    const route = this.router.resolve(request.model, 'complete');
+    // A request that names no model gets its task's model (the models file's defaults.tasks), else the default.
+    const route = this.router.resolve(request.model, 'complete', (request.task as TaskName) || undefined);
     const apiKey = await this.keys.keyFor(route.definition, request.tenantId, request.apiKey);
     const options = { signal, ...(apiKey && { apiKey }) };
     try {

@@ -177,6 +177,38 @@ models:
       expect(catalog.models.get('chat')).toMatchObject({ completes: true, embeds: false });
     });
 
+    it('gives a task a model of its own, and asks a model to think as its file says', () => {
+      const catalog = load({
+        modelsFile: modelsFile(`
+defaults:
+  completion: fast
+  tasks:
+    summarize: thinker
+    describe_tool_call: local
+models:
+  fast:
+    provider: openai
+    model: qwen3:8b
+    baseUrl: http://ollama:11434/v1
+    thinking: { effort: none }
+  thinker:
+    provider: openai
+    model: Qwen/Qwen3-32B
+    baseUrl: http://vllm:8000/v1
+    thinking: { enabled: true }
+`),
+      });
+      expect(catalog.defaultCompletionModel).toBe('fast');
+      expect(Object.fromEntries(catalog.taskModels)).toEqual({
+        summarize: 'thinker',
+        describe_tool_call: 'local',
+      });
+      expect(catalog.models.get('fast')!.thinking).toEqual({ effort: 'none' });
+      expect(catalog.models.get('thinker')!.thinking).toEqual({ enabled: true });
+      // Without a models file, every task has the completion default.
+      expect(load().taskModels.size).toBe(0);
+    });
+
     it('holds the default embedding model to the store’s width when the file does not give one', () => {
       const catalog = load({
         modelsFile: modelsFile(`
@@ -271,6 +303,36 @@ models:
       expect(message).toContain(`GERTY_MODELS_FILE ${chatOnly}: `);
       expect(message).toContain('default embedding model "chat"');
       expect(message).toContain('does not embed');
+    });
+
+    it('a task model that is unknown, does not complete, or a task that does not exist', () => {
+      const chat = 'models:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n';
+      let message = failure({
+        modelsFile: modelsFile(`defaults:\n  tasks:\n    extract_facts: big\n${chat}`),
+      });
+      expect(message).toContain('default extract_facts task model "big": no model named "big"');
+      expect(message).toContain('completion models: local, chat');
+      message = failure({
+        modelsFile: modelsFile(
+          'defaults:\n  tasks:\n    summarize: embed\nmodels:\n  embed:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n    embeds: true\n    completes: false\n    dimensions: 100\n',
+        ),
+      });
+      expect(message).toContain('default summarize task model "embed" does not complete');
+      message = failure({ modelsFile: modelsFile(`defaults:\n  tasks:\n    translate: chat\n${chat}`) });
+      expect(message).toContain('defaults.tasks: Unrecognized key: "translate"');
+    });
+
+    it('thinking on the built-in model, or an effort servers do not know', () => {
+      let message = failure({
+        modelsFile: modelsFile('models:\n  mine:\n    provider: builtin\n    thinking: { enabled: true }\n'),
+      });
+      expect(message).toContain('thinking is for openai models');
+      message = failure({
+        modelsFile: modelsFile(
+          'models:\n  chat:\n    provider: openai\n    model: m\n    baseUrl: http://x:1\n    thinking: { effort: extreme }\n',
+        ),
+      });
+      expect(message).toContain('models.chat.thinking.effort');
     });
 
     it('a default embedding model whose width is not EMBEDDING_DIMENSIONS', () => {

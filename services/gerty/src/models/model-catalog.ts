@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { TASKS, type TaskName } from '@engram/contracts';
+import { REASONING_EFFORTS, type Thinking } from '@engram/inference';
 
 /** A model Gerty may use, by the name callers give. */
 export interface ModelDefinition {
@@ -15,6 +17,8 @@ export interface ModelDefinition {
   readonly apiKey?: string;
   /** Width of its vectors (remote embedding models; checked against every answer). */
   readonly dimensions?: number;
+  /** How it is asked to reason (remote models); absent: as its server does by default. */
+  readonly thinking?: Thinking;
   readonly concurrency: number;
   readonly maxQueued: number;
 }
@@ -23,13 +27,19 @@ export interface ModelCatalog {
   readonly models: ReadonlyMap<string, ModelDefinition>;
   readonly defaultEmbeddingModel: string;
   readonly defaultCompletionModel: string;
+  /** A task's own model (the models file's `defaults.tasks`); the other tasks use the completion default. */
+  readonly taskModels: ReadonlyMap<TaskName, string>;
 }
 
 export const BUILTIN_MODEL = 'local';
 
 const modelsFileSchema = z.object({
   defaults: z
-    .object({ embedding: z.string().optional(), completion: z.string().optional() })
+    .object({
+      embedding: z.string().optional(),
+      completion: z.string().optional(),
+      tasks: z.partialRecord(z.enum(TASKS), z.string()).optional(),
+    })
     .strict()
     .optional(),
   models: z.record(
@@ -45,10 +55,17 @@ const modelsFileSchema = z.object({
         dimensions: z.number().int().positive().optional(),
         concurrency: z.number().int().min(1).optional(),
         maxQueued: z.number().int().min(0).optional(),
+        thinking: z
+          .object({ effort: z.enum(REASONING_EFFORTS).optional(), enabled: z.boolean().optional() })
+          .strict()
+          .optional(),
       })
       .strict()
       .refine((m) => m.provider === 'builtin' || (m.model && m.baseUrl), {
         message: 'an openai model needs model and baseUrl',
+      })
+      .refine((m) => m.provider === 'openai' || !m.thinking, {
+        message: 'thinking is for openai models (the built-in one does not reason)',
       }),
   ),
 });
@@ -78,6 +95,7 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
   });
   let defaultEmbeddingModel = BUILTIN_MODEL;
   let defaultCompletionModel = BUILTIN_MODEL;
+  let taskModels = new Map<TaskName, string>();
 
   const openAi = sources.openAi;
   if (openAi?.baseUrl) {
@@ -134,40 +152,43 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
         ...(m.baseUrl && { baseUrl: m.baseUrl }),
         ...(apiKey && { apiKey }),
         ...(m.dimensions && { dimensions: m.dimensions }),
+        ...(m.thinking && { thinking: m.thinking }),
         concurrency: m.concurrency ?? limits.concurrency,
         maxQueued: m.maxQueued ?? limits.maxQueued,
       });
     }
     defaultEmbeddingModel = file.data.defaults?.embedding ?? defaultEmbeddingModel;
     defaultCompletionModel = file.data.defaults?.completion ?? defaultCompletionModel;
+    taskModels = new Map(Object.entries(file.data.defaults?.tasks ?? {}) as Array<[TaskName, string]>);
   }
 
   // A problem with the defaults is the models file's when there is one (it may name them, and it
   // lists the models they could name).
   const where = sources.modelsFile ? `GERTY_MODELS_FILE ${sources.modelsFile}: ` : '';
   const named = (
-    kind: 'embedding' | 'completion',
+    kind: 'embedding' | 'completion' | `${TaskName} task`,
     name: string,
     does: (m: ModelDefinition) => boolean,
   ): ModelDefinition => {
     const model = models.get(name);
-    const fitting = [...models.values()]
+    const fitting = `${kind === 'embedding' ? 'embedding' : 'completion'} models: ${[...models.values()]
       .filter(does)
       .map((m) => m.name)
-      .join(', ');
+      .join(', ')}`;
     if (!model)
       throw new Error(
-        `${where}default ${kind} model "${name}": no model named "${name}" is configured (${kind} models: ${fitting})`,
+        `${where}default ${kind} model "${name}": no model named "${name}" is configured (${fitting})`,
       );
     if (!does(model)) {
       throw new Error(
-        `${where}default ${kind} model "${name}" does not ${kind === 'embedding' ? 'embed' : 'complete'} (${kind} models: ${fitting})`,
+        `${where}default ${kind} model "${name}" does not ${kind === 'embedding' ? 'embed' : 'complete'} (${fitting})`,
       );
     }
     return model;
   };
   const embedding = named('embedding', defaultEmbeddingModel, (m) => m.embeds);
   named('completion', defaultCompletionModel, (m) => m.completes);
+  for (const [task, name] of taskModels) named(`${task} task`, name, (m) => m.completes);
   if (embedding.provider === 'openai') {
     if (embedding.dimensions === undefined) {
       // What it embeds is stored: every answer is checked against the store's width.
@@ -178,5 +199,5 @@ export function loadModelCatalog(sources: CatalogSources): ModelCatalog {
       );
     }
   }
-  return { models, defaultEmbeddingModel, defaultCompletionModel };
+  return { models, defaultEmbeddingModel, defaultCompletionModel, taskModels };
 }

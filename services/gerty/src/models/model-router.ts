@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { TaskName } from '@engram/contracts';
 import type { RetrySchedule } from '@engram/inference';
 import { RpcError } from '@engram/messaging';
 import { ShutdownBudget } from '@engram/platform';
@@ -94,11 +95,13 @@ export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
     if (!closed) await Promise.all(clients.map((c) => c.destroy().catch(() => undefined)));
   }
 
-  /** The model to use: the named one, or the default for the purpose. */
-  resolve(name: string | undefined, purpose: 'embed' | 'complete'): RoutedModel {
+  /** The model to use: the named one, else the task's own (defaults.tasks), else the default for the purpose. */
+  resolve(name: string | undefined, purpose: 'embed' | 'complete', task?: TaskName): RoutedModel {
     const wanted =
       name ||
-      (purpose === 'embed' ? this.catalog.defaultEmbeddingModel : this.catalog.defaultCompletionModel);
+      (purpose === 'embed'
+        ? this.catalog.defaultEmbeddingModel
+        : ((task && this.catalog.taskModels.get(task)) ?? this.catalog.defaultCompletionModel));
     const route = this.routes.get(wanted);
     if (!route)
       throw RpcError.notFound(`no model named "${wanted}"`, {

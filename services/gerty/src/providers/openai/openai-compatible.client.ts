@@ -13,6 +13,7 @@ import {
   retryableNetworkCode,
   schemaNameFor,
   withSchemaInstructions,
+  withoutThinking,
   type ChatMessage,
   type CompleteRequest,
   type CompleteResult,
@@ -152,7 +153,7 @@ export class OpenAiCompatibleClient implements InferenceProvider {
     if (!request.jsonSchema) {
       const answer = await this.chat(request, request.messages);
       return {
-        text: answer.text,
+        text: withoutThinking(answer.text),
         model: answer.model ?? request.model,
         ...defined('promptTokens', answer.promptTokens),
         ...defined('completionTokens', answer.completionTokens),

@@ -26,6 +26,21 @@ describe('OpenAI wire format', () => {
     ).toBeUndefined();
   });
 
+  it('asks a reasoning model to think the way its server takes it', () => {
+    const messages = [{ role: 'user' as const, content: 'hi' }];
+    expect(chatBody({ model: 'm', thinking: { effort: 'high' } }, messages)).toMatchObject({
+      reasoning_effort: 'high',
+    });
+    // vLLM's and DeepSeek's `reasoning_content`, Ollama's and OpenRouter's `reasoning`: never the answer.
+    const answer = parseChatAnswer({
+      choices: [{ message: { content: 'The summary.', reasoning_content: 'First…', reasoning: 'First…' } }],
+    });
+    expect(answer.ok && answer.text).toBe('The summary.');
+    const vllm = chatBody({ model: 'm', thinking: { enabled: false } }, messages);
+    expect(vllm.chat_template_kwargs).toEqual({ enable_thinking: false });
+    expect(vllm.reasoning_effort).toBeUndefined();
+  });
+
   it('reads chat answers, including null content and refusals', () => {
     expect(
       parseChatAnswer({

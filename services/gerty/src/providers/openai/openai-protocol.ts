@@ -2,7 +2,7 @@
  * The OpenAI wire format as Ollama, llama.cpp server, vLLM, TEI and the cloud APIs speak it:
  * building request bodies and reading answers. Pure; the client does the I/O.
  */
-import type { ChatMessage, JsonSchema } from '@engram/inference';
+import type { ChatMessage, JsonSchema, Thinking } from '@engram/inference';
 
 /**
  * How structured output is asked for, best first. A server that rejects one gets the next:
@@ -22,10 +22,12 @@ export interface ChatBody {
   max_tokens?: number;
   temperature?: number;
   response_format?: Record<string, unknown>;
+  reasoning_effort?: string;
+  chat_template_kwargs?: { enable_thinking: boolean };
 }
 
 export function chatBody(
-  request: { model: string; maxTokens?: number; temperature?: number },
+  request: { model: string; maxTokens?: number; temperature?: number; thinking?: Thinking },
   messages: readonly ChatMessage[],
   structured?: { mode: StructuredMode; name: string; schema: JsonSchema },
 ): ChatBody {
@@ -36,6 +38,9 @@ export function chatBody(
   };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.thinking?.effort) body.reasoning_effort = request.thinking.effort;
+  if (request.thinking?.enabled !== undefined)
+    body.chat_template_kwargs = { enable_thinking: request.thinking.enabled };
   if (structured?.mode === 'json_schema') {
     body.response_format = {
       type: 'json_schema',

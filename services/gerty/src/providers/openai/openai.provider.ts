@@ -31,6 +31,7 @@ export class OpenAiProvider implements ModelProvider {
       model: this.definition.model!,
       messages: prompt.messages,
       signal: options.signal,
+      ...(this.definition.thinking && { thinking: this.definition.thinking }),
       ...(options.apiKey && { apiKey: options.apiKey }),
       ...(prompt.jsonSchema && { jsonSchema: prompt.jsonSchema }),
       ...(prompt.schemaName && { schemaName: prompt.schemaName }),
