@@ -33,6 +33,22 @@ const modelWindows = z
     return windows;
   });
 
+/** `leaf,branch,root` token budgets (COMPACTOR_SUMMARY_TOKENS) as a tuple; three whole numbers of at least 256, or refused. */
+const depthBudgets = z
+  .string()
+  .default('7000,14000,20000')
+  .transform((spec, ctx): [number, number, number] => {
+    const parts = spec.split(',').map((p) => Number(p.trim()));
+    if (parts.length !== 3 || parts.some((n) => !Number.isInteger(n) || n < 256)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${spec}": expected <leaf>,<branch>,<root> tokens, each at least 256`,
+      });
+      return z.NEVER;
+    }
+    return parts as [number, number, number];
+  });
+
 /** Default HTTP port (health, readiness, metrics) of each service when run on one host. */
 export const DEFAULT_HTTP_PORTS = {
   api: 8080,
@@ -351,6 +367,12 @@ export const Variables = {
     '8192',
     'compactor',
     "The summarising model's context window: a summary's sources always fit it whole (never truncated).",
+  ),
+  COMPACTOR_SUMMARY_TOKENS: variable(
+    depthBudgets,
+    '7000,14000,20000',
+    'compactor',
+    "What writing a leaf, a branch and a root summary may take in tokens, a thinking model's thoughts included (RivetOS v5's budgets): sent as max_tokens, half of it the summary's length, when the window (COMPACTOR_MODEL_WINDOW_TOKENS) has room for it; a smaller window (the built-in model's) gets summaries of at most 4,000 characters.",
   ),
   COMPACTOR_SESSION_TRIGGER_SHARE: variable(
     z.coerce.number().gt(0).max(1).default(0.75),

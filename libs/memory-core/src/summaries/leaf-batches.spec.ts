@@ -1,7 +1,13 @@
 import { LINE_OVERHEAD_TOKENS } from './compaction-policy';
 import { leafBatches } from './leaf-batches';
 
-const policy = { leafMessages: 4, leafTokens: 1000, fanOut: 4, windowTokens: 100_000 };
+const policy = {
+  leafMessages: 4,
+  leafTokens: 1000,
+  fanOut: 4,
+  windowTokens: 100_000,
+  summaryTokens: [7000, 14000, 20000] as const,
+};
 const messages = (...tokens: number[]) => tokens.map((t, i) => ({ id: String(i + 1), tokens: t }));
 const ids = (batches: Array<Array<{ id: string }>>) => batches.map((b) => b.map((m) => m.id));
 
@@ -40,7 +46,13 @@ describe('leafBatches', () => {
 
   it('covers the messages it batches exactly once, in order', () => {
     const many = messages(...Array.from({ length: 2000 }, (_, i) => (i * 37) % 90));
-    const batches = leafBatches(many, { leafMessages: 40, leafTokens: 1500, fanOut: 8, windowTokens: 8192 });
+    const batches = leafBatches(many, {
+      leafMessages: 40,
+      leafTokens: 1500,
+      fanOut: 8,
+      windowTokens: 8192,
+      summaryTokens: [7000, 14000, 20000],
+    });
     const flat = batches.flat().map((m) => Number(m.id));
     expect(flat).toEqual(Array.from({ length: flat.length }, (_, i) => i + 1));
     expect(flat.length).toBeGreaterThan(1900);

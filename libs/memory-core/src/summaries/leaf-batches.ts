@@ -17,7 +17,7 @@ export function leafBatches<T extends PendingMessage>(
   pending: readonly T[],
   policy: CompactionPolicy,
 ): T[][] {
-  const tokenLimit = Math.min(policy.leafTokens, summaryBudget(policy).inputTokens);
+  const tokenLimit = Math.min(policy.leafTokens, summaryBudget(policy, 0).inputTokens);
   const batches: T[][] = [];
   let batch: T[] = [];
   let tokens = 0;

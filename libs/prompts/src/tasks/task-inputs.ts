@@ -38,6 +38,8 @@ export const summarizeInput = z.object({
   depth: z.number().int().min(0).max(2).default(0),
   /** Longest summary wanted, in characters. */
   maxChars: z.number().int().positive().optional(),
+  /** What writing it may take in tokens, a thinking model's thoughts included (the call's max_tokens). */
+  maxTokens: z.number().int().positive().optional(),
 });
 
 export const extractFactsInput = z.object({

@@ -35,6 +35,26 @@ describe('task prompts', () => {
     expect(user).toContain('[#02 2026-04-18T12:05Z system] Deploy window: Fridays only.');
     expect(prompt.messages[0]!.content).toMatch(/identifiers verbatim/i);
     expect(prompt.messages[0]!.content).toMatch(/no LaTeX/);
+    expect(prompt.maxTokens).toBeUndefined();
+  });
+
+  it('gives a summary its depth’s budget: a length to write and max_tokens to think and write in', () => {
+    const input = parseTaskInput('summarize', {
+      preamble: {
+        conversationId: 'c-42',
+        from: '2026-04-18T12:00:30Z',
+        to: '2026-04-18T12:05:00Z',
+        messageCount: 2,
+      },
+      lines,
+      depth: 2,
+      maxChars: 40_000,
+      maxTokens: 20_000,
+    });
+    if (!input.ok) throw new Error(input.problems.join('; '));
+    const prompt = renderTaskPrompt('summarize', input.value);
+    expect(prompt.messages[0]!.content).toContain('- At most 40000 characters.');
+    expect(prompt.maxTokens).toBe(20_000);
   });
 
   it('asks for facts as JSON with the message ids to cite', () => {

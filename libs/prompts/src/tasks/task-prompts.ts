@@ -27,6 +27,8 @@ export interface TaskPrompt {
   /** When set, the answer must be JSON matching it. */
   readonly jsonSchema?: Record<string, unknown>;
   readonly schemaName?: string;
+  /** The call's max_tokens, when the task's input sets it. */
+  readonly maxTokens?: number;
 }
 
 /** Rules every summary shares, whatever its depth. */
@@ -100,6 +102,7 @@ function summarizePrompt(input: SummarizeInput): TaskPrompt {
       },
       { role: 'user', content: `${preamble}\n\n${renderLines(input.lines)}` },
     ],
+    ...(input.maxTokens && { maxTokens: input.maxTokens }),
   };
 }
 

@@ -172,7 +172,7 @@ export class CompactSessionUseCase {
     previous: PreviousCompaction | null,
     messages: readonly UncompactedMessage[],
   ): Promise<WrittenSummary> {
-    const { inputTokens } = summaryBudget(this.summaries);
+    const { inputTokens, maxTokens } = summaryBudget(this.summaries, 0);
     const maxChars = Math.max(400, Math.min(MAX_SUMMARY_CHARS, Math.floor(inputTokens / 2) * 4));
     const carryTokens =
       Math.max(Math.ceil(maxChars / 4), previous ? estimateTokens(previous.content) : 0) +
@@ -220,6 +220,7 @@ export class CompactSessionUseCase {
         lines,
         depth: carry ? 1 : 0,
         maxChars,
+        ...(maxTokens && { maxTokens }),
       });
       carry = { text: written.text, at: from };
     }

@@ -10,5 +10,6 @@ export function compactionPolicyFrom(config: CompactorConfig): CompactionPolicy 
     leafTokens: config.COMPACTOR_LEAF_TOKENS,
     fanOut: config.COMPACTOR_FAN_OUT,
     windowTokens: config.COMPACTOR_MODEL_WINDOW_TOKENS,
+    summaryTokens: config.COMPACTOR_SUMMARY_TOKENS,
   };
 }

@@ -213,6 +213,7 @@ export class GrowSummaryTreeUseCase {
     messageCount: number,
     depth: number,
   ): Omit<SummarizeRequest, 'lines'> {
+    const { maxChars, maxTokens } = summaryBudget(this.policy, depth);
     return {
       preamble: {
         conversationId: conversation.id,
@@ -224,7 +225,8 @@ export class GrowSummaryTreeUseCase {
         messageCount,
       },
       depth,
-      maxChars: summaryBudget(this.policy).maxChars,
+      maxChars,
+      ...(maxTokens && { maxTokens }),
     };
   }
 }

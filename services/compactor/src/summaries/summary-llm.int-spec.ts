@@ -93,7 +93,12 @@ describe('compactor with a language model that answers malformed JSON (fake Open
         // Completions by the fake endpoint; embeddings stay with the built-in model.
         { name: 'gerty', env: { GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' } },
       ],
-      config: { COMPACTOR_LEAF_MESSAGES: String(LEAF), RETRY_MAX_DELAY_MS: '400' },
+      // A 128k model: room for the v5 budgets (COMPACTOR_SUMMARY_TOKENS, 7k / 14k / 20k).
+      config: {
+        COMPACTOR_LEAF_MESSAGES: String(LEAF),
+        COMPACTOR_MODEL_WINDOW_TOKENS: '131072',
+        RETRY_MAX_DELAY_MS: '400',
+      },
     });
     js = compactor.js;
   });
@@ -136,6 +141,12 @@ describe('compactor with a language model that answers malformed JSON (fake Open
     ]);
     // The malformed answer, then the one that was written.
     expect(chatRequests()).toHaveLength(2);
+    // A leaf may take 7,000 tokens to think and write, half of them its length.
+    const asked = chatRequests()[1]!.body;
+    expect(asked.max_tokens).toBe(7000);
+    expect((asked.messages as Array<{ content: string }>)[0]!.content).toContain(
+      '- At most 14000 characters.',
+    );
     const events = (
       await eventsOn(js, Streams.events.name, Subjects.summaryCreated('acme'), SummaryCreatedSchema)
     ).filter((e) => e.event.conversationId === id);
