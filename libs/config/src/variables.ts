@@ -447,10 +447,16 @@ export const Variables = {
     'The most recent (uncompacted) messages of the conversation a prompt may show.',
   ),
   CONTEXT_MEMORY_HITS: variable(
-    int(1, 100).default(12),
-    '12',
+    int(1, 100).default(40),
+    '40',
     'context-builder',
-    'How many search hits the relevant-memory layer asks retrieval for.',
+    'How many search hits (summaries and facts followed by their source messages) the relevant-memory layer asks retrieval for; it keeps those its share holds (CONTEXT_LAYER_SHARES, memory=4000 tokens).',
+  ),
+  CONTEXT_BEING_RECALL: variable(
+    z.enum(['on', 'off']).default('on'),
+    'on',
+    'context-builder',
+    "A being's context build recalls scenes like the current message (mem.rpc.being.recall: up to 3, each counted recalled) and shows them in its scenes block; off when the runtime calls recall itself.",
   ),
   CONTEXT_SEARCH_TIMEOUT_MS: variable(
     int(20, 60_000).default(1000),

@@ -6,6 +6,7 @@ import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from './context-bui
 import { BuildContextUseCase } from './context/build-context.use-case';
 import { ContextBuildHandler } from './context/context-build.handler';
 import { ContextSourcesRepository } from './context/context-sources.repository';
+import { BeingRecallGateway } from './context/being-recall.gateway';
 import { MemorySearchGateway } from './context/memory-search.gateway';
 import { AgentProfileHandler } from './agents/agent-profile.handler';
 import { AgentProfileRepository } from './agents/agent-profile.repository';
@@ -34,6 +35,7 @@ export class ContextBuilderModule {
         BuildContextUseCase,
         ContextSourcesRepository,
         MemorySearchGateway,
+        BeingRecallGateway,
         AgentProfileRepository,
         WorkspaceRepository,
         SkillsRepository,

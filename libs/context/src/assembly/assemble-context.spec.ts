@@ -58,6 +58,7 @@ function inputs(overrides: Partial<ContextInputs> = {}): ContextInputs {
       { ref: 'message:99', content: 'Sure, what should I deploy?', createdAt: NOW },
       { ref: 'fact:3', content: 'Deploys need a change ticket.', createdAt: null },
     ],
+    recentFacts: [],
     skills: [
       {
         name: 'deploy',
@@ -148,6 +149,41 @@ describe('assembleContext', () => {
       ]),
     );
     expect(result.totalTokens).toBe(result.blocks.reduce((s, b) => s + counter.count(b.text), 0));
+  });
+
+  it("fills layer 4 with the hits first, then the agent's other facts newest first, to its share", () => {
+    const fact = (id: number, day: number, content: string) => ({
+      id: String(id),
+      content,
+      validFrom: new Date(Date.UTC(2026, 10, day)),
+    });
+    const result = assembleContext(
+      inputs({
+        memory: [{ ref: 'fact:21', content: 'The blue cluster hosts billing.', createdAt: null }],
+        recentFacts: [
+          fact(22, 20, 'Sam prefers Python 3.12.'),
+          fact(21, 19, 'The blue cluster hosts billing.'),
+          fact(20, 18, 'The current project is arvis-v3.'),
+          ...Array.from({ length: 400 }, (_, i) =>
+            fact(1000 + i, 1, `Old detail number ${i} of the backlog.`),
+          ),
+        ],
+      }),
+      options(32_000),
+    );
+    const memory = result.blocks.find((b) => b.layer === 'memory')!;
+    expect(memory.text.split('\n').slice(0, 4)).toEqual([
+      'Relevant memory from earlier conversations:',
+      '[MEMORY] The blue cluster hosts billing.',
+      '[MEMORY] [2026-11-20] Sam prefers Python 3.12.',
+      '[MEMORY] [2026-11-18] The current project is arvis-v3.',
+    ]);
+    expect(memory.sourceIds.slice(0, 3)).toEqual(['fact:21', 'fact:22', 'fact:20']);
+    // The share (4,000 tokens by default) is filled (items are counted one by one, the block
+    // as a whole merges a little), and what did not fit is said.
+    expect(memory.tokens).toBeLessThanOrEqual(DEFAULT_LAYER_SHARES.memory);
+    expect(memory.tokens).toBeGreaterThan(DEFAULT_LAYER_SHARES.memory * 0.9);
+    expect(result.cut.some((c) => c.layer === 'memory' && c.sourceIds[0]!.startsWith('fact:1'))).toBe(true);
   });
 
   it('is deterministic for the same inputs', () => {
@@ -411,6 +447,27 @@ describe('assembleContext', () => {
         '- 2026-11-20 — what happened 0 — (relieved)',
         '- 2026-11-21 — what happened 1',
       ]);
+    });
+
+    it('puts what the current message recalled at the head of the scenes block (2-B)', () => {
+      const result = assembleContext(
+        sceneAgent({ recalled: { text: '<memory>relieved / what happened 5</memory>', nodeIds: ['25'] } }),
+        options(),
+      );
+      const scenes = result.blocks.find((b) => b.layer === 'scenes')!;
+      expect(scenes.text.split('\n').slice(0, 3)).toEqual([
+        'Recently active scenes:',
+        '- Recalled just now: <memory>relieved / what happened 5</memory>',
+        '- 2026-11-20 — what happened 0 — (relieved)',
+      ]);
+      expect(scenes.sourceIds.slice(0, 2)).toEqual(['scene:25', 'scene:20']);
+      // An agent without scene memory recalls nothing, whatever it is given.
+      expect(
+        textOf(
+          assembleContext(inputs({ recalled: { text: '<memory>x</memory>', nodeIds: [] } }), options()),
+          'scenes',
+        ),
+      ).toBe('');
     });
 
     it('shows the soul row instead of SOUL.md when the being has one', () => {

@@ -27,6 +27,13 @@ export interface StickyFactInput {
   readonly validFrom: Date;
 }
 
+/** A fact of the agent that is not sticky (layer 4 shows the newest beside the hits). */
+export interface RecentFactInput {
+  readonly id: string;
+  readonly content: string;
+  readonly validFrom: Date;
+}
+
 /** A retrieval hit, in retrieval's order; ref is "message:12", "summary:3", "fact:6". */
 export interface MemoryHitInput {
   readonly ref: string;
@@ -154,6 +161,12 @@ export interface SceneInput {
   readonly nodes: readonly SceneNodeInput[];
 }
 
+/** What a being recalled of the current message: the fragments in their memory tag, and the scenes they came from. */
+export interface RecalledInput {
+  readonly text: string;
+  readonly nodeIds: readonly string[];
+}
+
 export interface ContextInputs {
   /** The moment the prompt is for: today's date and today's notes are its. */
   readonly asOf: Date;
@@ -162,9 +175,13 @@ export interface ContextInputs {
   readonly workspace: readonly WorkspaceDocumentInput[];
   readonly stickyFacts: readonly StickyFactInput[];
   readonly memory: readonly MemoryHitInput[];
+  /** The agent's facts in force that are not sticky, newest first. */
+  readonly recentFacts: readonly RecentFactInput[];
   readonly skills: readonly SkillInput[];
   /** Uncompacted messages of the conversation, oldest first. */
   readonly recent: readonly RecentMessageInput[];
   readonly compaction: CompactionInput | null;
   readonly scene: SceneInput | null;
+  /** A being's recall of the current message (none: not asked, or nothing came back). */
+  readonly recalled?: RecalledInput | null;
 }

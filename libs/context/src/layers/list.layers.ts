@@ -1,4 +1,11 @@
-import type { MemoryHitInput, SceneNodeInput, SkillInput, StickyFactInput } from '../assembly/context-inputs';
+import type {
+  MemoryHitInput,
+  RecalledInput,
+  RecentFactInput,
+  SceneNodeInput,
+  SkillInput,
+  StickyFactInput,
+} from '../assembly/context-inputs';
 import { fillList, type ContextCut, type LayerFill } from '../assembly/layer-fill';
 import { triggeredSkills } from '../skills/skill-triggers';
 import type { TokenCounter } from '../tokens/token-counter';
@@ -30,16 +37,23 @@ export function stickyFactsLayer(facts: readonly StickyFactInput[], counter: Tok
 }
 
 /**
- * Retrieval's hits in retrieval's order, filled greedily; a hit already in the prompt
- * (a message of the recent conversation, a sticky fact) is left out and said so.
+ * Layer 4: retrieval's hits for the current message in retrieval's order, then the agent's
+ * other facts newest first (the Arvis design's "sorted by recency"), filled greedily to the
+ * share. A hit already in the prompt (a message of the recent conversation, a sticky fact) is
+ * left out and said so; a recent fact that is also a hit is shown once, as the hit.
  */
 export function memoryLayer(
   hits: readonly MemoryHitInput[],
+  recentFacts: readonly RecentFactInput[],
   alreadyIn: ReadonlyMap<string, string>,
   counter: TokenCounter,
 ): LayerFill {
   const duplicates: ContextCut[] = [];
-  const items = hits.flatMap((hit) => {
+  const hitRefs = new Set(hits.map((h) => h.ref));
+  const byRecency = recentFacts
+    .map((f) => ({ ref: `fact:${f.id}`, content: f.content, createdAt: f.validFrom }))
+    .filter((f) => !hitRefs.has(f.ref));
+  const items = [...hits, ...byRecency].flatMap((hit) => {
     const where = alreadyIn.get(hit.ref);
     if (where) {
       duplicates.push({
@@ -87,9 +101,27 @@ export function skillsLayer(
     });
 }
 
-/** Block 2-B: the most recently activated scenes, newest first, as sceneToText renders them. */
-export function scenesLayer(nodes: readonly SceneNodeInput[], counter: TokenCounter): LayerFill {
-  const items = nodes.map((n) => ({ text: `- ${nodeText(n)}`, sourceIds: [`scene:${n.id}`] }));
+/**
+ * Block 2-B, the dynamic memory of a being: what the current message just recalled (its
+ * fragments in their memory tag), then the most recently activated scenes, newest first, as
+ * sceneToText renders them.
+ */
+export function scenesLayer(
+  nodes: readonly SceneNodeInput[],
+  recalled: RecalledInput | null,
+  counter: TokenCounter,
+): LayerFill {
+  const items = [
+    ...(recalled
+      ? [
+          {
+            text: `- Recalled just now: ${recalled.text}`,
+            sourceIds: recalled.nodeIds.map((id) => `scene:${id}`),
+          },
+        ]
+      : []),
+    ...nodes.map((n) => ({ text: `- ${nodeText(n)}`, sourceIds: [`scene:${n.id}`] })),
+  ];
   return (cap) =>
     fillList({ layer: 'scenes', role: 'system', header: 'Recently active scenes:', items, counter, cap });
 }

@@ -7,6 +7,7 @@ import { TenantTransactions } from '@engram/store';
 import { CONTEXT_BUILDER_CONFIG, type ContextBuilderConfig } from '../context-builder.config';
 import { ContextSourcesRepository } from './context-sources.repository';
 import { contextRequest } from './context-request';
+import { BeingRecallGateway } from './being-recall.gateway';
 import { MemorySearchGateway } from './memory-search.gateway';
 
 type ContextBuildResponseInit = MessageInitShape<typeof ContextBuildResponseSchema>;
@@ -21,6 +22,7 @@ export class BuildContextUseCase {
     private readonly transactions: TenantTransactions,
     private readonly sources: ContextSourcesRepository,
     private readonly memory: MemorySearchGateway,
+    private readonly recall: BeingRecallGateway,
     @Inject(CONTEXT_BUILDER_CONFIG) private readonly config: ContextBuilderConfig,
   ) {}
 
@@ -59,7 +61,17 @@ export class BuildContextUseCase {
         : null;
       return { ...found, agent: found.agent, sources, scene };
     });
-    const memory = await searching;
+    // A being recalls what the message brings back, as in chat, once its scenes are read (so
+    // the block shows them as they were before this message); a prompt for a past moment
+    // recalls nothing (recall counts, and would change the store for a look back).
+    const [memory, recall] = await Promise.all([
+      searching,
+      loaded.scene && !request.asOf && this.config.CONTEXT_BEING_RECALL === 'on'
+        ? this.recall.recall(tenantId, request.agent, request.currentMessage)
+        : { recalled: null, degradedReason: null },
+    ]);
+    const degradedReason =
+      [memory.degradedReason, recall.degradedReason].filter((r) => r !== null).join('; ') || null;
 
     const model = request.model || loaded.conversation?.model || loaded.agent.model || '';
     const modelCeiling = promptCeilingOf(model, this.config.MODEL_WINDOWS);
@@ -75,6 +87,7 @@ export class BuildContextUseCase {
           ...loaded.sources,
           memory: memory.hits,
           scene: loaded.scene,
+          recalled: recall.recalled,
         },
         { ceilingTokens, shares: this.config.layerShares, counter },
       );
@@ -108,8 +121,8 @@ export class BuildContextUseCase {
       exactTokens: counter.exact,
       model,
       conversationId: loaded.conversation?.id ?? '',
-      degraded: memory.degradedReason !== null,
-      degradedReason: memory.degradedReason ?? '',
+      degraded: degradedReason !== null,
+      degradedReason: degradedReason ?? '',
     };
   }
 }

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { embeddingText } from '@engram/being';
 import { timestampFromDate, Rpcs, type ContextBuildResponse } from '@engram/contracts';
 import { RpcError, type RpcClient } from '@engram/messaging';
 import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
@@ -100,6 +101,8 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       processes: [
         { name: 'gerty', env: { LOG_LEVEL: 'warn' } },
         { name: 'retrieval', env: { LOG_LEVEL: 'warn' } },
+        // A being's recall during chat (mem.rpc.being.recall); no patrol runs of its own.
+        { name: 'patrol', env: { LOG_LEVEL: 'warn', PATROL_EVERY_MS: '0' } },
       ],
     });
     ({ rpc, admin } = cb);
@@ -210,6 +213,8 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     const memory = layer(response, 'memory')[0]!;
     expect(memory.sourceIds).toContain(`message:${older.messageIds[1]}`);
     expect(memory.text).toContain('[MEMORY] [2026-10-01] Billing runs on the blue cluster');
+    // Beside the hits, the agent's other facts in force, newest first (layer 4 as designed).
+    expect(memory.text.split('\n').at(-1)).toBe('[MEMORY] [2026-01-03] Sam likes green tea.');
     expect(layer(response, 'skills')[0]!.sourceIds).toEqual(['skill:deploy']);
     expect(layer(response, 'compaction')[0]).toMatchObject({
       text: 'Previous conversation summary (2026-11-22T08:00Z – 2026-11-22T08:01Z):\nAda and Sam greeted each other after a quiet weekend.',
@@ -273,6 +278,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     expect(layer(past, 'sticky_facts')[0]!.text).toBe(
       'Always keep in mind:\n[STICKY] Deploys happen on Tuesdays.',
     );
+    expect(past.blocks.map((b) => b.text).join('\n')).not.toContain('green tea');
     expect(layer(past, 'recent')).toEqual([]);
     expect(layer(past, 'compaction')).toEqual([]);
     const remembered = [...layer(past, 'memory'), ...past.cut.filter((c) => c.layer === 'memory')].flatMap(
@@ -566,6 +572,79 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     await rpc.call(Rpcs.agentPut, { agent: 'kit', name: 'Kit', sceneMemory: false }, { tenantId: TENANT });
     const profiled = await build({ agent: 'kit', sessionKey: 'first', currentMessage: 'hi' });
     expect(layer(profiled, 'persona')).toHaveLength(1);
+  });
+
+  it("recalls a being's scenes like the current message, at the head of its scenes block, counted recalled", async () => {
+    await admin.query(`INSERT INTO beings (tenant_id, agent) VALUES ($1, 'mia')`, [TENANT]);
+    const clusters = await seedClusters('mia', [['Kitchen', 'Private']]);
+    const written = { when: [], dialogue: [], sensory: [] };
+    const scene = {
+      action: 'baked sourdough bread with Sam in the kitchen',
+      actors: ['Sam'],
+      feeling: 'warm',
+      ...written,
+    };
+    const other = { action: 'filed the quarterly tax return', actors: ['me'], feeling: 'tired', ...written };
+    const embedded = await rpc.call(
+      Rpcs.gertyEmbed,
+      { texts: [embeddingText(scene, scene.feeling), embeddingText(other, other.feeling)] },
+      { timeoutMs: 10_000 },
+    );
+    const ids: string[] = [];
+    for (const [i, s] of [scene, other].entries())
+      ids.push(
+        (
+          await admin.query(
+            `INSERT INTO memory_nodes (tenant_id, agent, scene, feeling, cluster_id, status, embedding, embedding_model, last_activated)
+             VALUES ($1, 'mia', $2, $3, $4, 'active', $5::halfvec, $6, $7) RETURNING id::text`,
+            [
+              TENANT,
+              JSON.stringify(s),
+              s.feeling,
+              clusters['Kitchen'],
+              `[${embedded.vectors[i]!.values.join(',')}]`,
+              embedded.model,
+              new Date(NOW.getTime() - (i + 1) * 3_600_000),
+            ],
+          )
+        ).rows[0].id,
+      );
+    const response = await build({
+      agent: 'mia',
+      sessionKey: 'kitchen',
+      currentMessage: 'Shall we bake sourdough bread again?',
+      asOf: undefined,
+    });
+    const scenes = layer(response, 'scenes')[0]!;
+    const recalled = /^- Recalled just now: <memory>(.*)<\/memory>$/.exec(scenes.text.split('\n')[1]!);
+    // Fragments come back shuffled (memories return unsorted).
+    expect(recalled?.[1]!.split(' / ').sort()).toEqual([scene.action, 'warm']);
+    expect(scenes.sourceIds[0]).toBe(`scene:${ids[0]}`);
+    expect(response.degraded).toBe(false);
+    const counts = await admin.query(
+      `SELECT id::text, reactivation_count FROM memory_nodes WHERE agent = 'mia' ORDER BY id`,
+    );
+    expect(counts.rows).toEqual([
+      { id: ids[0], reactivation_count: 1 },
+      { id: ids[1], reactivation_count: 0 },
+    ]);
+
+    // A prompt for a past moment recalls nothing, and counts nothing.
+    const past = await build({ agent: 'mia', sessionKey: 'kitchen', currentMessage: 'Sourdough bread?' });
+    expect(layer(past, 'scenes')[0]!.text).not.toContain('Recalled just now');
+
+    // The patrol down: the prompt goes without recalled scenes, and says why.
+    const patrol = cb.process('patrol');
+    patrol.kill();
+    await patrol.exited;
+    const degraded = await build({
+      agent: 'mia',
+      sessionKey: 'kitchen',
+      currentMessage: 'Shall we bake sourdough bread again?',
+      asOf: undefined,
+    });
+    expect(degraded.degradedReason).toMatch(/recalled scenes left out: /);
+    expect(layer(degraded, 'scenes')[0]!.text).not.toContain('Recalled just now');
   });
 
   it('still builds when retrieval is down, without memory, and says so', async () => {

@@ -3,6 +3,7 @@ import type {
   AgentProfileInput,
   BeingNoteInput,
   CompactionInput,
+  RecentFactInput,
   RecentMessageInput,
   SceneInput,
   SkillInput,
@@ -31,6 +32,7 @@ export interface AgentAndConversation {
 export interface ConversationSources {
   readonly workspace: WorkspaceDocumentInput[];
   readonly stickyFacts: StickyFactInput[];
+  readonly recentFacts: RecentFactInput[];
   readonly skills: SkillInput[];
   readonly recent: RecentMessageInput[];
   readonly compaction: CompactionInput | null;
@@ -38,6 +40,8 @@ export interface ConversationSources {
 
 /** At most this many sticky facts are read; the budget keeps the most important anyway. */
 const MAX_STICKY_FACTS = 500;
+/** At most this many of the agent's other facts, the newest, are read for layer 4; its share keeps what fits. */
+const MAX_RECENT_FACTS = 200;
 /** At most this many think notes, rules, preferences or relationships go into the persona. */
 const MAX_PERSONA_ITEMS = 200;
 /** At most this many unread notes, and as many pieces of knowledge, the newest, go into the snapshot. */
@@ -107,7 +111,7 @@ export class ContextSourcesRepository {
 
   /**
    * The conversation's layers and the agent's documents, facts and skills. With `asOf` (a prompt
-   * for a past moment) nothing said after it: sticky facts in force at it, the latest compaction
+   * for a past moment) nothing said after it: sticky and other facts in force at it, the latest compaction
    * of messages said by then, and the messages said by then that it does not cover. Profile,
    * documents and skills are read as they stand: the store keeps no earlier version of them.
    */
@@ -140,6 +144,13 @@ export class ContextSourcesRepository {
         ORDER BY importance DESC, valid_from DESC, id LIMIT ${MAX_STICKY_FACTS}`,
         asOf ? [agent, asOf] : [agent],
       );
+    const others: Array<{ id: string; content: string; valid_from: Date }> = await manager.query(
+      `SELECT id::text, content, valid_from FROM facts
+        WHERE agent = $1 AND lifetime <> 'sticky'
+          AND ${asOf ? FACT_IN_FORCE_AT_2 : 'valid_to IS NULL AND (expires_at IS NULL OR expires_at > now())'}
+        ORDER BY valid_from DESC, id DESC LIMIT ${MAX_RECENT_FACTS}`,
+      asOf ? [agent, asOf] : [agent],
+    );
     const skills: Array<{
       name: string;
       description: string | null;
@@ -193,6 +204,7 @@ export class ContextSourcesRepository {
         importance: f.importance,
         validFrom: f.valid_from,
       })),
+      recentFacts: others.map((f) => ({ id: f.id, content: f.content, validFrom: f.valid_from })),
       skills,
       recent: recent.reverse().map((m) => ({
         id: m.id,

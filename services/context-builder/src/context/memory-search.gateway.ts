@@ -30,14 +30,15 @@ export class MemorySearchGateway {
     try {
       const response = await this.rpc.call(
         Rpcs.search,
-        // Summaries stay summaries (no expansion): a prompt wants the gist, not the transcript.
+        // Expanded as the RivetOS design has it: a summary or fact hit is followed by its most
+        // relevant source messages; the layer keeps the best of them its share holds.
         // No access is recorded: a prompt built twice from the same store is the same prompt,
         // and memories shown every turn would otherwise boost themselves.
         {
           query,
           filters: { agent },
           topK: this.config.CONTEXT_MEMORY_HITS,
-          expand: false,
+          expand: true,
           recordAccess: false,
           ...(asOf && { asOf: timestampFromDate(asOf) }),
         },
