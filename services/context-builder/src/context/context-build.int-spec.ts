@@ -461,6 +461,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
         'persona',
         'workspace',
         'sticky_facts',
+        'memory', // no hit for "status?": the agent's other facts
         'scenes',
         'compaction',
         'snapshot',
@@ -657,7 +658,10 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     });
     expect(response.degraded).toBe(true);
     expect(response.degradedReason).toMatch(/relevant memory left out: UNAVAILABLE/);
-    expect(layer(response, 'memory')).toEqual([]);
+    // No hits; the agent's other facts come from the store, not from retrieval.
+    expect(layer(response, 'memory').map((b) => b.text)).toEqual([
+      'Relevant memory from earlier conversations:\n[MEMORY] [2026-01-03] Sam likes green tea.',
+    ]);
     expect(layer(response, 'recent')).toHaveLength(4);
   });
 });
