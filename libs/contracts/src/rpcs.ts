@@ -406,7 +406,8 @@ export const Rpcs = {
     BeingRecallRequestSchema,
     BeingRecallResponseSchema,
     beingRecallRules,
-    { owner: 'patrol' },
+    // A being's context build recalls the current message, as chat does.
+    { owner: 'patrol', callers: ['api', 'context-builder'] },
   ),
   beingRecallMemory: rpc(
     'mem.rpc.being.recall_memory',
