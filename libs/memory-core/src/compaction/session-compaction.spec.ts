@@ -4,6 +4,7 @@ import {
   DEFAULT_SESSION_COMPACTION_POLICY as policy,
   planSessionCompaction,
   summaryChunks,
+  unreadByTurns,
 } from './session-compaction';
 
 const messages = (tokens: number[]) => tokens.map((t, i) => ({ id: String(i + 1), tokens: t }));
@@ -84,5 +85,25 @@ describe('chunksOf / compactionStepKey', () => {
   it('groups by size and names a step by its conversation and newest message', () => {
     expect(chunksOf([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
     expect(compactionStepKey('7', '42')).toBe('compaction-7-42');
+  });
+});
+
+describe('unreadByTurns', () => {
+  /** "u" a message, "A" the last assistant message of its turn. */
+  const transcript = (shape: string) =>
+    [...shape].map((c, i) => ({ id: String(i + 1), endsTurn: c === 'A' }));
+  const unread = (shape: string, window: number) => unreadByTurns(transcript(shape), window).map((m) => m.id);
+
+  it('leaves out what a following turn end reads within its window, itself included', () => {
+    expect(unread('uAuA', 15)).toEqual([]);
+    // A window of 3: the end at 3 reads 1–3, the end at 6 reads 4–6; with no end at 3, 1–3 are unread.
+    expect(unread('uuAuuA', 3)).toEqual([]);
+    expect(unread('uuuuuA', 3)).toEqual(['1', '2', '3']);
+  });
+
+  it('keeps what no turn end follows: user-only turns, the tail after the last answer', () => {
+    expect(unread('uuu', 15)).toEqual(['1', '2', '3']);
+    expect(unread('uAuu', 15)).toEqual(['3', '4']);
+    expect(unread('', 15)).toEqual([]);
   });
 });

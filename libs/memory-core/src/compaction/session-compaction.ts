@@ -134,3 +134,24 @@ export function chunksOf<T>(items: readonly T[], size: number): T[][] {
 export function compactionStepKey(conversationId: string, lastMessageId: string): string {
   return `compaction-${conversationId}-${lastMessageId}`;
 }
+
+/** A message as turn fact coverage sees it: whether it is the last assistant message of its turn. */
+export interface TurnEnd {
+  readonly endsTurn: boolean;
+}
+
+/**
+ * Of `messages` (a run of the transcript in its order), those no turn's fact extraction reads.
+ * A turn with an assistant message has its facts extracted from the conversation's last
+ * `window` messages up to its last assistant message, so a message is read when such a
+ * message is it or follows it within `window` positions.
+ */
+export function unreadByTurns<T extends TurnEnd>(messages: readonly T[], window: number): T[] {
+  const unread: T[] = [];
+  let nextEnd = Infinity;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.endsTurn) nextEnd = i;
+    if (nextEnd - i >= window) unread.push(messages[i]!);
+  }
+  return unread.reverse();
+}

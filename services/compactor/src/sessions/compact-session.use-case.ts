@@ -10,6 +10,7 @@ import {
   planSessionCompaction,
   summaryBudget,
   summaryChunks,
+  unreadByTurns,
   type CompactionPolicy,
   type SessionCompactionPolicy,
 } from '@engram/memory-core';
@@ -42,8 +43,9 @@ const MAX_SUMMARY_CHARS = 8000;
 /**
  * Session compaction: when a conversation's uncompacted messages pass 75 % of its model's
  * window, its oldest ones (down to 40 %, the newest 10 always kept, at most 240 a step: a
- * step cut short is continued by the conversation's next run, and says so) get their facts
- * extracted (windows of at most 15 messages, keyed by the step), and are folded into a
+ * step cut short is continued by the conversation's next run, and says so) get the facts
+ * of those no turn's extraction reads extracted (windows of at most 15 messages, keyed by
+ * the step: a turn's window already covers the rest), and are folded into a
  * rolling summary with the previous compaction's; then one transaction writes the facts,
  * the compaction row and the messages' compacted_at (never deleting a message), with the
  * step's mem.fact.upserted and mem.compaction.created in its outbox. One writer per
@@ -94,7 +96,14 @@ export class CompactSessionUseCase {
       const origin: FactOrigin = { tenantId, agent: conversation.agent, conversationId, keyToken };
 
       // Memory off for the tenant: the transcript is still compacted, but no fact is derived from it.
-      const extracted = conversation.memoryEnabled ? await this.extractFacts(tenantId, step.messages) : [];
+      // What a turn's extraction reads (compactor-facts) is not asked twice: only the rest.
+      const unread = new Set(unreadByTurns(uncompacted, FACT_WINDOW_MESSAGES));
+      const extracted = conversation.memoryEnabled
+        ? await this.extractFacts(
+            tenantId,
+            step.messages.filter((m) => unread.has(m)),
+          )
+        : [];
       const summary = await this.summarize(tenantId, conversation, previous, step.messages);
 
       await this.transactions.run(tenantId, async (m) => {

@@ -50,7 +50,14 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
   const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
   const count = (text: string, params: unknown[] = []) => compactor.count(text, params);
 
-  async function publishTurns(tenant: string, session: string, from: number, to: number): Promise<void> {
+  /** Turns `from`–`to` (~150 tokens each); those below `unansweredBelow` are two user messages, no answer. */
+  async function publishTurns(
+    tenant: string,
+    session: string,
+    from: number,
+    to: number,
+    unansweredBelow = 0,
+  ): Promise<void> {
     const start = Date.parse('2026-03-01T09:00:00Z');
     const acks = [];
     for (let t = from; t < to; t++) {
@@ -70,7 +77,13 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
         occurredAt: new Date(start + t * 60_000).toISOString(),
         messages: [
           { role: 'user', author: 'Ada', content: user },
-          { role: 'assistant', author: 'helper', content: assistant },
+          t < unansweredBelow
+            ? {
+                role: 'user',
+                author: 'Ada',
+                content: `Also, my neighbour number ${t} came along.`.padEnd(300, ' .'),
+              }
+            : { role: 'assistant', author: 'helper', content: assistant },
         ],
       };
       acks.push(
@@ -150,7 +163,9 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     const summarizeCalls = replicas.map((app) =>
       jest.spyOn(app.get(CompactorGertyGateway), 'summarizeSession'),
     );
-    await publishTurns('acme', 'long', 0, 45); // ~6,750 tokens > 6,144
+    // ~6,750 tokens > 6,144; the first 10 turns unanswered: no turn's extraction reads their
+    // first 7 messages (the first answer, message 22, reads the 15 up to it).
+    await publishTurns('acme', 'long', 0, 45, 10);
     const id = await conversationId('acme', 'long', 90);
     await waitFor(
       'first compaction announced',
@@ -192,6 +207,14 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       [first!.fact_ids, compacted.map((m) => m.id)],
     );
     expect(sourced).toBe(first!.fact_ids.length);
+    // The step asked only about the messages no turn reads; the others' facts are their turns'.
+    const unread = messages.slice(0, 7).map((m) => m.id);
+    const stepFacts = await sql<{ sources: string[] }>(
+      `SELECT source_message_ids::text[] AS sources FROM facts WHERE origin_key LIKE $1`,
+      [`%:compaction-${id}-%`],
+    );
+    expect(stepFacts.length).toBeGreaterThan(0);
+    expect(stepFacts.filter((f) => !f.sources.some((s) => unread.includes(s)))).toEqual([]);
 
     // Redelivery and replicas: every replica runs the conversation again, at once, twice: nothing new.
     for (let round = 0; round < 2; round++) {

@@ -28,6 +28,8 @@ export interface UncompactedMessage {
   readonly content: string;
   readonly createdAt: Date;
   readonly tokens: number;
+  /** The last assistant message of its turn: the turn's facts were extracted from the window ending here. */
+  readonly endsTurn: boolean;
 }
 
 /** The conversation's latest compaction: what the next one builds on. */
@@ -129,8 +131,12 @@ export class SessionCompactionRepository {
       content: string;
       created_at: Date;
       token_estimate: number;
+      ends_turn: boolean;
     }> = await m.query(
-      `SELECT id::text, role, author, content, created_at, token_estimate
+      // A turn's later messages are never compacted before its earlier ones, so its last
+      // assistant message is among these whenever any of the turn is.
+      `SELECT id::text, role, author, content, created_at, token_estimate,
+              role = 'assistant' AND position = max(position) FILTER (WHERE role = 'assistant') OVER (PARTITION BY turn_id) AS ends_turn
          FROM messages
         WHERE conversation_id = $1 AND compacted_at IS NULL
         ORDER BY created_at, stream_seq, position, id`,
@@ -143,6 +149,7 @@ export class SessionCompactionRepository {
       content: r.content,
       createdAt: r.created_at,
       tokens: r.token_estimate,
+      endsTurn: r.ends_turn,
     }));
   }
 
