@@ -264,7 +264,7 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
             field: 'task',
             description:
               'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory, ' +
-              'consolidate_scenes, split_cluster, write_diary, write_think_notes (got "translate")',
+              'consolidate_scenes, split_cluster, write_diary, write_think_notes, repair_scene (got "translate")',
           },
         ],
       });
@@ -317,6 +317,7 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
         },
         write_diary: { being, day: '2026-11-02', scenes: ['2026-11-02 — the kitchen — baked bread'] },
         write_think_notes: { being, day: '2026-11-02', scenes: [] },
+        repair_scene: { text: '{"action": "baked bread"}', problems: ['actors: Required'] },
       };
       for (const [task, taskInput] of Object.entries(inputs)) {
         const error = await rpcFailure(complete({ task, taskInput }));

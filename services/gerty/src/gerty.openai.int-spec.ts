@@ -10,6 +10,7 @@ import {
   CLUSTER_SPLIT_JSON_SCHEMA,
   EXTRACTED_FACTS_JSON_SCHEMA,
   MEMORY_ANSWER_JSON_SCHEMA,
+  REPAIRED_SCENE_JSON_SCHEMA,
   SCENE_CONSOLIDATION_JSON_SCHEMA,
   THINK_NOTES_JSON_SCHEMA,
 } from '@engram/prompts';
@@ -450,6 +451,31 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
       expect(toJson(ValueSchema, response.json!)).toEqual({ notes });
     });
 
+    it('repair_scene: asks with its JSON schema, the problems and the note; answers the scene', async () => {
+      const scene = {
+        action: 'baked bread with Mia',
+        actors: ['me', 'Mia'],
+        when: ['2026-11-02'],
+        setting: 'the kitchen',
+        dialogue: [],
+        sensory: [],
+        feeling: '',
+      };
+      server.script({ kind: 'content', content: JSON.stringify(scene) });
+      const response = await complete({
+        task: 'repair_scene',
+        taskInput: { text: 'baked bread with Mia in the kitchen, 2026-11-02', problems: ['not JSON: x'] },
+      });
+
+      expect(sent().response_format).toMatchObject({
+        json_schema: { name: 'repaired_scene', schema: REPAIRED_SCENE_JSON_SCHEMA },
+      });
+      expect(sentMessages()[1]!.content).toBe(
+        'Why it is not a scene:\n- not JSON: x\n\nThe note:\nbaked bread with Mia in the kitchen, 2026-11-02',
+      );
+      expect(toJson(ValueSchema, response.json!)).toEqual(scene);
+    });
+
     it('answers INTERNAL when the model answers a JSON task without JSON, even after the repair', async () => {
       for (const request of [consolidation, split, { task: 'write_think_notes', taskInput: day }]) {
         server.requests.length = 0;
@@ -480,6 +506,19 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
           request: { task: 'write_think_notes', taskInput: day },
           answer: { notes: ['Only one note.'] },
           problem: 'write_think_notes answer is not in the expected shape: notes: ',
+        },
+        {
+          request: { task: 'repair_scene', taskInput: { text: 'baked bread', problems: [] } },
+          answer: {
+            action: 'baked bread',
+            actors: [],
+            when: [],
+            setting: '',
+            dialogue: [],
+            sensory: [],
+            feeling: '',
+          },
+          problem: 'repair_scene answer is not in the expected shape: actors: ',
         },
       ];
       for (const { request, answer, problem } of cases) {

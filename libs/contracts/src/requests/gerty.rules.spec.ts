@@ -21,7 +21,13 @@ describe('gerty.rpc.complete rules', () => {
 
   it('accept a task, or chat messages in the three roles', () => {
     expect(complete({ task: 'summarize', taskInput: {} })).toEqual({});
-    for (const task of ['consolidate_scenes', 'split_cluster', 'write_diary', 'write_think_notes'])
+    for (const task of [
+      'consolidate_scenes',
+      'split_cluster',
+      'write_diary',
+      'write_think_notes',
+      'repair_scene',
+    ])
       expect(complete({ task, taskInput: {} })).toEqual({});
     expect(
       complete({
@@ -39,7 +45,7 @@ describe('gerty.rpc.complete rules', () => {
     expect(complete({ task: 'translate' })).toEqual({
       task:
         'task must be one of summarize, extract_facts, describe_tool_call, answer_from_memory, ' +
-        'consolidate_scenes, split_cluster, write_diary, write_think_notes (got "translate")',
+        'consolidate_scenes, split_cluster, write_diary, write_think_notes, repair_scene (got "translate")',
     });
     expect(complete({})).toEqual({ messages: 'give messages, or a task' });
     expect(complete({ messages: [{ role: 'user' }, { role: 'tool' }] })).toEqual({

@@ -28,7 +28,7 @@ export const FACT_LIFETIMES = ['sticky', 'user_preference', 'project_context', '
 export type FactLifetime = (typeof FACT_LIFETIMES)[number];
 
 /**
- * The tasks Engram asks of a model, by name (CompleteRequest.task). The last four are scene
+ * The tasks Engram asks of a model, by name (CompleteRequest.task). The last five are scene
  * memory's patrol: only a language model does them.
  */
 export const TASKS = [
@@ -40,6 +40,7 @@ export const TASKS = [
   'split_cluster',
   'write_diary',
   'write_think_notes',
+  'repair_scene',
 ] as const;
 export type TaskName = (typeof TASKS)[number];
 

@@ -1,4 +1,10 @@
-import { checkConsolidation, checkDiary, checkSplit, checkThinkNotes } from './scene-memory-checks';
+import {
+  checkConsolidation,
+  checkDiary,
+  checkSplit,
+  checkThinkNotes,
+  repairedScene,
+} from './scene-memory-checks';
 
 describe('checkConsolidation', () => {
   const input = {
@@ -213,6 +219,22 @@ describe('checkThinkNotes', () => {
     expect(checkThinkNotes({ notes: ['a', 'b', 'c'.repeat(301)] })).toEqual({
       ok: false,
       reason: 'note 3 is 301 characters; at most 300',
+    });
+  });
+});
+
+describe('repairedScene', () => {
+  const scene = { action: 'baked bread', actors: ['me'], when: [], dialogue: [], sensory: [] };
+
+  it('leaves out the setting and feeling the note does not give', () => {
+    expect(repairedScene({ ...scene, setting: '', feeling: '' })).toEqual(scene);
+  });
+
+  it('keeps those it gives', () => {
+    expect(repairedScene({ ...scene, setting: 'the kitchen', feeling: 'warm' })).toEqual({
+      ...scene,
+      setting: 'the kitchen',
+      feeling: 'warm',
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { Scene } from '@engram/being';
 import { SCENE_TASK_LIMITS, type ClusterSplit, type SceneConsolidation } from './task-inputs';
 
 /**
@@ -144,4 +145,13 @@ export function checkThinkNotes(output: { readonly notes: readonly string[] }): 
       reason: `note ${long + 1} is ${notes[long]!.length} characters; at most ${SCENE_TASK_LIMITS.noteChars}`,
     };
   return { ok: true, notes };
+}
+
+/**
+ * A repaired scene as the store keeps it: the "" that stands for a setting or feeling the note
+ * does not give is left out, so the scene reads like one the being wrote without them.
+ */
+export function repairedScene(output: Scene): Scene {
+  const { setting, feeling, ...rest } = output;
+  return { ...rest, ...(setting && { setting }), ...(feeling && { feeling }) };
 }

@@ -2,6 +2,7 @@ import {
   CLUSTER_SPLIT_JSON_SCHEMA,
   parseTaskInput,
   renderTaskPrompt,
+  REPAIRED_SCENE_JSON_SCHEMA,
   SCENE_CONSOLIDATION_JSON_SCHEMA,
   SCENE_TASK_LIMITS,
   THINK_NOTES_JSON_SCHEMA,
@@ -246,5 +247,53 @@ describe('write_think_notes', () => {
         diary: 'd'.repeat(SCENE_TASK_LIMITS.diaryChars + 1),
       }),
     ).toEqual([expect.stringMatching(/^day:/), expect.stringMatching(/^diary:/)]);
+  });
+});
+
+describe('repair_scene', () => {
+  const text = '{"action": "baked bread with Mia",\n "when": "2026-11-02"}';
+
+  it('asks to rewrite the note as one scene, keeping what it says and inventing nothing, with why it did not parse', () => {
+    const input = parsed('repair_scene', {
+      text,
+      problems: ['actors: Invalid input: expected array,\n received undefined', 'when: expected array'],
+    });
+    const prompt = renderTaskPrompt('repair_scene', input);
+    const [system, user] = prompt.messages;
+    expect(system!.content).toMatch(/^You mend a note an AI being wrote for its scene memory/);
+    expect(system!.content).toContain('Keep everything the note says');
+    expect(system!.content).toContain('add no events, people, places, dates or words of your own');
+    expect(user!.content).toBe(
+      'Why it is not a scene:\n' +
+        '- actors: Invalid input: expected array, received undefined\n' +
+        '- when: expected array\n\n' +
+        `The note:\n${text}`,
+    );
+    expect(prompt.jsonSchema).toBe(REPAIRED_SCENE_JSON_SCHEMA);
+    expect(prompt.schemaName).toBe('repaired_scene');
+    expect(REPAIRED_SCENE_JSON_SCHEMA).toMatchObject({
+      required: ['action', 'actors', 'when', 'setting', 'dialogue', 'sensory', 'feeling'],
+      additionalProperties: false,
+    });
+  });
+
+  it('shows the note alone when no problem is given', () => {
+    const input = parsed('repair_scene', { text, problems: [] });
+    expect(renderTaskPrompt('repair_scene', input).messages[1]!.content).toBe(`The note:\n${text}`);
+  });
+
+  it('refuses an empty or too long note and too many or too long problems', () => {
+    expect(problemsOf('repair_scene', { text: '  ', problems: [] })).toEqual([
+      expect.stringMatching(/^text:/),
+    ]);
+    expect(
+      problemsOf('repair_scene', {
+        text: 't'.repeat(SCENE_TASK_LIMITS.repairChars + 1),
+        problems: Array.from({ length: SCENE_TASK_LIMITS.repairProblems + 1 }, () => 'p'),
+      }),
+    ).toEqual([expect.stringMatching(/^text:/), expect.stringMatching(/^problems:/)]);
+    expect(
+      problemsOf('repair_scene', { text, problems: ['p'.repeat(SCENE_TASK_LIMITS.problemChars + 1)] }),
+    ).toEqual([expect.stringMatching(/^problems\[0\]:/)]);
   });
 });

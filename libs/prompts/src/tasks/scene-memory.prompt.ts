@@ -4,6 +4,7 @@ import {
   type BeingProfile,
   type ClusterScene,
   type ConsolidateScenesInput,
+  type RepairSceneInput,
   type SceneNode,
   type SplitClusterInput,
   type WriteDiaryInput,
@@ -29,6 +30,19 @@ export const CLUSTER_SPLIT_JSON_SCHEMA = strictJsonSchema(
 );
 
 export const THINK_NOTES_JSON_SCHEMA = strictJsonSchema(z.strictObject({ notes: z.array(z.string()) }));
+
+/** A scene with every field required: "" and [] stand for what the note does not say. */
+export const REPAIRED_SCENE_JSON_SCHEMA = strictJsonSchema(
+  z.strictObject({
+    action: z.string(),
+    actors: z.array(z.string()),
+    when: z.array(z.string()),
+    setting: z.string(),
+    dialogue: z.array(z.string()),
+    sensory: z.array(z.string()),
+    feeling: z.string(),
+  }),
+);
 
 /** Rules for tidying one cluster's scenes. */
 export const CONSOLIDATION_RULES = [
@@ -63,6 +77,14 @@ export const THINK_NOTES_RULES = [
   `Write ${SCENE_TASK_LIMITS.notes.min} to ${SCENE_TASK_LIMITS.notes.max} short notes to keep in mind next time: what to follow up on, ask about, remember or do differently.`,
   `Each note is one line of at most ${SCENE_TASK_LIMITS.noteChars} characters, in the first person and in your own voice.`,
   'Use only what the day’s scenes and diary say; invent nothing.',
+];
+
+/** Rules for rewriting a scene note that did not parse. */
+export const REPAIR_RULES = [
+  'Keep everything the note says, in its words where you can; add no events, people, places, dates or words of your own.',
+  '`action`: what happened. `actors`: who took part; "me" for the being when the note names nobody.',
+  '`when`: the dates or time labels the note gives, as written; none when it gives none.',
+  '`setting` (where), `dialogue` (what was said), `sensory` (what was seen, heard, felt) and `feeling` (how it felt): "" or [] when the note does not say.',
 ];
 
 /** Texts from the caller may span lines; each stays on one line of the prompt. */
@@ -183,5 +205,26 @@ export function writeThinkNotesPrompt(input: WriteThinkNotesInput): TaskPrompt {
     ],
     jsonSchema: THINK_NOTES_JSON_SCHEMA,
     schemaName: 'think_notes',
+  };
+}
+
+export function repairScenePrompt(input: RepairSceneInput): TaskPrompt {
+  const problems = input.problems.length
+    ? `Why it is not a scene:\n${input.problems.map((p) => `- ${oneLine(p)}`).join('\n')}\n\n`
+    : '';
+  return {
+    messages: [
+      {
+        role: 'system',
+        content: [
+          'You mend a note an AI being wrote for its scene memory: it was meant to be one scene as JSON, but it is not one. Rewrite it as that scene.',
+          ...REPAIR_RULES.map((r) => `- ${r}`),
+          'Answer with JSON: {"action": "…", "actors": ["…"], "when": ["…"], "setting": "…", "dialogue": ["…"], "sensory": ["…"], "feeling": "…"}.',
+        ].join('\n'),
+      },
+      { role: 'user', content: `${problems}The note:\n${input.text}` },
+    ],
+    jsonSchema: REPAIRED_SCENE_JSON_SCHEMA,
+    schemaName: 'repaired_scene',
   };
 }

@@ -76,6 +76,23 @@ describe('parseTaskAnswer', () => {
     expect(shape('write_think_notes', { notes: ['a', 'b', 'c'.repeat(301)] })).toThrow(/\(notes\.2: /);
   });
 
+  it('reads repair_scene as a scene, its lists defaulted, and refuses one without actors', () => {
+    const model = 'openai:x';
+    const json = { action: ' baked bread ', actors: ['me'], when: ['2026-11-02'], setting: '', feeling: '' };
+    expect(parseTaskAnswer('repair_scene', { text: '', json, model }).output).toEqual({
+      action: 'baked bread',
+      actors: ['me'],
+      when: ['2026-11-02'],
+      setting: '',
+      dialogue: [],
+      sensory: [],
+      feeling: '',
+    });
+    expect(() =>
+      parseTaskAnswer('repair_scene', { text: '', json: { action: 'baked bread', actors: [] }, model }),
+    ).toThrow(/repair_scene in another shape \(actors: /);
+  });
+
   it('refuses an answer in another shape, naming the model, the task and the problem', () => {
     const noJson = () => parseTaskAnswer('answer_from_memory', { text: 'cats', model: 'openai:x' });
     expect(noJson).toThrow(TaskAnswerShapeError);

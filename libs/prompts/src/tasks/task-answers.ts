@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sceneSchema } from '@engram/being';
 import {
   clusterSplit,
   extractedFacts,
@@ -21,12 +22,13 @@ export const TASK_ANSWERS = {
   split_cluster: { from: 'json', schema: clusterSplit },
   write_diary: { from: 'text', schema: z.string() },
   write_think_notes: { from: 'json', schema: thinkNotes },
+  repair_scene: { from: 'json', schema: sceneSchema },
 } as const satisfies Record<TaskName, { from: 'text' | 'json'; schema: z.ZodType }>;
 
 /**
  * What a task answers: summarize, describe_tool_call and write_diary text, extract_facts
  * ExtractedFacts, answer_from_memory MemoryAnswer, consolidate_scenes SceneConsolidation,
- * split_cluster ClusterSplit, write_think_notes ThinkNotes.
+ * split_cluster ClusterSplit, write_think_notes ThinkNotes, repair_scene Scene.
  */
 export type TaskOutput<T extends TaskName> = z.output<(typeof TASK_ANSWERS)[T]['schema']>;
 

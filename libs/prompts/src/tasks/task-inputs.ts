@@ -104,6 +104,9 @@ export const SCENE_TASK_LIMITS = {
   groupNameChars: 60,
   notes: { min: 3, max: 7 },
   noteChars: 300,
+  repairChars: 20_000,
+  repairProblems: 20,
+  problemChars: 300,
 } as const;
 
 const L = SCENE_TASK_LIMITS;
@@ -175,6 +178,14 @@ export const writeThinkNotesInput = z.object({
   diary: z.string().trim().max(L.diaryChars).optional(),
 });
 
+/** A scene note that did not parse, as repair_scene sees it. */
+export const repairSceneInput = z.object({
+  /** The note as the being wrote it (without the PARSE_FAILED mark). */
+  text: z.string().trim().min(1).max(L.repairChars),
+  /** Why it is not a scene ("actors: …"); none when only the stored scene was broken. */
+  problems: z.array(z.string().trim().min(1).max(L.problemChars)).max(L.repairProblems),
+});
+
 /** What consolidate_scenes answers, from any model (before checkConsolidation holds it to the nodes). */
 export const sceneConsolidation = z.object({
   merges: z
@@ -216,6 +227,7 @@ export type ClusterScene = z.infer<typeof clusterScene>;
 export type SplitClusterInput = z.infer<typeof splitClusterInput>;
 export type WriteDiaryInput = z.infer<typeof writeDiaryInput>;
 export type WriteThinkNotesInput = z.infer<typeof writeThinkNotesInput>;
+export type RepairSceneInput = z.infer<typeof repairSceneInput>;
 export type SceneConsolidation = z.infer<typeof sceneConsolidation>;
 export type ClusterSplit = z.infer<typeof clusterSplit>;
 export type ThinkNotes = z.infer<typeof thinkNotes>;
@@ -229,6 +241,7 @@ export const TASK_INPUTS = {
   split_cluster: splitClusterInput,
   write_diary: writeDiaryInput,
   write_think_notes: writeThinkNotesInput,
+  repair_scene: repairSceneInput,
 } as const satisfies Record<TaskName, z.ZodType>;
 
 export type TaskInput<T extends TaskName> = z.infer<(typeof TASK_INPUTS)[T]>;

@@ -4,6 +4,7 @@ import { ordinalWidthFor, renderPreamble, renderTranscriptLine } from '@engram/l
 import { answerFromMemoryPrompt } from './answer-from-memory.prompt';
 import {
   consolidateScenesPrompt,
+  repairScenePrompt,
   splitClusterPrompt,
   writeDiaryPrompt,
   writeThinkNotesPrompt,
@@ -13,6 +14,7 @@ import {
   type ConsolidateScenesInput,
   type DescribeToolCallInput,
   type ExtractFactsInput,
+  type RepairSceneInput,
   type SplitClusterInput,
   type SummarizeInput,
   type TaskInput,
@@ -196,6 +198,8 @@ export function renderTaskPrompt<T extends TaskName>(task: T, input: TaskInput<T
       return writeDiaryPrompt(input as WriteDiaryInput);
     case 'write_think_notes':
       return writeThinkNotesPrompt(input as WriteThinkNotesInput);
+    case 'repair_scene':
+      return repairScenePrompt(input as RepairSceneInput);
     default: {
       const unprompted: never = name;
       throw new Error(`no prompt for task ${String(unprompted)}`);

@@ -20,12 +20,16 @@ import type { Completion, Embedding, ModelProvider } from '../model-provider';
 /** The built-in engine's answers are rules and statistics: named so that stored results say so. */
 export const BUILTIN_COMPLETION_MODEL_ID = 'engram-local-rules-v1';
 
-/** Scene memory's tasks judge what matters and write in a being's voice: rules and statistics cannot. */
+/**
+ * Scene memory's tasks judge what matters, write in a being's voice and read what a broken note
+ * meant: rules and statistics cannot.
+ */
 export const LANGUAGE_MODEL_TASKS = [
   'consolidate_scenes',
   'split_cluster',
   'write_diary',
   'write_think_notes',
+  'repair_scene',
 ] as const satisfies readonly TaskName[];
 export type LanguageModelTask = (typeof LANGUAGE_MODEL_TASKS)[number];
 

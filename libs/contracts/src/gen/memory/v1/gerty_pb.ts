@@ -210,7 +210,8 @@ export type CompleteRequest = Message<"memory.v1.CompleteRequest"> & {
   /**
    * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call",
    * "answer_from_memory", or scene memory's "consolidate_scenes", "split_cluster",
-   * "write_diary" and "write_think_notes", with its structured input in task_input.
+   * "write_diary", "write_think_notes" and "repair_scene", with its structured input in
+   * task_input.
    * Gerty renders the prompt for a language model, or runs the built-in engine for the
    * task (scene memory's need a language model); either way the caller does not depend
    * on which model answers. Without a task, messages are sent to the model as they are
@@ -272,7 +273,8 @@ export type CompleteRequestJson = {
   /**
    * A task Engram itself asks for: "summarize", "extract_facts", "describe_tool_call",
    * "answer_from_memory", or scene memory's "consolidate_scenes", "split_cluster",
-   * "write_diary" and "write_think_notes", with its structured input in task_input.
+   * "write_diary", "write_think_notes" and "repair_scene", with its structured input in
+   * task_input.
    * Gerty renders the prompt for a language model, or runs the built-in engine for the
    * task (scene memory's need a language model); either way the caller does not depend
    * on which model answers. Without a task, messages are sent to the model as they are
