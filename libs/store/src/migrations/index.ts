@@ -18,6 +18,7 @@ import { Erasures1760000000016 } from './1760000000016-erasures';
 import { OutboxSentInIdOrder1760000000017 } from './1760000000017-outbox-sent-in-id-order';
 import { VectorSweepMarks1760000000018 } from './1760000000018-vector-sweep-marks';
 import { CompactionStepsCutShort1760000000019 } from './1760000000019-compaction-steps-cut-short';
+import { SceneRepairs1760000000020 } from './1760000000020-scene-repairs';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   OutboxSentInIdOrder1760000000017,
   VectorSweepMarks1760000000018,
   CompactionStepsCutShort1760000000019,
+  SceneRepairs1760000000020,
 ];
