@@ -1,4 +1,12 @@
-import { embeddingText, mergedWhen, parseScene, sceneToText, storedScene, type Scene } from './scene';
+import {
+  embeddingText,
+  mergedWhen,
+  parseScene,
+  sceneToText,
+  storedScene,
+  withoutParseFailed,
+  type Scene,
+} from './scene';
 
 const scene = (over: Partial<Scene> = {}): Scene => ({
   action: 'baked bread with Mia',
@@ -134,5 +142,14 @@ describe('storedScene, of JSON it cannot trust', () => {
       sensory: [],
     });
     expect(storedScene(null).actors).toEqual([]);
+  });
+});
+
+describe('withoutParseFailed', () => {
+  it('takes the mark and its space off a marked note, and leaves any other text as it is', () => {
+    expect(withoutParseFailed('[PARSE_FAILED] {"action":"x"}')).toBe('{"action":"x"}');
+    expect(withoutParseFailed('[PARSE_FAILED]{"action":"x"}')).toBe('{"action":"x"}');
+    expect(withoutParseFailed('[PARSE_FAILED]   two spaces')).toBe('  two spaces');
+    expect(withoutParseFailed('{"action":"x"} [PARSE_FAILED]')).toBe('{"action":"x"} [PARSE_FAILED]');
   });
 });

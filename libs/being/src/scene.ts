@@ -28,6 +28,13 @@ export type WhenItem = z.infer<typeof whenItem>;
 /** What marks a scene note that did not parse: it is kept, with this in front. */
 export const PARSE_FAILED = '[PARSE_FAILED]';
 
+/** A note's text as the being wrote it: without the PARSE_FAILED mark (and its space) in front. */
+export function withoutParseFailed(content: string): string {
+  if (!content.startsWith(PARSE_FAILED)) return content;
+  const rest = content.slice(PARSE_FAILED.length);
+  return rest.startsWith(' ') ? rest.slice(1) : rest;
+}
+
 export type ParsedScene = { ok: true; scene: Scene } | { ok: false; problems: string[] };
 
 /** A scene from the JSON text a being wrote; the problems name the fields (`actors: …`). */

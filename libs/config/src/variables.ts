@@ -482,6 +482,12 @@ export const Variables = {
     'patrol',
     'Most scene notes one patrol turns into nodes (embedded in one batch); the rest wait for the next run.',
   ),
+  PATROL_REPAIRS_PER_RUN: variable(
+    int(1, 500).default(20),
+    '20',
+    'patrol',
+    'Most scene notes that did not parse one patrol offers the language model for repair (one request each); the rest wait for the next run.',
+  ),
   GERTY_MODELS_FILE: variable(
     z.string().optional(),
     '(unset: the built-in model, plus GERTY_OPENAI_* if set)',

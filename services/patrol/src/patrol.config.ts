@@ -17,6 +17,7 @@ const PATROL_VARIABLES = [
   'PATROL_EVERY_MS',
   'PATROL_TICK_MS',
   'PATROL_SCENES_PER_RUN',
+  'PATROL_REPAIRS_PER_RUN',
 ] as const;
 
 export type PatrolConfig = ConfigOf<(typeof PATROL_VARIABLES)[number]>;

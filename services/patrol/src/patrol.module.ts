@@ -19,11 +19,13 @@ import { PatrolRunsRepository } from './patrol/patrol-runs.repository';
 import { PatrolScheduleService } from './patrol/patrol-schedule.service';
 import { RunPatrolUseCase } from './patrol/run-patrol.use-case';
 import { SceneNodesRepository } from './patrol/scene-nodes.repository';
+import { SceneRepairsRepository } from './patrol/scene-repairs.repository';
 import { ConsolidationStep } from './patrol/steps/consolidation.step';
 import { DecayStep } from './patrol/steps/decay.step';
 import { DiaryStep } from './patrol/steps/diary.step';
 import { MergeStep } from './patrol/steps/merge.step';
 import { RevivalStep } from './patrol/steps/revival.step';
+import { RepairStep } from './patrol/steps/repair.step';
 import { ScenesToNodesStep } from './patrol/steps/scenes-to-nodes.step';
 import { SessionsStep } from './patrol/steps/sessions.step';
 import { SplitStep } from './patrol/steps/split.step';
@@ -61,6 +63,8 @@ export class PatrolModule {
         PatrolRunsRepository,
         SceneNodesRepository,
         BeingVoiceRepository,
+        SceneRepairsRepository,
+        RepairStep,
         ScenesToNodesStep,
         SessionsStep,
         DecayStep,

@@ -56,8 +56,12 @@ export type NodeStatus = (typeof NODE_STATUSES)[number];
 export const SEARCH_MATCHES = ['or', 'and'] as const;
 export type SearchMatch = (typeof SEARCH_MATCHES)[number];
 
-/** The patrol's steps in the order they run (❶–❼, then the diary and think notes). */
+/**
+ * The patrol's steps in the order they run: the repair of scene notes that did not parse (so
+ * that ❶ takes those repaired), ❶–❼, then the diary and think notes.
+ */
 export const PATROL_STEPS = [
+  'repair',
   'scenes',
   'sessions',
   'decay',

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { AddSceneRequestSchema } from '@engram/contracts';
-import { sceneNoteOf } from './scene-notes';
+import { parseTaskInput, SCENE_TASK_LIMITS } from '@engram/prompts';
+import { repairRequest, sceneNoteOf } from './scene-notes';
 
 describe('sceneNoteOf', () => {
   it('keeps a parsed scene as written, with its scene, importance, themes and emotion', () => {
@@ -35,5 +36,39 @@ describe('sceneNoteOf', () => {
       parseFailed: true,
       problems: [expect.stringMatching(/^actors: /)],
     });
+  });
+});
+
+describe('repairRequest', () => {
+  it('offers the note as written, without its mark, with why it is not a scene', () => {
+    const request = repairRequest('[PARSE_FAILED] {"action":"baked bread"}');
+    expect(request).toEqual({
+      text: '{"action":"baked bread"}',
+      problems: [expect.stringMatching(/^actors: /)],
+    });
+    expect(parseTaskInput('repair_scene', request).ok).toBe(true);
+    expect(repairRequest('[PARSE_FAILED] baked bread with Mia')).toEqual({
+      text: 'baked bread with Mia',
+      problems: [expect.stringMatching(/^not JSON: /)],
+    });
+  });
+
+  it('offers a note whose text is a scene (only its stored scene was broken) without problems', () => {
+    const text = '{"action":"baked bread","actors":["me"]}';
+    expect(repairRequest(`[PARSE_FAILED] ${text}`)).toEqual({ text, problems: [] });
+  });
+
+  it('keeps the problems within the task’s bounds', () => {
+    const actors = Array.from({ length: 30 }, () => ' ');
+    const request = repairRequest(JSON.stringify({ action: 'x', actors }))!;
+    expect(request.problems).toHaveLength(SCENE_TASK_LIMITS.repairProblems);
+    const long = repairRequest(`{"action": ${'['.repeat(400)}`)!;
+    expect(long.problems[0]!.length).toBeLessThanOrEqual(SCENE_TASK_LIMITS.problemChars);
+    expect(parseTaskInput('repair_scene', long).ok).toBe(true);
+  });
+
+  it('offers nothing for a note without text or longer than the task takes', () => {
+    expect(repairRequest('[PARSE_FAILED]   ')).toBeNull();
+    expect(repairRequest(`[PARSE_FAILED] ${'x'.repeat(SCENE_TASK_LIMITS.repairChars + 1)}`)).toBeNull();
   });
 });

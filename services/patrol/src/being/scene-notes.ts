@@ -1,5 +1,6 @@
-import { PARSE_FAILED, parseScene, type Scene } from '@engram/being';
+import { PARSE_FAILED, parseScene, withoutParseFailed, type Scene } from '@engram/being';
 import type { AddSceneRequest, Emotion } from '@engram/contracts';
+import { SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
 
 /** What a scene note stores: the scene it parsed to, or the raw text marked and why it did not parse. */
 export interface SceneNoteRecord {
@@ -46,3 +47,23 @@ const emotionOf = (e: Emotion): EmotionRecord => ({
   novelty: e.novelty,
   trust: e.trust,
 });
+
+/**
+ * What the language model is offered to repair a marked scene note: its text as the being wrote
+ * it and why that is not a scene (the first problems, each cut to its bound) — or null when it
+ * has no text, or more than the task takes (SCENE_TASK_LIMITS.repairChars): it cannot be offered.
+ */
+export function repairRequest(content: string): TaskRequest<'repair_scene'> | null {
+  const text = withoutParseFailed(content);
+  const length = text.trim().length;
+  if (length === 0 || length > SCENE_TASK_LIMITS.repairChars) return null;
+  const parsed = parseScene(text);
+  const problems = parsed.ok ? [] : parsed.problems;
+  return {
+    text,
+    problems: problems
+      .slice(0, SCENE_TASK_LIMITS.repairProblems)
+      .map((p) => p.slice(0, SCENE_TASK_LIMITS.problemChars).trim())
+      .filter(Boolean),
+  };
+}

@@ -58,8 +58,12 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
   }
 
   it.each([
-    ['inside the decay step’s transaction', 'patrol.in-step:decay', ['scenes', 'sessions']],
-    ['right after the sessions step committed', 'patrol.after-step:sessions', ['scenes', 'sessions']],
+    ['inside the decay step’s transaction', 'patrol.in-step:decay', ['repair', 'scenes', 'sessions']],
+    [
+      'right after the sessions step committed',
+      'patrol.after-step:sessions',
+      ['repair', 'scenes', 'sessions'],
+    ],
   ])('killed %s: resumes the run and completes it, each step once', async (_, failpoint, committed) => {
     const agent = failpoint.includes('in-step') ? 'ada' : 'bo';
     await seed(agent, 5);

@@ -7,7 +7,7 @@ import type { ModelRun, PatrolModel } from './patrol-step';
 
 /**
  * Gerty as the patrol uses it: vectors for scenes (whatever the embedding model), and the
- * language model that consolidates, splits, writes the diary and think notes. The built-in
+ * language model that repairs scene notes, consolidates, splits, writes the diary and think notes. The built-in
  * model embeds but cannot do those, so a run without another model is mechanical only.
  */
 @Injectable()

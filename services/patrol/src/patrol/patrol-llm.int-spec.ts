@@ -12,9 +12,10 @@ const DIARY = 'Today Mia and I baked bread.\nThe kitchen smelled like home.\nI w
 const NOTES = ['Ask Mia how the bread turned out', 'Mention the trip to Lisbon', 'Be gentle: she is tired'];
 
 /**
- * The patrol with a language model (Gerty in front of a fake OpenAI-compatible server):
- * ❹ consolidation, ❻ split, the diary and think notes applied when the answers hold, and
- * refused whole — leaving memory as it was — when they do not parse or name unknown nodes.
+ * The patrol with a language model (Gerty in front of a fake OpenAI-compatible server): the
+ * repair of scene notes that did not parse, ❹ consolidation, ❻ split, the diary and think notes
+ * applied when the answers hold, and refused whole — leaving memory as it was — when they do
+ * not parse or name unknown nodes.
  */
 describe('patrol with a language model (fake OpenAI server, real Gerty, Postgres, NATS)', () => {
   let server: FakeOpenAiServer;
@@ -211,5 +212,76 @@ describe('patrol with a language model (fake OpenAI server, real Gerty, Postgres
     expect(
       await patrol.count(`SELECT count(*) AS n FROM memory_nodes WHERE cluster_id = $1`, [everyday]),
     ).toBe(7);
+  });
+
+  it('offers a scene note that did not parse for repair once: a repaired one is a node in the same run, a failed one stays marked', async () => {
+    const add = (scene: string) =>
+      patrol.rpc.call(Rpcs.beingSceneAdd, { agent: 'eve', scene }, { tenantId: 'acme' });
+    const mended = 'baked bread with Mia in the kitchen on 2026-11-02, "smells like home"';
+    const a = await add(mended);
+    const b = await add('{"action": "???"}');
+    expect([a.parseFailed, b.parseFailed]).toEqual([true, true]);
+    const scene = {
+      action: 'baked bread with Mia',
+      actors: ['me', 'Mia'],
+      when: ['2026-11-02'],
+      setting: 'the kitchen',
+      dialogue: ['smells like home'],
+      sensory: [],
+      feeling: '',
+    };
+    const from = server.requests.length;
+    server.script(
+      { kind: 'content', content: JSON.stringify(scene) },
+      // Fits the JSON schema, but is no scene: nobody took part.
+      { kind: 'content', content: JSON.stringify({ ...scene, action: '???', actors: [] }) },
+      { kind: 'content', content: JSON.stringify({ merges: [], makeDead: [] }) },
+      { kind: 'content', content: DIARY },
+      { kind: 'content', content: JSON.stringify({ notes: NOTES }) },
+    );
+
+    const report = await run('eve');
+
+    expect(step(report, 'repair')).toMatchObject({
+      skipped: false,
+      counts: { offered: 2, repaired: 1, refused: 1, unoffered: 0 },
+    });
+    expect(step(report, 'scenes').counts).toMatchObject({ nodes: 1, unparsed: 0 });
+    expect(step(report, 'consolidation').counts).toMatchObject({ clusters: 1, refused: 0 });
+    expect(step(report, 'diary').counts).toEqual({ written: 1, lines: 3 });
+    expect(asked(from)[0]).toContain('Why it is not a scene:\n- not JSON: ');
+    expect(asked(from)[0]).toContain(`The note:\n${mended}`);
+    expect(asked(from)[1]).toContain('The note:\n{"action": "???"}');
+    const notes = await patrol.sql(
+      `SELECT id::text, content, parse_failed, repair_tried_at IS NOT NULL AS offered,
+              processed_at IS NOT NULL AS processed
+         FROM notes WHERE agent = 'eve' ORDER BY id`,
+    );
+    expect(notes).toEqual([
+      { id: a.noteId, content: mended, parse_failed: false, offered: true, processed: true },
+      {
+        id: b.noteId,
+        content: '[PARSE_FAILED] {"action": "???"}',
+        parse_failed: true,
+        offered: true,
+        processed: false,
+      },
+    ]);
+    const { feeling: _none, ...stored } = scene;
+    expect(
+      await patrol.sql(`SELECT scene, source_note_id::text FROM memory_nodes WHERE agent = 'eve'`),
+    ).toEqual([{ scene: stored, source_note_id: a.noteId }]);
+
+    // The note the model could not mend is not offered again.
+    const again = server.requests.length;
+    server.script(
+      { kind: 'content', content: DIARY },
+      { kind: 'content', content: JSON.stringify({ notes: NOTES }) },
+    );
+    const next = await run('eve');
+    expect(step(next, 'repair')).toMatchObject({ skipped: true, reason: 'no broken scenes' });
+    expect(step(next, 'think').counts).toMatchObject({ written: 3 });
+    expect(asked(again)).toHaveLength(2);
+    expect(asked(again).some((text) => text.includes('The note:'))).toBe(false);
   });
 });

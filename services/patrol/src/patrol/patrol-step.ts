@@ -1,7 +1,7 @@
 import type { PatrolStep } from '@engram/contracts';
 import type { EntityManager } from '@engram/store';
 
-/** The language model a run may use for ❹, ❻, the diary and think notes (never the built-in one). */
+/** The language model a run may use for repairs, ❹, ❻, the diary and think notes (never the built-in one). */
 export interface PatrolModel {
   readonly name: string;
   /** A tenant's own key, for this run only. */
@@ -30,7 +30,7 @@ export type Planned<P> = { readonly plan: P } | { readonly skip: string };
 export type ModelRun = PatrolRun & { readonly model: PatrolModel };
 
 /**
- * One step of the patrol (❶–❼, diary, think). `plan` reads and asks models, outside any
+ * One step of the patrol (repair, ❶–❼, diary, think). `plan` reads and asks models, outside any
  * write transaction; `apply` writes the plan in the transaction that also records the step
  * as done in the run — so a run cut short at any moment resumes at the first step not done.
  */
@@ -45,7 +45,7 @@ export interface MechanicalStep<P> extends StepUseCase<P> {
   plan(run: PatrolRun): Promise<Planned<P>>;
 }
 
-/** A step that needs a language model (❹ ❻ diary, think): the run skips it when it has none. */
+/** A step that needs a language model (repair, ❹ ❻ diary, think): the run skips it when it has none. */
 export interface ModelStep<P> extends StepUseCase<P> {
   readonly needsModel: true;
   plan(run: ModelRun): Promise<Planned<P>>;

@@ -25,8 +25,8 @@ class LoggedLines implements LoggerService {
 
 /**
  * The patrol on the built-in model (no language model): ❶ scene notes → nodes, ❷ sessions,
- * ❸ decay, ❺ revival, ❼ merges; ❹, ❻, the diary and think notes skipped, saying so. Real
- * Postgres, NATS and Gerty.
+ * ❸ decay, ❺ revival, ❼ merges; the repair of broken scene notes, ❹, ❻, the diary and think
+ * notes skipped, saying so. Real Postgres, NATS and Gerty.
  */
 describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)', () => {
   let patrol: ServiceUnderTest;
@@ -133,8 +133,11 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     expect(await patrol.count(`SELECT count(*) AS n FROM memory_nodes WHERE tenant_id = 'acme'`)).toBe(2);
   });
 
-  it('without a language model logs exactly why, and reports ❹ ❻ diary and think as skipped', async () => {
+  it('without a language model logs exactly why, and reports the repair, ❹ ❻ diary and think as skipped', async () => {
     await sceneNote('acme', 'ben', { action: 'walked the dog in the park', actors: ['me'] });
+    await patrol.sql(
+      `INSERT INTO notes (tenant_id, agent, kind, content, parse_failed) VALUES ('acme', 'ben', 'scene', '[PARSE_FAILED] walked the dog', true)`,
+    );
     logger.lines.length = 0;
 
     const report = await run('acme', 'ben');
@@ -143,8 +146,14 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
     expect(NO_MODEL_MESSAGE).toBe(
       '[graph] BYOK key not set: skipping ❹❻ diary/think_md (mechanical processing only)',
     );
-    for (const name of ['consolidation', 'split', 'diary', 'think'])
+    for (const name of ['repair', 'consolidation', 'split', 'diary', 'think'])
       expect(step(report, name)).toMatchObject({ skipped: true, reason: 'no model' });
+    // The broken note was not offered: it waits, marked, for a run with a model.
+    expect(
+      await patrol.sql(
+        `SELECT content, parse_failed, repair_tried_at FROM notes WHERE agent = 'ben' AND parse_failed`,
+      ),
+    ).toEqual([{ content: '[PARSE_FAILED] walked the dog', parse_failed: true, repair_tried_at: null }]);
     for (const name of ['scenes', 'sessions', 'decay', 'revival', 'merge'])
       expect(step(report, name).skipped).toBe(false);
     expect(report.steps.map((s) => s.step)).toEqual(PATROL_STEPS);

@@ -17,6 +17,7 @@ import { ConsolidationStep } from './steps/consolidation.step';
 import { DecayStep } from './steps/decay.step';
 import { DiaryStep } from './steps/diary.step';
 import { MergeStep } from './steps/merge.step';
+import { RepairStep } from './steps/repair.step';
 import { RevivalStep } from './steps/revival.step';
 import { ScenesToNodesStep } from './steps/scenes-to-nodes.step';
 import { SessionsStep } from './steps/sessions.step';
@@ -41,7 +42,8 @@ export interface PatrolOutcome {
 /**
  * One patrol of one being, the whole flow in one place: under the being's lock (a Postgres
  * advisory lock, so a crashed holder releases it with its connection), it starts a run — or
- * resumes the one a dead process left — and runs ❶ scenes → nodes, ❷ sessions, ❸ decay,
+ * resumes the one a dead process left — and runs the repair of scene notes that did not
+ * parse, ❶ scenes → nodes, ❷ sessions, ❸ decay,
  * ❹ consolidation, ❺ revival, ❻ split, ❼ merge, the diary and the think notes, each step's
  * effect committed with its mark in the run, so no step is done twice or lost. The finished
  * run is announced (mem.patrol.completed, through the outbox) in the transaction that ends it.
@@ -59,6 +61,7 @@ export class RunPatrolUseCase {
     private readonly voices: BeingVoiceRepository,
     private readonly gateway: PatrolGertyGateway,
     private readonly outbox: Outbox,
+    repair: RepairStep,
     scenes: ScenesToNodesStep,
     sessions: SessionsStep,
     decay: DecayStep,
@@ -69,7 +72,7 @@ export class RunPatrolUseCase {
     diary: DiaryStep,
     think: ThinkStep,
   ) {
-    this.steps = [scenes, sessions, decay, consolidation, revival, split, merge, diary, think];
+    this.steps = [repair, scenes, sessions, decay, consolidation, revival, split, merge, diary, think];
     const order = this.steps.map((s) => s.step).join();
     if (order !== PATROL_STEPS.join()) throw new Error(`patrol steps out of order: ${order}`);
   }

@@ -2210,8 +2210,8 @@ export type RunPatrolRequest = Message<"memory.v1.RunPatrolRequest"> & {
   agent: string;
 
   /**
-   * The language model for consolidation, splits, the diary and think notes; empty = the
-   * agent's model, else Gerty's default completion model.
+   * The language model for scene note repairs, consolidation, splits, the diary and think
+   * notes; empty = the agent's model, else Gerty's default completion model.
    *
    * @generated from field: string model = 2;
    */
@@ -2235,8 +2235,8 @@ export type RunPatrolRequestJson = {
   agent?: string;
 
   /**
-   * The language model for consolidation, splits, the diary and think notes; empty = the
-   * agent's model, else Gerty's default completion model.
+   * The language model for scene note repairs, consolidation, splits, the diary and think
+   * notes; empty = the agent's model, else Gerty's default completion model.
    *
    * @generated from field: string model = 2;
    */
@@ -2262,7 +2262,8 @@ export const RunPatrolRequestSchema: GenMessage<RunPatrolRequest, {jsonType: Run
  */
 export type PatrolStepReport = Message<"memory.v1.PatrolStepReport"> & {
   /**
-   * "scenes", "sessions", "decay", "consolidation", "revival", "split", "merge", "diary", "think".
+   * "repair", "scenes", "sessions", "decay", "consolidation", "revival", "split", "merge", "diary",
+   * "think".
    *
    * @generated from field: string step = 1;
    */
@@ -2293,7 +2294,8 @@ export type PatrolStepReport = Message<"memory.v1.PatrolStepReport"> & {
  */
 export type PatrolStepReportJson = {
   /**
-   * "scenes", "sessions", "decay", "consolidation", "revival", "split", "merge", "diary", "think".
+   * "repair", "scenes", "sessions", "decay", "consolidation", "revival", "split", "merge", "diary",
+   * "think".
    *
    * @generated from field: string step = 1;
    */
