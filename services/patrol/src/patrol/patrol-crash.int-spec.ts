@@ -2,9 +2,11 @@ import { PATROL_STEPS, PatrolCompletedSchema, Rpcs, Streams, Subjects } from '@e
 import { callRpc } from '@engram/messaging';
 import {
   eventsOn,
+  startFakeOpenAiServer,
   startService,
   startTestEnvironment,
   waitFor,
+  type FakeOpenAiServer,
   type ServiceProcess,
   type TestEnvironment,
 } from '@engram/testing';
@@ -123,6 +125,101 @@ describe('patrol: SIGKILLed mid-run, then run again (real processes, Postgres, N
       await eventsOn(env.js, Streams.events.name, Subjects.patrolCompleted('acme'), PatrolCompletedSchema)
     ).filter((e) => e.event.runId === left!.id);
     expect(announced).toHaveLength(1);
+
+    patrol!.kill('SIGTERM');
+    await patrol!.exited;
+  });
+});
+
+/**
+ * The patrol with a language model SIGKILLed in its repair step, then started again: a repair
+ * cut short inside its transaction left the note as it was and is asked again; one that
+ * committed is not asked again. Either way the note is repaired once and makes one node.
+ */
+describe('patrol: SIGKILLed in its repair step (Gerty in front of a fake OpenAI server)', () => {
+  let env: TestEnvironment;
+  let server: FakeOpenAiServer;
+  let patrol: ServiceProcess | undefined;
+  const scene = {
+    action: 'baked bread with Mia',
+    actors: ['me', 'Mia'],
+    when: ['2026-11-02'],
+    setting: '',
+    dialogue: [],
+    sensory: [],
+    feeling: '',
+  };
+
+  beforeAll(async () => {
+    server = await startFakeOpenAiServer();
+    env = await startTestEnvironment({
+      label: 'patrol_crash_repair',
+      processes: [
+        { name: 'gerty', env: { GERTY_OPENAI_BASE_URL: server.url, GERTY_OPENAI_CHAT_MODEL: 'fake-chat' } },
+      ],
+    });
+    await env.sql(`INSERT INTO tenants (tenant_id) VALUES ('acme')`);
+  });
+
+  afterAll(async () => {
+    patrol?.kill();
+    await patrol?.exited;
+    await env?.stop();
+    await server?.close();
+  });
+
+  async function startPatrol(failpoints = ''): Promise<ServiceProcess> {
+    patrol = await startService('patrol', {
+      ...env.env,
+      PATROL_EVERY_MS: '0',
+      ...(failpoints && { ENGRAM_FAILPOINTS: failpoints }),
+    });
+    await patrol.waitUntilReady();
+    return patrol;
+  }
+  const run = (agent: string, timeoutMs = 30_000) =>
+    callRpc(env.nc, Rpcs.patrolRun, { agent }, { tenantId: 'acme', timeoutMs });
+  const repairsAsked = () =>
+    server.requests.filter((r) => JSON.stringify(r.body).includes('The note:')).length;
+  const note = (agent: string) =>
+    env.sql(
+      `SELECT parse_failed, repair_tried_at IS NOT NULL AS offered, processed_at IS NOT NULL AS processed
+         FROM notes WHERE agent = $1`,
+      [agent],
+    );
+
+  it.each([
+    ['inside the repair step’s transaction', 'patrol.in-step:repair', false, 2],
+    ['right after the repair step committed', 'patrol.after-step:repair', true, 1],
+  ])('killed %s: the note is repaired once and makes one node', async (_, failpoint, committed, asked) => {
+    const agent = committed ? 'dee' : 'cy';
+    await env.sql(
+      `INSERT INTO notes (tenant_id, agent, kind, content, parse_failed)
+       VALUES ('acme', $1, 'scene', '[PARSE_FAILED] baked bread with Mia on 2026-11-02', true)`,
+      [agent],
+    );
+    const before = repairsAsked();
+    // Enough scenes for every repair asked; the other model steps get the fake's default text (refused).
+    server.script(
+      ...Array.from({ length: asked }, () => ({ kind: 'content' as const, content: JSON.stringify(scene) })),
+    );
+    const doomed = await startPatrol(failpoint);
+
+    await expect(run(agent, 10_000)).rejects.toThrow();
+    await Promise.race([
+      doomed.exited,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('patrol did not die')), 15_000)),
+    ]);
+    expect(await note(agent)).toEqual([{ parse_failed: !committed, offered: committed, processed: false }]);
+
+    await startPatrol();
+    const report = await run(agent);
+
+    expect(report).toMatchObject({ resumed: true });
+    expect(report.steps.find((s) => s.step === 'repair')!.counts).toMatchObject({ offered: 1, repaired: 1 });
+    expect(repairsAsked() - before).toBe(asked);
+    expect(await note(agent)).toEqual([{ parse_failed: false, offered: true, processed: true }]);
+    expect(await env.count(`SELECT count(*) AS n FROM memory_nodes WHERE agent = $1`, [agent])).toBe(1);
 
     patrol!.kill('SIGTERM');
     await patrol!.exited;
