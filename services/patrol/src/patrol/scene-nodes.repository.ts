@@ -76,6 +76,15 @@ export class SceneNodesRepository {
     }));
   }
 
+  /** Whether the run's ❶ made a node of a scene note (its first importance point is recorded then). */
+  async madeNodesIn(manager: EntityManager, runId: string): Promise<boolean> {
+    const [row]: Array<{ made: boolean }> = await manager.query(
+      `SELECT EXISTS (SELECT 1 FROM node_history WHERE run_id = $1 AND step = 'scenes') AS made`,
+      [runId],
+    );
+    return row!.made;
+  }
+
   /** Nodes of the being matching a condition over memory_nodes' columns (no user text in it). */
   async nodes(
     manager: EntityManager,

@@ -12,10 +12,14 @@ interface DiaryPlan {
   readonly entry: { readonly text: string; readonly model: string } | null;
 }
 
+/** Why the diary and think notes wait: as designed, they are written only after scene notes came in. */
+export const NO_SCENE_NOTES = 'no scene notes this run';
+
 /**
  * The diary: 3–5 lines in the being's voice about its day (the scenes made or brought back
  * today, yesterday's entry for continuity), upserted as today's entry — a second patrol on
- * one day rewrites it. An answer of another length is refused and the entry left as it was.
+ * one day rewrites it — when this run made nodes of scene notes. An answer of another length
+ * is refused and the entry left as it was.
  */
 @Injectable()
 export class DiaryStep implements ModelStep<DiaryPlan> {
@@ -30,9 +34,10 @@ export class DiaryStep implements ModelStep<DiaryPlan> {
   ) {}
 
   async plan(run: ModelRun): Promise<Planned<DiaryPlan>> {
-    const input = await this.transactions.run(run.tenantId, (m) =>
-      diaryInput(m, this.nodes, this.voices, run),
+    const input = await this.transactions.run(run.tenantId, async (m) =>
+      (await this.nodes.madeNodesIn(m, run.runId)) ? diaryInput(m, this.nodes, this.voices, run) : null,
     );
+    if (!input) return { skip: NO_SCENE_NOTES };
     const entry = await this.gateway.checkedAnswer('write_diary', input, run, (output, model) => {
       const answer = checkDiary(output);
       return answer.ok ? { text: answer.text, model } : null;

@@ -5,7 +5,7 @@ import { BeingVoiceRepository } from '../being-voice.repository';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
 import { SceneNodesRepository } from '../scene-nodes.repository';
-import { diaryInput } from './diary.step';
+import { diaryInput, NO_SCENE_NOTES } from './diary.step';
 
 interface ThinkPlan {
   readonly notes: string[] | null;
@@ -13,7 +13,7 @@ interface ThinkPlan {
 
 /**
  * Think notes: 3–7 bullets the being keeps in mind for its next conversation, written after
- * the diary from the same day; they replace the set in force (the old set is kept, superseded).
+ * the diary from the same day (so, like it, only when this run made nodes of scene notes); they replace the set in force (the old set is kept, superseded).
  * An answer out of those bounds is refused and the set in force stays.
  */
 @Injectable()
@@ -29,7 +29,8 @@ export class ThinkStep implements ModelStep<ThinkPlan> {
   ) {}
 
   async plan(run: ModelRun): Promise<Planned<ThinkPlan>> {
-    const { being, day, scenes, diary } = await this.transactions.run(run.tenantId, async (m) => {
+    const read = await this.transactions.run(run.tenantId, async (m) => {
+      if (!(await this.nodes.madeNodesIn(m, run.runId))) return null;
       const input = await diaryInput(m, this.nodes, this.voices, run);
       const [entry]: Array<{ content: string }> = await m.query(
         `SELECT content FROM diary WHERE agent = $1 AND day = $2::date`,
@@ -37,6 +38,8 @@ export class ThinkStep implements ModelStep<ThinkPlan> {
       );
       return { ...input, diary: entry?.content };
     });
+    if (!read) return { skip: NO_SCENE_NOTES };
+    const { being, day, scenes, diary } = read;
     const notes = await this.gateway.checkedAnswer(
       'write_think_notes',
       { being, day, scenes, ...(diary && { diary }) },
