@@ -19,6 +19,7 @@ import { OutboxSentInIdOrder1760000000017 } from './1760000000017-outbox-sent-in
 import { VectorSweepMarks1760000000018 } from './1760000000018-vector-sweep-marks';
 import { CompactionStepsCutShort1760000000019 } from './1760000000019-compaction-steps-cut-short';
 import { SceneRepairs1760000000020 } from './1760000000020-scene-repairs';
+import { FtsLanguages1760000000021 } from './1760000000021-fts-languages';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   VectorSweepMarks1760000000018,
   CompactionStepsCutShort1760000000019,
   SceneRepairs1760000000020,
+  FtsLanguages1760000000021,
 ];
