@@ -1,3 +1,4 @@
+export * from './text/text-language';
 export * from './text/token-estimate';
 export * from './models/model-windows';
 export * from './text/words';
