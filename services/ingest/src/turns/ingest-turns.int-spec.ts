@@ -518,6 +518,51 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
     expect(stored[0]).toMatchObject({ memoryEnabled: false });
   });
 
+  it("indexes a conversation with its language once its text says which, and adds it to the tenant's", async () => {
+    const languagesOf = () =>
+      sql<{ turn_id: string; language: string; conversation: string | null; tenant: string }>(
+        `SELECT m.turn_id, m.language::text AS language, c.language::text AS conversation, t.languages::text AS tenant
+           FROM messages m JOIN conversations c ON c.id = m.conversation_id JOIN tenants t ON t.tenant_id = c.tenant_id
+          WHERE c.tenant_id = 'roma' AND m.role = 'user' ORDER BY m.created_at, m.stream_seq`,
+      );
+    const say = (turnId: string, user: string, assistant: string) =>
+      publish('mem.turn.roma.helper', {
+        turnId,
+        sessionKey: 'gatti',
+        messages: [
+          { role: 'user', content: user },
+          { role: 'assistant', content: assistant },
+        ],
+      });
+    await say('it-1', 'Ciao!', 'Ciao, dimmi.');
+    await waitFor('the first turn', async () => (await languagesOf()).length === 1, 10_000);
+    // Too little text to tell: the default, and nothing decided yet.
+    expect(await languagesOf()).toEqual([
+      { turn_id: 'it-1', language: 'english', conversation: null, tenant: '{english}' },
+    ]);
+    await say(
+      'it-2',
+      'Ho comprato due gatti ieri al mercato: si chiamano Micio e Fufi, sono fratelli e dormono sempre insieme sul divano del salotto.',
+      'Che bello! Ricordati di portarli dal veterinario per le vaccinazioni prima della fine del mese prossimo, e di comprare una cuccia comoda.',
+    );
+    await say('it-3', 'Ok, grazie!', 'Prego.');
+    await waitFor('three turns', async () => (await languagesOf()).length === 3, 10_000);
+    expect(await languagesOf()).toEqual([
+      { turn_id: 'it-1', language: 'english', conversation: 'italian', tenant: '{english,italian}' },
+      { turn_id: 'it-2', language: 'italian', conversation: 'italian', tenant: '{english,italian}' },
+      { turn_id: 'it-3', language: 'italian', conversation: 'italian', tenant: '{english,italian}' },
+    ]);
+    const found = await sql<{ turn_id: string }>(
+      `SELECT turn_id FROM messages WHERE tenant_id = 'roma' AND tsv @@ to_tsquery('italian', 'gatto')`,
+    );
+    expect(found).toEqual([{ turn_id: 'it-2' }]);
+    // English stays English: the long turn of another test decided its conversation so.
+    const [english] = await sql<{ language: string }>(
+      `SELECT language::text FROM conversations WHERE tenant_id = 'acme' AND session_key = 'chat-long'`,
+    );
+    expect(english!.language).toBe('english');
+  });
+
   it('isolates tenants with row-level security for the role the services use', async () => {
     await publish('mem.turn.globex.helper', {
       turnId: 'g-1',

@@ -1,7 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { detectAll } from 'tinyld';
 import { Events, MsgIds, timestampFromDate, type TurnEvent } from '@engram/contracts';
 import {
+  DEFAULT_TEXT_SEARCH,
   normalizeTurn,
+  textSearchOf,
   type NormalizedMessage,
   type NormalizedTurn,
   type TurnEnvelope,
@@ -58,6 +61,8 @@ interface WrittenTurns {
   readonly conversations: Map<string, string>;
   readonly conversationOf: ReadonlyMap<NormalizedTurn, string>;
   readonly rows: ReadonlyArray<{ conversationId: string; turn: NormalizedTurn; message: NormalizedMessage }>;
+  /** Languages decided in this batch, by conversation id. */
+  readonly decided: ReadonlyMap<string, string>;
   readonly idOf: ReadonlyMap<string, StoredMessageRow>;
   readonly isNew: ReadonlySet<string>;
 }
@@ -218,10 +223,13 @@ export class IngestTurnsUseCase {
     const { memoryEnabled } = await ensureTenant(manager, tenantId);
     const conversations = await this.transcript.findOrCreateConversations(manager, tenantId, turns);
     const conversationOf = new Map(turns.map((t) => [t, this.transcript.conversationIdOf(conversations, t)]));
-    const rows = turns.flatMap((turn) =>
+    const turnRows = turns.flatMap((turn) =>
       turn.messages.map((message) => ({ conversationId: conversationOf.get(turn)!, turn, message })),
     );
+    const { languages, decided } = await this.languagesOf(manager, turnRows);
+    const rows = turnRows.map((r) => ({ ...r, language: languages.get(r.conversationId)! }));
     const inserted = await this.transcript.insertMessages(manager, tenantId, rows, options);
+    await this.transcript.addTenantLanguages(manager, tenantId, [...new Set(languages.values())]);
 
     const idOf = new Map(inserted.map((r) => [rowKey(r.conversationId, r.turnId, r.position), r]));
     const isNew = new Set(inserted.map((r) => r.id));
@@ -234,12 +242,46 @@ export class IngestTurnsUseCase {
     )) {
       idOf.set(rowKey(found.conversationId, found.turnId, found.position), found);
     }
-    return { tenantId, turns, memoryEnabled, conversations, conversationOf, rows, idOf, isNew };
+    return { tenantId, turns, memoryEnabled, conversations, conversationOf, rows, decided, idOf, isNew };
+  }
+
+  /**
+   * Each conversation's text-search configuration for the batch's messages: the one decided
+   * before, or one decided now from its earlier and new user and assistant messages
+   * (`decided`, recorded with the counters), or DEFAULT_TEXT_SEARCH while its text says too
+   * little. Decided once per conversation: a short or odd message cannot flip it.
+   */
+  private async languagesOf(
+    manager: EntityManager,
+    rows: ReadonlyArray<{ conversationId: string; message: NormalizedMessage }>,
+  ): Promise<{ languages: Map<string, string>; decided: Map<string, string> }> {
+    const ids = [...new Set(rows.map((r) => r.conversationId))];
+    const known = await this.transcript.conversationLanguages(manager, ids);
+    const undecided = ids.filter((id) => !known.get(id));
+    const earlier = undecided.length > 0 ? await this.transcript.earlierTexts(manager, undecided) : new Map();
+    const languages = new Map<string, string>();
+    const decided = new Map<string, string>();
+    for (const id of ids) {
+      const stored = known.get(id);
+      if (stored) {
+        languages.set(id, stored);
+        continue;
+      }
+      const spoken = rows
+        .filter(
+          (r) => r.conversationId === id && (r.message.role === 'user' || r.message.role === 'assistant'),
+        )
+        .map((r) => r.message.content);
+      const language = textSearchOf([...(earlier.get(id) ?? []), ...spoken], detectAll);
+      if (language) decided.set(id, language);
+      languages.set(id, language ?? DEFAULT_TEXT_SEARCH);
+    }
+    return { languages, decided };
   }
 
   /** Facts and state from the turns' tags, then the conversations' metadata and counters; the facts. */
   private async recordDerived(manager: EntityManager, written: WrittenTurns): Promise<RecordedFact[]> {
-    const { tenantId, turns, memoryEnabled, conversations, rows, idOf, isNew } = written;
+    const { tenantId, turns, memoryEnabled, conversations, rows, decided, idOf, isNew } = written;
     const totals = new Map<string, Mutable<ConversationTotals>>();
     const newFacts: TaggedFact[] = [];
     const knownFacts: TaggedFact[] = [];
@@ -294,7 +336,7 @@ export class IngestTurnsUseCase {
       ...(await this.taggedMemory.findRecordedFacts(manager, knownFacts)),
     ];
     await this.taggedMemory.recordState(manager, tenantId, state);
-    await this.transcript.refreshConversations(manager, conversations, turns, totals);
+    await this.transcript.refreshConversations(manager, conversations, turns, totals, decided);
     return facts;
   }
 }

@@ -14,6 +14,9 @@ export interface StoredMessageRow {
 const SKIP_STORED = `WHERE NOT EXISTS (SELECT FROM messages m WHERE m.conversation_id = v.conversation_id
                                       AND m.turn_id = v.turn_id AND m.position = v.position)`;
 
+/** Earlier messages read to decide an undecided conversation's language. */
+const EARLIER_TEXTS = 50;
+
 const conversationKey = (agent: string, sessionKey: string) => `${agent}\u0000${sessionKey}`;
 
 /** What a batch says about one conversation: the conversation's part of a turn. */
@@ -127,6 +130,57 @@ export class TranscriptRepository {
     return id;
   }
 
+  /** Each conversation's text-search configuration, null while undecided (see textSearchOf). */
+  async conversationLanguages(
+    manager: EntityManager,
+    conversationIds: readonly string[],
+  ): Promise<Map<string, string | null>> {
+    const rows: Array<{ id: string; language: string | null }> = await manager.query(
+      `SELECT c.id, c.language::text AS language FROM conversations c WHERE c.id = ANY($1::bigint[])`,
+      [conversationIds],
+    );
+    return new Map(rows.map((r) => [String(r.id), r.language]));
+  }
+
+  /**
+   * The first user and assistant messages stored in each undecided conversation, in order (they
+   * held too little prose to decide its language: a few rows each).
+   */
+  async earlierTexts(
+    manager: EntityManager,
+    conversationIds: readonly string[],
+  ): Promise<Map<string, string[]>> {
+    const rows: Array<{ id: string; content: string }> = await manager.query(
+      `SELECT c.id, m.content
+         FROM unnest($1::bigint[]) AS c(id)
+         CROSS JOIN LATERAL (SELECT m.content FROM messages m
+                              WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant')
+                              ORDER BY m.created_at, m.stream_seq, m.position, m.id LIMIT ${EARLIER_TEXTS}) m`,
+      [conversationIds],
+    );
+    const texts = new Map<string, string[]>();
+    for (const r of rows) texts.set(String(r.id), [...(texts.get(String(r.id)) ?? []), r.content]);
+    return texts;
+  }
+
+  /**
+   * Adds the configurations the tenant's messages were stamped with to its `languages` (what a
+   * query is stemmed with); writes only when one is new, so a tenant's batches rarely wait here.
+   */
+  async addTenantLanguages(
+    manager: EntityManager,
+    tenantId: string,
+    languages: readonly string[],
+  ): Promise<void> {
+    if (languages.length === 0) return;
+    await manager.query(
+      `UPDATE tenants SET languages = ARRAY(SELECT DISTINCT l FROM unnest(languages || $2::regconfig[]) l ORDER BY l),
+                          updated_at = now()
+        WHERE tenant_id = $1 AND NOT languages @> $2::regconfig[]`,
+      [tenantId, languages],
+    );
+  }
+
   /**
    * Inserts every message of the turns; returns only the rows that are new (a
    * message already stored by an earlier delivery is skipped by its natural key).
@@ -137,7 +191,12 @@ export class TranscriptRepository {
   async insertMessages(
     manager: EntityManager,
     tenantId: string,
-    rows: ReadonlyArray<{ conversationId: string; turn: NormalizedTurn; message: NormalizedMessage }>,
+    rows: ReadonlyArray<{
+      conversationId: string;
+      turn: NormalizedTurn;
+      message: NormalizedMessage;
+      language: string;
+    }>,
     options: { mayBeStored?: boolean } = {},
   ): Promise<StoredMessageRow[]> {
     if (rows.length === 0) return [];
@@ -151,10 +210,11 @@ export class TranscriptRepository {
     const inserted: Array<{ id: string; conversation_id: string; turn_id: string; position: number }> =
       await manager.query(
         `INSERT INTO messages (tenant_id, conversation_id, agent, turn_id, position, stream_seq, role, author, content,
-                               raw_content, tool_name, tool_call_id, tool_args, tool_result, metadata, token_estimate, created_at)
+                               raw_content, tool_name, tool_call_id, tool_args, tool_result, metadata, token_estimate, created_at,
+                               language)
          SELECT $1, v.* FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::text[], $8::text[],
                                   $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::jsonb[], $15::jsonb[],
-                                  $16::int[], $17::timestamptz[]) AS v(conversation_id, agent, turn_id, position)
+                                  $16::int[], $17::timestamptz[], $18::regconfig[]) AS v(conversation_id, agent, turn_id, position)
          ${options.mayBeStored ? SKIP_STORED : ''}
          ON CONFLICT (conversation_id, turn_id, position) DO NOTHING
          RETURNING id, conversation_id, turn_id, position`,
@@ -176,6 +236,7 @@ export class TranscriptRepository {
           sorted.map((r) => JSON.stringify(r.message.metadata)),
           sorted.map((r) => r.message.tokenEstimate),
           sorted.map((r) => r.message.createdAt.toISOString()),
+          sorted.map((r) => r.language),
         ],
       );
     return inserted.map(toRow);
@@ -200,7 +261,8 @@ export class TranscriptRepository {
   /**
    * Refreshes each conversation of the batch with what its turns say (channel, title,
    * model … when given; settings merged) and adds what this delivery inserted to its
-   * counters (a redelivery adds nothing). Meant to run last in the transaction: the
+   * counters (a redelivery adds nothing); records the language decided for an undecided one
+   * (`languages`; a language once decided stays). Meant to run last in the transaction: the
    * rows stay locked only until the commit, and they are locked in id order so that
    * concurrent batches cannot deadlock.
    */
@@ -209,6 +271,7 @@ export class TranscriptRepository {
     conversations: Map<string, string>,
     turns: readonly NormalizedTurn[],
     totals: ReadonlyMap<string, ConversationTotals>,
+    languages: ReadonlyMap<string, string> = new Map(),
   ): Promise<void> {
     const latest = attributesByConversation(turns, (turn) => this.conversationIdOf(conversations, turn));
     if (latest.size === 0) return;
@@ -226,14 +289,15 @@ export class TranscriptRepository {
          title = coalesce(v.title, c.title),
          model = coalesce(v.model, c.model),
          settings = c.settings || v.settings,
+         language = coalesce(c.language, v.language),
          message_count = c.message_count + v.messages,
          token_estimate = c.token_estimate + v.tokens,
          first_message_at = least(c.first_message_at, v.first_at),
          last_message_at = greatest(c.last_message_at, v.last_at),
          updated_at = now()
        FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[],
-                   $8::int[], $9::bigint[], $10::timestamptz[], $11::timestamptz[])
-         AS v(id, channel, channel_id, bot_identity, title, model, settings, messages, tokens, first_at, last_at)
+                   $8::int[], $9::bigint[], $10::timestamptz[], $11::timestamptz[], $12::regconfig[])
+         AS v(id, channel, channel_id, bot_identity, title, model, settings, messages, tokens, first_at, last_at, language)
        WHERE c.id = v.id`,
       [
         ids,
@@ -247,6 +311,7 @@ export class TranscriptRepository {
         ids.map((id) => totals.get(id)?.tokens ?? 0),
         ids.map((id) => totals.get(id)?.firstAt.toISOString() ?? null),
         ids.map((id) => totals.get(id)?.lastAt.toISOString() ?? null),
+        ids.map((id) => languages.get(id) ?? null),
       ],
     );
   }
