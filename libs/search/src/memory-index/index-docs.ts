@@ -4,7 +4,8 @@ import type { ItemKind } from '../ranking/candidate';
  * What the in-memory index holds of each item, as the load statements (index-statements.ts)
  * read it from Postgres. Times are microseconds since the epoch (Postgres' own precision,
  * exact in a double), so the order of turns is the store's exactly. Lexemes are the item's
- * tsvector (`tsvector_to_array(tsv)`): Postgres' english parser decides them, never the index.
+ * tsvector (`tsvector_to_array(tsv)`): Postgres' parser and the item's text-search configuration
+ * (`language`) decide them, never the index.
  */
 export interface MessageDoc {
   readonly id: string;
@@ -18,6 +19,8 @@ export interface MessageDoc {
   readonly tokenEstimate: number;
   /** It ends with a question (`right(rtrim(content), 1) = '?'`). */
   readonly asks: boolean;
+  /** The text-search configuration its lexemes were made with. */
+  readonly language: string;
   readonly lexemes: readonly string[];
 }
 
@@ -34,6 +37,8 @@ export interface SummaryDoc {
   readonly earliestAtUs: number;
   readonly latestAtUs: number;
   readonly tokenEstimate: number;
+  /** The text-search configuration its lexemes were made with. */
+  readonly language: string;
   readonly lexemes: readonly string[];
   readonly sources: readonly SummarySource[];
 }
@@ -48,6 +53,8 @@ export interface FactDoc {
   readonly importance: number;
   /** Its length in tokens as search counts it: greatest(1, characters / 4). */
   readonly length: number;
+  /** The text-search configuration its lexemes were made with. */
+  readonly language: string;
   readonly lexemes: readonly string[];
   readonly sourceMessageIds: readonly string[];
 }

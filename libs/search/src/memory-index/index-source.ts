@@ -33,7 +33,7 @@ export function indexSearchSource(
   const nowUs = now.getTime() * 1000;
   return {
     path: 'index',
-    terms: async (_tenantId, text) => termRows(index, await lexemes.termsOf(text, run)),
+    terms: async (_tenantId, text) => termRows(index, await lexemes.termsOf(text, index.languages, run)),
     frequencies: async (scope, terms) => {
       const inScope = scopeTest(index, 'message', scope);
       const reach = reachOf(index, 'message', scope);

@@ -83,7 +83,8 @@ export async function readTenantRows(
         await run<MessageRow>({
           text: `SELECT m.id::text, m.conversation_id::text, m.agent, m.role, m.author, ${us('m.created_at')} AS created_us,
                         m.stream_seq::float8 AS stream_seq, m.position, m.token_estimate,
-                        right(rtrim(m.content), 1) = '?' AS asks, array_to_string(tsvector_to_array(m.tsv), ' ') AS lexemes
+                        right(rtrim(m.content), 1) = '?' AS asks, m.language::text AS language,
+                        array_to_string(tsvector_to_array(m.tsv), ' ') AS lexemes
                    FROM ${messageRows.from}`,
           values: messageRows.values,
         })
@@ -94,7 +95,7 @@ export async function readTenantRows(
     ? (
         await run<SummaryRow>({
           text: `SELECT s.id::text, s.conversation_id::text, s.agent, ${us('s.earliest_at')} AS earliest_us,
-                        ${us('s.latest_at')} AS latest_us, s.token_estimate, array_to_string(tsvector_to_array(s.tsv), ' ') AS lexemes,
+                        ${us('s.latest_at')} AS latest_us, s.token_estimate, s.language::text AS language, array_to_string(tsvector_to_array(s.tsv), ' ') AS lexemes,
                         coalesce((SELECT json_agg(json_build_object('kind', ss.source_kind, 'id', ss.source_id::text, 'ordinal', ss.ordinal))
                                     FROM summary_sources ss WHERE ss.summary_id = s.id AND ss.tenant_id = $1), '[]') AS sources
                    FROM ${summaryRows.from}`,
@@ -108,7 +109,7 @@ export async function readTenantRows(
         await run<FactRow>({
           text: `SELECT f.id::text, f.conversation_id::text, f.agent, ${us('f.valid_from')} AS valid_from_us,
                         ${us('f.valid_to')} AS valid_to_us, ${us('f.expires_at')} AS expires_us, f.importance,
-                        greatest(1, length(f.content) / 4) AS length, array_to_string(tsvector_to_array(f.tsv), ' ') AS lexemes,
+                        greatest(1, length(f.content) / 4) AS length, f.language::text AS language, array_to_string(tsvector_to_array(f.tsv), ' ') AS lexemes,
                         f.source_message_ids::text[] AS sources
                    FROM ${factRows.from}`,
           values: factRows.values,
@@ -294,13 +295,14 @@ export function decodeHalfvec(bytes: Uint8Array): Float32Array {
 
 /**
  * The lexemes read as one string, split here: Postgres' text-array format costs a parser call
- * per element, the largest share of a load's parsing. No lexeme of the english parser holds a space.
+ * per element, the largest share of a load's parsing. No lexeme of the default parser holds a space.
  */
 function lexemesOf(joined: string): string[] {
   return joined === '' ? [] : joined.split(' ');
 }
 
 interface MessageRow {
+  language: string;
   id: string;
   conversation_id: string;
   agent: string;
@@ -315,6 +317,7 @@ interface MessageRow {
 }
 
 interface SummaryRow {
+  language: string;
   id: string;
   conversation_id: string;
   agent: string;
@@ -326,6 +329,7 @@ interface SummaryRow {
 }
 
 interface FactRow {
+  language: string;
   id: string;
   conversation_id: string | null;
   agent: string;
@@ -349,6 +353,7 @@ const toMessageDoc = (r: MessageRow): MessageDoc => ({
   position: r.position,
   tokenEstimate: r.token_estimate,
   asks: r.asks,
+  language: r.language,
   lexemes: lexemesOf(r.lexemes),
 });
 
@@ -359,6 +364,7 @@ const toSummaryDoc = (r: SummaryRow): SummaryDoc => ({
   earliestAtUs: Number(r.earliest_us),
   latestAtUs: Number(r.latest_us),
   tokenEstimate: r.token_estimate,
+  language: r.language,
   lexemes: lexemesOf(r.lexemes),
   sources: r.sources,
 });
@@ -372,6 +378,7 @@ const toFactDoc = (r: FactRow): FactDoc => ({
   expiresAtUs: r.expires_us === null ? null : Number(r.expires_us),
   importance: r.importance,
   length: r.length,
+  language: r.language,
   lexemes: lexemesOf(r.lexemes),
   sourceMessageIds: r.sources,
 });

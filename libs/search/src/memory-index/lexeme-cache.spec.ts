@@ -21,12 +21,14 @@ describe('LexemeCache', () => {
       ) as T[];
     };
     const cache = new LexemeCache();
-    expect(await cache.termsOf("What did  Caroline research? researched? the don't", run)).toEqual([
+    expect(
+      await cache.termsOf("What did  Caroline research? researched? the don't", ['english'], run),
+    ).toEqual([
       { lexeme: 'carolin', words: ['caroline'] },
       { lexeme: 'don', words: ['don'] },
       { lexeme: 'research', words: ['researched'] },
     ]);
-    expect(await cache.termsOf('research Caroline', run)).toEqual([
+    expect(await cache.termsOf('research Caroline', ['english'], run)).toEqual([
       { lexeme: 'carolin', words: ['caroline'] },
       { lexeme: 'research', words: ['research'] },
     ]);
@@ -36,13 +38,37 @@ describe('LexemeCache', () => {
     ]);
   });
 
+  it('parses a piece again for another set of languages, and stems it with each', async () => {
+    const asked: unknown[][] = [];
+    const run = async <T>(statement: Statement): Promise<T[]> => {
+      asked.push(statement.values);
+      const languages = statement.values[1] as string[];
+      return languages.map((l) => ({
+        piece: 'gatti',
+        word: 'gatti',
+        lexeme: l === 'italian' ? 'gatt' : 'gatti',
+      })) as T[];
+    };
+    const cache = new LexemeCache();
+    expect(await cache.termsOf('gatti', ['english'], run)).toEqual([{ lexeme: 'gatti', words: ['gatti'] }]);
+    expect(await cache.termsOf('gatti', ['english', 'italian'], run)).toEqual([
+      { lexeme: 'gatt', words: ['gatti'] },
+      { lexeme: 'gatti', words: ['gatti'] },
+    ]);
+    expect(await cache.termsOf('gatti', ['english'], run)).toHaveLength(1);
+    expect(asked).toEqual([
+      [['gatti'], ['english']],
+      [['gatti'], ['english', 'italian']],
+    ]);
+  });
+
   it('forgets the oldest pieces beyond its capacity', async () => {
     const run = async <T>(statement: Statement): Promise<T[]> => {
       void statement;
       return [] as T[];
     };
     const cache = new LexemeCache(2);
-    await cache.termsOf('a b c', run);
+    await cache.termsOf('a b c', ['english'], run);
     expect(cache.size).toBe(2);
   });
 });

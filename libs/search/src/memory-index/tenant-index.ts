@@ -1,4 +1,5 @@
 import { parseItemRef } from '@engram/contracts';
+import { DEFAULT_TEXT_SEARCH } from '@engram/memory-core';
 import type { ItemKind } from '../ranking/candidate';
 import { Dictionary, Float64Column, Int32Column, SlotList, Uint8Column } from './columns';
 import type {
@@ -189,8 +190,25 @@ export class TenantIndex {
   readonly expiresAt = new Float64Column();
   readonly importance = new Int32Column();
   readonly factSources = new Map<number, readonly string[]>();
+  /** Text-search configurations of the items held, and the default every tenant's set holds. */
+  private readonly languageSet = new Set<string>([DEFAULT_TEXT_SEARCH]);
+  private languageList: readonly string[] = [DEFAULT_TEXT_SEARCH];
 
   constructor(readonly tenantId: string) {}
+
+  /**
+   * The configurations a query is stemmed with: the tenant's `languages` as the store keeps them
+   * (the default, and each one ingest stamped an item with), in name order.
+   */
+  get languages(): readonly string[] {
+    return this.languageList;
+  }
+
+  private heardLanguage(language: string): void {
+    if (this.languageSet.has(language)) return;
+    this.languageSet.add(language);
+    this.languageList = [...this.languageSet].sort();
+  }
 
   /** Applies rows read from the store (a load, or the rows an event named). */
   apply(rows: Partial<TenantSnapshot>): void {
@@ -288,6 +306,7 @@ export class TenantIndex {
   }
 
   private putMessage(m: MessageDoc): void {
+    this.heardLanguage(m.language);
     const t = this.messages;
     const conversation = this.conversationNumber(m.conversationId);
     const { slot, added } = t.place(m.id, this.agents.intern(m.agent), conversation);
@@ -320,6 +339,7 @@ export class TenantIndex {
   }
 
   private putSummary(s: SummaryDoc): void {
+    this.heardLanguage(s.language);
     const t = this.summaries;
     const { slot } = t.place(s.id, this.agents.intern(s.agent), this.conversationNumber(s.conversationId));
     t.time.set(slot, s.latestAtUs);
@@ -333,6 +353,7 @@ export class TenantIndex {
   }
 
   private putFact(f: FactDoc): void {
+    this.heardLanguage(f.language);
     const t = this.facts;
     const { slot } = t.place(
       f.id,

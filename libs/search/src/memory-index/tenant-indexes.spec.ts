@@ -13,6 +13,7 @@ const message = (id: string, words: string[]): MessageDoc => ({
   streamSeq: Number(id),
   position: 0,
   tokenEstimate: words.length,
+  language: 'english',
   asks: false,
   lexemes: words,
 });

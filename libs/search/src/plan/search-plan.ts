@@ -65,16 +65,20 @@ function alivePredicate(kind: ItemKind, scope: SearchScope, params: Params): str
 /**
  * The query's stemmed terms (with the words they came from), the tenant's size, and whether the
  * tenant exists; the query is parsed only for a tenant that does (for one that does not, one row).
+ * Each word is stemmed with every configuration the tenant's items were indexed with (its
+ * `languages`), so it finds an Italian message by the Italian stem and an English one by the English.
  */
 export function termsStatement(tenantId: string, query: string): Statement {
   return {
     text: `
       WITH tenant AS (
-        SELECT EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known
+        SELECT EXISTS (SELECT 1 FROM tenants WHERE tenant_id = $1) AS known,
+               (SELECT languages FROM tenants WHERE tenant_id = $1) AS languages
       ), words AS (
         SELECT lower(p.token) AS word, v.lexeme
           FROM tenant, ts_parse('default', $2) p
-          CROSS JOIN LATERAL unnest(to_tsvector('english', p.token)) v
+          CROSS JOIN unnest(tenant.languages) l
+          CROSS JOIN LATERAL unnest(to_tsvector(l, p.token)) v
          WHERE tenant.known
       ), terms AS (
         SELECT lexeme, array_agg(DISTINCT word) AS words FROM words GROUP BY lexeme ORDER BY min(length(word)) DESC, lexeme LIMIT ${MAX_QUERY_TERMS}

@@ -3,8 +3,9 @@ import { anyWordQuery, type OpenFact } from '@engram/memory-core';
 
 /**
  * Open facts of the agent (validity not closed), in force at `inForceAt`, that share a
- * word with one of the candidates: what overlap dedup compares new facts with. Most
- * recently updated first, at most 1,000. In the caller's tenant transaction.
+ * word with one of the candidates (stemmed with each fact's own text-search configuration):
+ * what overlap dedup compares new facts with. Most recently updated first, at most 1,000. In
+ * the caller's tenant transaction.
  */
 export async function openFactsSharingWords(
   manager: EntityManager,
@@ -15,10 +16,14 @@ export async function openFactsSharingWords(
   const query = anyWordQuery(candidates);
   if (query === null) return [];
   const rows: Array<{ id: string; content: string; expires_at: Date | null }> = await manager.query(
-    `SELECT id, content, expires_at FROM facts
-      WHERE agent = $1 AND valid_to IS NULL AND (expires_at IS NULL OR expires_at > $3)
-        AND tsv @@ to_tsquery('english', $2)
-      ORDER BY updated_at DESC LIMIT 1000`,
+    `WITH queries AS (
+       SELECT l AS language, to_tsquery(l, $2) AS query
+         FROM tenants t CROSS JOIN unnest(t.languages) l WHERE t.tenant_id = engram_current_tenant()
+     )
+     SELECT f.id, f.content, f.expires_at FROM facts f JOIN queries q ON q.language = f.language
+      WHERE f.agent = $1 AND f.valid_to IS NULL AND (f.expires_at IS NULL OR f.expires_at > $3)
+        AND f.tsv @@ q.query
+      ORDER BY f.updated_at DESC LIMIT 1000`,
     [agent, query, inForceAt.toISOString()],
   );
   return rows.map((r) => ({ id: String(r.id), content: r.content, expiresAt: r.expires_at }));
