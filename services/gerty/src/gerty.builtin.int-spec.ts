@@ -212,6 +212,27 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
       expect(JSON.parse(response.text)).toEqual({ facts });
     });
 
+    it('extract_facts leaves a conversation in another language alone (the rules read English)', async () => {
+      const extract = async (language?: string) =>
+        (
+          jsonOf(
+            await complete({
+              task: 'extract_facts',
+              taskInput: {
+                messages: [
+                  { id: 'm-1', role: 'user', at: '2026-02-22T10:00:00Z', text: 'I prefer tea over coffee.' },
+                ],
+                ...(language && { language }),
+              },
+            }),
+          ) as { facts: unknown[] }
+        ).facts;
+      expect(await extract('italian')).toEqual([]);
+      expect(await extract('simple')).toEqual([]);
+      expect(await extract('english')).toHaveLength(1);
+      expect(await extract()).toHaveLength(1);
+    });
+
     it('describe_tool_call answers one sentence', async () => {
       const response = await complete({
         task: 'describe_tool_call',

@@ -46,6 +46,8 @@ export const extractFactsInput = z.object({
   messages: z.array(transcriptLine).min(1).max(200),
   /** The user's name, when known: facts say "Ada …" rather than "The user …". */
   userName: z.string().max(200).optional(),
+  /** The conversation's text-search configuration (`english`, `italian`, `simple` …), when known. */
+  language: z.string().max(64).optional(),
 });
 
 /** Bounds of an answer_from_memory input: what one prompt can hold, and one NATS message (1 MB) easily. */

@@ -106,6 +106,8 @@ export class ExtractFactsUseCase {
         text: w.content,
       })),
       userNameOf(window),
+      // The window's latest message: a conversation's first ones may predate its language.
+      window.at(-1)!.language,
     );
     if (facts.length === 0) return null;
     const { vectors, model } = await this.gerty.embed(

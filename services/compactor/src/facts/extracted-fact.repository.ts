@@ -15,6 +15,8 @@ export interface WindowMessage {
   readonly author: string | null;
   readonly content: string;
   readonly createdAt: Date;
+  /** The text-search configuration it was indexed with: its conversation's language. */
+  readonly language: string;
 }
 
 /** An extracted fact as it is written (new or over an older one). */
@@ -55,8 +57,9 @@ export class ExtractedFactRepository {
       author: string | null;
       content: string;
       created_at: Date;
+      language: string;
     }> = await m.query(
-      `SELECT w.id::text, w.role, w.author, w.content, w.created_at
+      `SELECT w.id::text, w.role, w.author, w.content, w.created_at, w.language::text AS language
          FROM messages t
          CROSS JOIN LATERAL (
            SELECT m.* FROM messages m
@@ -75,6 +78,7 @@ export class ExtractedFactRepository {
       author: r.author,
       content: r.content,
       createdAt: r.created_at,
+      language: r.language,
     }));
   }
 

@@ -53,10 +53,11 @@ export class CompactorGertyGateway implements OnModuleInit {
     tenantId: string,
     messages: readonly FactSourceLine[],
     userName?: string,
+    language?: string,
   ): Promise<ExtractedFact[]> {
     const { output } = await this.gerty.complete(
       'extract_facts',
-      { messages: [...messages], ...(userName && { userName }) },
+      { messages: [...messages], ...(userName && { userName }), ...(language && { language }) },
       this.callOptions(tenantId),
     );
     return output.facts;

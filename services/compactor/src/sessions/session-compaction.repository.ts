@@ -30,6 +30,8 @@ export interface UncompactedMessage {
   readonly tokens: number;
   /** The last assistant message of its turn: the turn's facts were extracted from the window ending here. */
   readonly endsTurn: boolean;
+  /** The text-search configuration it was indexed with: its conversation's language. */
+  readonly language: string;
 }
 
 /** The conversation's latest compaction: what the next one builds on. */
@@ -132,10 +134,11 @@ export class SessionCompactionRepository {
       created_at: Date;
       token_estimate: number;
       ends_turn: boolean;
+      language: string;
     }> = await m.query(
       // A turn's later messages are never compacted before its earlier ones, so its last
       // assistant message is among these whenever any of the turn is.
-      `SELECT id::text, role, author, content, created_at, token_estimate,
+      `SELECT id::text, role, author, content, created_at, token_estimate, language::text AS language,
               role = 'assistant' AND position = max(position) FILTER (WHERE role = 'assistant') OVER (PARTITION BY turn_id) AS ends_turn
          FROM messages
         WHERE conversation_id = $1 AND compacted_at IS NULL
@@ -150,6 +153,7 @@ export class SessionCompactionRepository {
       createdAt: r.created_at,
       tokens: r.token_estimate,
       endsTurn: r.ends_turn,
+      language: r.language,
     }));
   }
 

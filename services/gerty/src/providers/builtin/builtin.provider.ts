@@ -1,4 +1,5 @@
 import { RpcError } from '@engram/messaging';
+import { DEFAULT_TEXT_SEARCH, languageCodeOf } from '@engram/memory-core';
 import {
   LocalEmbedder,
   answerExtractive,
@@ -130,7 +131,8 @@ function summarize(input: SummarizeInput): string {
 function extractFactsFrom(input: ExtractFactsInput) {
   return extractFacts(
     input.messages.map((m) => ({ id: m.id, role: m.role, author: m.author ?? null, text: m.text, at: m.at })),
-    { userName: input.userName ?? null },
+    // The rules read English: a conversation in another language yields no facts, not wrong ones.
+    { userName: input.userName ?? null, language: languageCodeOf(input.language ?? DEFAULT_TEXT_SEARCH) },
   ).map((fact) => ({
     content: fact.content,
     category: fact.category,
