@@ -255,7 +255,13 @@ export class IngestTurnsUseCase {
     manager: EntityManager,
     rows: ReadonlyArray<{ conversationId: string; message: NormalizedMessage }>,
   ): Promise<{ languages: Map<string, string>; decided: Map<string, string> }> {
-    const ids = [...new Set(rows.map((r) => r.conversationId))];
+    const spoken = new Map<string, string[]>();
+    for (const { conversationId, message } of rows) {
+      if (!spoken.has(conversationId)) spoken.set(conversationId, []);
+      if (message.role === 'user' || message.role === 'assistant')
+        spoken.get(conversationId)!.push(message.content);
+    }
+    const ids = [...spoken.keys()];
     const known = await this.transcript.conversationLanguages(manager, ids);
     const undecided = ids.filter((id) => !known.get(id));
     const earlier = undecided.length > 0 ? await this.transcript.earlierTexts(manager, undecided) : new Map();
@@ -267,12 +273,7 @@ export class IngestTurnsUseCase {
         languages.set(id, stored);
         continue;
       }
-      const spoken = rows
-        .filter(
-          (r) => r.conversationId === id && (r.message.role === 'user' || r.message.role === 'assistant'),
-        )
-        .map((r) => r.message.content);
-      const language = textSearchOf([...(earlier.get(id) ?? []), ...spoken], detectAll);
+      const language = textSearchOf([...(earlier.get(id) ?? []), ...spoken.get(id)!], detectAll);
       if (language) decided.set(id, language);
       languages.set(id, language ?? DEFAULT_TEXT_SEARCH);
     }

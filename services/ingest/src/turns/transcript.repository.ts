@@ -159,7 +159,11 @@ export class TranscriptRepository {
       [conversationIds],
     );
     const texts = new Map<string, string[]>();
-    for (const r of rows) texts.set(String(r.id), [...(texts.get(String(r.id)) ?? []), r.content]);
+    for (const r of rows) {
+      const id = String(r.id);
+      if (!texts.has(id)) texts.set(id, []);
+      texts.get(id)!.push(r.content);
+    }
     return texts;
   }
 
