@@ -1,4 +1,4 @@
-import { MAX_QUERY_TERMS } from '../plan/search-plan';
+import { countedToken, MAX_QUERY_TERMS } from '../plan/search-plan';
 import type { StatementRunner } from '../plan/search-source';
 
 /** A query term: its lexeme and the words of the query it came from. */
@@ -67,7 +67,8 @@ export class LexemeCache {
                FROM unnest($1::text[]) AS c(piece)
                CROSS JOIN LATERAL ts_parse('default', c.piece) p
                CROSS JOIN unnest($2::regconfig[]) l
-               CROSS JOIN LATERAL unnest(to_tsvector(l, p.token)) v`,
+               CROSS JOIN LATERAL unnest(to_tsvector(l, p.token)) v
+              WHERE ${countedToken('p.token', 'l')}`,
       values: [pieces, languages],
     });
     const parsed = new Map<string, WordLexeme[]>(pieces.map((p) => [p, []]));
