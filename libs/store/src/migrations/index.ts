@@ -20,6 +20,7 @@ import { VectorSweepMarks1760000000018 } from './1760000000018-vector-sweep-mark
 import { CompactionStepsCutShort1760000000019 } from './1760000000019-compaction-steps-cut-short';
 import { SceneRepairs1760000000020 } from './1760000000020-scene-repairs';
 import { FtsLanguages1760000000021 } from './1760000000021-fts-languages';
+import { MessagesSummarised1760000000022 } from './1760000000022-messages-summarised';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   CompactionStepsCutShort1760000000019,
   SceneRepairs1760000000020,
   FtsLanguages1760000000021,
+  MessagesSummarised1760000000022,
 ];

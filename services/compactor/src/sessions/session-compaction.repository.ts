@@ -232,7 +232,11 @@ export class SessionCompactionRepository {
       ],
     );
     const marked: [unknown[], number] = await m.query(
-      `UPDATE messages SET compacted_at = now() WHERE conversation_id = $1 AND id = ANY($2::bigint[]) AND compacted_at IS NULL`,
+      // Rows locked in id order, as a leaf stamps its own: the two writers never wait on each other in a cycle.
+      `UPDATE messages m SET compacted_at = now()
+         FROM (SELECT id FROM messages WHERE conversation_id = $1 AND id = ANY($2::bigint[]) AND compacted_at IS NULL
+                ORDER BY id FOR UPDATE) mine
+        WHERE m.id = mine.id`,
       [c.conversationId, c.messageIds],
     );
     if (marked[1] !== c.messageIds.length)

@@ -188,7 +188,7 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
   }, 60_000);
 
   it('announces each summary once when a compactor is killed between publishing and marking them sent', async () => {
-    // Stopped while the conversation is stored, so a single run summarises all of it.
+    // Stopped while the conversation is stored, so one batch carries all of it.
     compactor!.kill('SIGTERM');
     await compactor!.exited;
     for (let t = 0; t < 16; t++) {
@@ -237,10 +237,16 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     expect(await count(`SELECT count(*) AS n FROM summaries WHERE conversation_id = $1`, [id])).toBe(1);
     expect(await unsent()).toBe(1);
 
-    // The next compactor finishes the tree; its relay publishes the first summary again.
+    // The next compactor finishes the tree; its relay publishes the first summary again. A run
+    // writes at most four leaves, so the rest waits for the killed batch's redelivery (its ack wait).
     compactor = await startService('compactor', compactorEnv());
     await compactor.waitUntilReady();
-    await waitFor('all sent', async () => (await unsent()) === 0 && seen.length > total, 30_000, 100);
+    await waitFor(
+      'all sent',
+      async () => (await unsent()) === 0 && seen.length > total,
+      Consumers.compactorSummaries.ackWaitMs + 20_000,
+      100,
+    );
     await eventConsumersSettled(
       nc,
       [Consumers.compactorSummaries.durable],
@@ -255,5 +261,5 @@ describe('compactor: SIGKILLed mid-batch, then restarted (real Postgres, NATS, i
     const stored = (await summaryEvents()).filter((e) => e.event.conversationId === id);
     expect(stored.map((e) => e.event.summaryId).sort()).toEqual(ids);
     expect(new Set(stored.map((e) => e.msgId)).size).toBe(total);
-  }, 90_000);
+  }, 120_000);
 });

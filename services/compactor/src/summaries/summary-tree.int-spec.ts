@@ -132,6 +132,12 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
     );
     expect(covered.map((r) => r.id)).toEqual(transcript.map((r) => r.id));
     expect(transcript).toHaveLength(MESSAGES);
+    // Each message under a leaf is stamped as such (what the next leaf's read skips).
+    expect(
+      await count(`SELECT count(*) AS n FROM messages WHERE conversation_id = $1 AND summarised_at IS NULL`, [
+        id,
+      ]),
+    ).toBe(0);
 
     // Every summary's span and count are its sources'; ordinals run 1..n.
     const leafSpans = await sql<{ ok: boolean }>(

@@ -75,8 +75,7 @@ export class SummaryRepository {
     }> = await m.query(
       `SELECT m.id::text, m.role, m.author, m.content, m.created_at, m.token_estimate
            FROM messages m
-          WHERE m.conversation_id = $1
-            AND NOT EXISTS (SELECT 1 FROM summary_sources ss WHERE ss.source_kind = 'message' AND ss.source_id = m.id)
+          WHERE m.conversation_id = $1 AND m.summarised_at IS NULL
           ORDER BY m.created_at, m.stream_seq, m.position, m.id
           LIMIT $2`,
       [conversationId, limit],
@@ -117,7 +116,8 @@ export class SummaryRepository {
   }
 
   /**
-   * Writes a summary and links it to its sources. Its span is taken from the sources
+   * Writes a summary and links it to its sources (a leaf's messages are stamped
+   * `summarised_at`, locked in id order). Its span is taken from the sources
    * themselves (exact to the microsecond). Throws SourcesTakenError when a source is
    * already under another summary; the caller's transaction then writes nothing.
    */
@@ -138,7 +138,16 @@ export class SummaryRepository {
               links AS (
                 INSERT INTO summary_sources (tenant_id, summary_id, source_kind, source_id, ordinal)
                 SELECT $1::text, node.id, $9::text, src.id, src.ordinal FROM node, unnest($8::bigint[]) WITH ORDINALITY AS src (id, ordinal)
-              )
+              )${
+                leaf
+                  ? `,
+              stamped AS (
+                UPDATE messages m SET summarised_at = now()
+                  FROM (SELECT id FROM messages WHERE id = ANY($8::bigint[]) ORDER BY id FOR UPDATE) mine
+                 WHERE m.id = mine.id
+              )`
+                  : ''
+              }
          SELECT id::text, earliest_at, latest_at, message_count FROM node`,
           [
             summary.tenantId,

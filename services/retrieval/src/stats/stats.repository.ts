@@ -41,13 +41,11 @@ export class StatsRepository {
             params,
           );
 
-    // Not covered by a leaf (depth 0) summary: summary_sources links leaves to their messages.
+    // Not under a leaf yet: the compactor stamps summarised_at as it links a message to its leaf.
     const unsummarised: Array<{ conversation_id: string; n: string }> = await manager.query(
       `SELECT m.conversation_id, count(*) AS n
          FROM messages m
-        WHERE ${byAgent('m')}
-          AND NOT EXISTS (SELECT 1 FROM summary_sources ss JOIN summaries s ON s.id = ss.summary_id
-                           WHERE ss.source_kind = 'message' AND ss.source_id = m.id AND s.depth = 0)
+        WHERE ${byAgent('m')} AND m.summarised_at IS NULL
         GROUP BY m.conversation_id
         ORDER BY n DESC, m.conversation_id
         LIMIT ${MAX_UNSUMMARISED_CONVERSATIONS}`,
