@@ -78,6 +78,25 @@ describe('QueryVectorGateway', () => {
     expect(calls).toEqual([Rpcs.gertyModels, Rpcs.gertyEmbed]);
   });
 
+  it('asks for the listing again within a second when it failed, then makes the vectors itself', async () => {
+    jest.useFakeTimers();
+    try {
+      let answers = 0;
+      const { gateway, calls } = gatewayOf(() =>
+        answers++ === 0
+          ? Promise.reject(new RpcError('UNAVAILABLE', 'no service answers'))
+          : Promise.resolve(listing('builtin', LOCAL_EMBEDDING_MODEL_ID)),
+      );
+      expect(await gateway.embed('cats', 'acme')).toMatchObject({ model: 'openai:e' });
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(await gateway.embed('dogs', 'acme')).toMatchObject({ model: LOCAL_EMBEDDING_MODEL_ID });
+      expect(calls).toEqual([Rpcs.gertyModels, Rpcs.gertyEmbed, Rpcs.gertyModels]);
+      gateway.onApplicationShutdown();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('does not take a built-in model of another id or width for its own', async () => {
     for (const other of [
       listing('builtin', 'engram-local-glove-sif-100d-v0'),

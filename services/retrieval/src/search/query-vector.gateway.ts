@@ -13,6 +13,8 @@ import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../retrieval.config';
 
 /** How often Gerty is asked again which model embeds by default (its models change when it restarts). */
 export const QUERY_MODEL_REFRESH_MS = 30_000;
+/** After a listing fails, the next is asked this soon, doubling up to QUERY_MODEL_REFRESH_MS. */
+export const QUERY_MODEL_RETRY_MS = 1_000;
 
 /**
  * The query's vector, or why there is none: a search then answers from full text, so Gerty
@@ -24,7 +26,9 @@ export const QUERY_MODEL_REFRESH_MS = 30_000;
  * process), and only when the search gets as far as needing it: no hop to Gerty and back per
  * search, and none at all for a tenant that does not exist. Any other model (an OpenAI-compatible
  * endpoint) is asked through Gerty per query, as before. A listing that fails changes nothing:
- * until Gerty has named its model, every vector comes from Gerty.
+ * until Gerty has named its model, every vector comes from Gerty, so a failed listing is asked
+ * again within a second or two (a retrieval started while Gerty was busy or restarting would
+ * otherwise wait for Gerty's vector on every search until the next refresh).
  */
 @Injectable()
 export class QueryVectorGateway implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,6 +39,8 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
   /** Gerty was asked once (whatever it answered): searches no longer wait for the listing. */
   private asked = false;
   private refresher?: NodeJS.Timeout;
+  private retry?: NodeJS.Timeout;
+  private retryMs = QUERY_MODEL_RETRY_MS;
 
   constructor(
     private readonly gerty: GertyClient,
@@ -50,6 +56,7 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
 
   onApplicationShutdown(): void {
     clearInterval(this.refresher);
+    clearTimeout(this.retry);
   }
 
   embed(text: string, tenantId: string): PromiseLike<QueryVector> {
@@ -97,6 +104,7 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
   private async listModels(): Promise<void> {
     try {
       const listed = await this.gerty.models({ timeoutMs: this.config.SEARCH_EMBED_TIMEOUT_MS });
+      this.retryMs = QUERY_MODEL_RETRY_MS;
       const model = listed.models.find((m) => m.name === listed.defaultEmbeddingModel);
       const builtin =
         model?.provider === 'builtin' &&
@@ -111,8 +119,12 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
       );
     } catch (error) {
       this.logger.warn(
-        `gerty did not list its models (query vectors come from it meanwhile): ${errorMessage(error)}`,
+        `gerty did not list its models (query vectors come from it meanwhile; asked again in ${this.retryMs} ms): ${errorMessage(error)}`,
       );
+      clearTimeout(this.retry);
+      this.retry = setTimeout(() => void this.learnModel(), this.retryMs);
+      this.retry.unref();
+      this.retryMs = Math.min(this.retryMs * 2, QUERY_MODEL_REFRESH_MS);
     }
   }
 }
