@@ -1,17 +1,35 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
-/** A TCP port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports a process draws from: one block per jest worker, all below Linux's ephemeral range (32768–60999). */
+const FIRST_PORT = 20_000;
+const BLOCK = 1_500;
+/** Where this process's next draw starts in its block (random, so a suite does not retry the last one's ports first). */
+let next = randomInt(BLOCK);
+
+/**
+ * A TCP port nothing listens on right now, and that no other jest worker will be handed: each
+ * worker draws from its own block, in turn. A port the kernel hands out (listen on 0) could be
+ * handed to a suite in the other worker too, or taken by an outgoing connection, before the
+ * process it was meant for binds it; then a readiness probe could reach another suite's service.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 0) % 8;
+  const base = FIRST_PORT + worker * BLOCK;
+  for (let tried = 0; tried < BLOCK; tried++) {
+    const port = base + (next++ % BLOCK);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${base}–${base + BLOCK - 1}`);
+}
+
+/** Whether a server can listen on the port now (nothing else holds it). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
