@@ -41,6 +41,7 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
   private refresher?: NodeJS.Timeout;
   private retry?: NodeJS.Timeout;
   private retryMs = QUERY_MODEL_RETRY_MS;
+  private stopped = false;
 
   constructor(
     private readonly gerty: GertyClient,
@@ -55,6 +56,7 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
   }
 
   onApplicationShutdown(): void {
+    this.stopped = true;
     clearInterval(this.refresher);
     clearTimeout(this.retry);
   }
@@ -121,6 +123,8 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
       this.logger.warn(
         `gerty did not list its models (query vectors come from it meanwhile; asked again in ${this.retryMs} ms): ${errorMessage(error)}`,
       );
+      // (Not once the process stops: a listing still in flight then must not schedule another.)
+      if (this.stopped) return;
       clearTimeout(this.retry);
       this.retry = setTimeout(() => void this.learnModel(), this.retryMs);
       this.retry.unref();
