@@ -5,6 +5,17 @@ import { resolve } from 'node:path';
 describe('module boundaries (eslint @nx/enforce-module-boundaries)', () => {
   const root = resolve(__dirname, '../..');
 
+  // The rule reads Nx's cached project graph, and without one it skips itself (a warning on
+  // stdout, every probe "accepted"): a checkout that has not run Nx yet computes it first.
+  beforeAll(() => {
+    const nx = spawnSync(process.execPath, [resolve(root, 'node_modules/.bin/nx'), 'show', 'projects'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NX_DAEMON: 'false' },
+    });
+    expect(nx.status).toBe(0);
+  }, 120_000);
+
   /** Lints a source text as if it were the given file (ESLint runs as its own process: it loads its config as ESM). */
   function problems(file: string, source: string): string[] {
     const run = spawnSync(
