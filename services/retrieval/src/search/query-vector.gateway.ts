@@ -7,13 +7,13 @@ import {
 } from '@nestjs/common';
 import { GertyClient } from '@engram/gerty-client';
 import { LOCAL_EMBEDDING_MODEL_ID, LocalEmbedder } from '@engram/local-model';
-import { errorMessage } from '@engram/messaging';
+import { errorMessage, retryDelayMs } from '@engram/messaging';
 import type { QueryVector } from '@engram/search';
 import { RETRIEVAL_CONFIG, type RetrievalConfig } from '../retrieval.config';
 
 /** How often Gerty is asked again which model embeds by default (its models change when it restarts). */
 export const QUERY_MODEL_REFRESH_MS = 30_000;
-/** After a listing fails, the next is asked this soon, doubling up to QUERY_MODEL_REFRESH_MS. */
+/** After a listing fails, the next is asked about this soon (retryDelayMs: doubling, ±20 %), up to QUERY_MODEL_REFRESH_MS. */
 export const QUERY_MODEL_RETRY_MS = 1_000;
 
 /**
@@ -40,7 +40,8 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
   private asked = false;
   private refresher?: NodeJS.Timeout;
   private retry?: NodeJS.Timeout;
-  private retryMs = QUERY_MODEL_RETRY_MS;
+  /** Listings that failed in a row (what the next one waits on). */
+  private failedListings = 0;
   private stopped = false;
 
   constructor(
@@ -106,7 +107,7 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
   private async listModels(): Promise<void> {
     try {
       const listed = await this.gerty.models({ timeoutMs: this.config.SEARCH_EMBED_TIMEOUT_MS });
-      this.retryMs = QUERY_MODEL_RETRY_MS;
+      this.failedListings = 0;
       const model = listed.models.find((m) => m.name === listed.defaultEmbeddingModel);
       const builtin =
         model?.provider === 'builtin' &&
@@ -120,15 +121,18 @@ export class QueryVectorGateway implements OnApplicationBootstrap, OnApplication
           : `gerty's default embedding model is ${model?.modelId ?? listed.defaultEmbeddingModel}: query vectors come from gerty`,
       );
     } catch (error) {
+      const delayMs = retryDelayMs(++this.failedListings, {
+        baseDelayMs: QUERY_MODEL_RETRY_MS,
+        maxDelayMs: QUERY_MODEL_REFRESH_MS,
+      });
       this.logger.warn(
-        `gerty did not list its models (query vectors come from it meanwhile; asked again in ${this.retryMs} ms): ${errorMessage(error)}`,
+        `gerty did not list its models (query vectors come from it meanwhile; asked again in ${delayMs} ms): ${errorMessage(error)}`,
       );
       // (Not once the process stops: a listing still in flight then must not schedule another.)
       if (this.stopped) return;
       clearTimeout(this.retry);
-      this.retry = setTimeout(() => void this.learnModel(), this.retryMs);
+      this.retry = setTimeout(() => void this.learnModel(), delayMs);
       this.retry.unref();
-      this.retryMs = Math.min(this.retryMs * 2, QUERY_MODEL_REFRESH_MS);
     }
   }
 }
