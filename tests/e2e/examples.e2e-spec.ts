@@ -1,47 +1,36 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
+import { startTestEnvironment, type ProcessSpec, type TestEnvironment } from '@engram/testing';
+import type { ExampleExpectation, ExampleRun } from './examples/example-run';
 
 const REPO = resolve(__dirname, '../..');
 const EXAMPLES = join(REPO, 'examples');
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+/** Each example's expectation, in tests/e2e/examples/<name>.ts; an example without one fails the suite. */
+const NAMES = readdirSync(EXAMPLES, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
-/** What each example must print and leave behind; an example without an entry fails the suite. */
-const EXPECTATIONS: Record<string, (run: Run, env: TestEnvironment) => Promise<void>> = {
-  'agent-loop': async (run, env) => {
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(run.stdout.match(/^prompt: \d+ of 96000 tokens \(identity, tools.*\)$/gm)).toHaveLength(2);
-    expect(run.stdout).toMatch(/^assistant: \(\d+ messages in\) Glad to help with: Hi, I am Ada\. .*$/m);
-    expect(run.stdout).toMatch(
-      /^assistant: \(\d+ messages in\) Glad to help with: Where is my order 1042\?$/m,
-    );
-    // Both turns went to memory (user + assistant each), once however often the example ran.
-    await waitFor('the two turns stored', async () => (await storedMessages(env, 'chat-7')) === 4, 15_000);
-  },
-};
-
-function storedMessages(env: TestEnvironment, sessionKey: string): Promise<number> {
-  return env.count(
-    `SELECT count(*) AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id
-      WHERE c.tenant_id = 'acme' AND c.session_key = $1`,
-    [sessionKey],
-  );
+function expectationOf(name: string): ExampleExpectation | undefined {
+  const file = join(__dirname, 'examples', `${name}.ts`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- one module per example, found at run time
+  return existsSync(file) ? (require(file) as { expectation: ExampleExpectation }).expectation : undefined;
 }
 
 /** An example as a user runs it: `node <main>` in its directory, against the stack's NATS. */
-function runExample(name: string, env: TestEnvironment): Run {
+async function runExample(name: string, env: TestEnvironment): Promise<ExampleRun> {
   const dir = join(EXAMPLES, name);
   const { main } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { main: string };
   const run = spawnSync(process.execPath, [main], {
     cwd: dir,
-    env: { ...process.env, NATS_URL: env.nats.url, ENGRAM_API_KEY: '' },
+    env: {
+      ...process.env,
+      NATS_URL: env.nats.url,
+      ENGRAM_API_KEY: '',
+      ...(await expectationOf(name)!.env?.(env)),
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -55,23 +44,31 @@ describe('examples/ (real services as processes)', () => {
   beforeAll(async () => {
     env = await startTestEnvironment({
       label: 'examples',
-      processes: ['ingest', 'retrieval', 'context-builder'],
+      processes: [
+        ...new Set([
+          'ingest',
+          'retrieval',
+          'context-builder',
+          ...NAMES.flatMap((n) => expectationOf(n)?.processes ?? []),
+        ]),
+      ] as ProcessSpec[],
     });
   });
 
   afterAll(() => env?.stop());
 
   it('has an expectation for every example', () => {
-    const examples = readdirSync(EXAMPLES, { withFileTypes: true }).filter((e) => e.isDirectory());
-    expect(examples.map((e) => e.name).sort()).toEqual(Object.keys(EXPECTATIONS).sort());
+    expect(NAMES.filter((name) => !expectationOf(name))).toEqual([]);
   });
 
-  it.each(Object.keys(EXPECTATIONS))('runs %s, twice, to the same effect', async (name) => {
+  it.each(NAMES)('runs %s, twice, to the same effect', async (name) => {
     for (let time = 0; time < 2; time++) {
-      const run = runExample(name, env);
-      await EXPECTATIONS[name]!(run, env).catch((error: Error) => {
-        throw new Error(`${error.message}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
-      });
+      const run = await runExample(name, env);
+      await expectationOf(name)!
+        .check(run, env)
+        .catch((error: Error) => {
+          throw new Error(`${error.message}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`);
+        });
     }
   });
 

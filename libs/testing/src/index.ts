@@ -20,3 +20,4 @@ export * from './api-surface';
 export * from './chaos/workload';
 export * from './chaos/worker-stack';
 export * from './chaos/replica-work';
+export * from './packed-package';

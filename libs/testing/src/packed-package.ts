@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const REPO = resolve(__dirname, '../../..');
+
+/** The package.json a tarball carries, as a publishable package must have it. */
+export interface PackedManifest {
+  readonly name: string;
+  readonly exports: Record<string, unknown>;
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly devDependencies?: unknown;
+  readonly private?: unknown;
+}
+
+/** A workspace package packed and installed into an application outside the repository. */
+export interface PackedPackage {
+  /** The tarball's files, sorted. */
+  readonly files: readonly string[];
+  readonly manifest: PackedManifest;
+  /** The application's directory (its node_modules holds the package). */
+  readonly appDir: string;
+  /** The installed package's directory. */
+  readonly installedDir: string;
+  /** Writes a file of the application. */
+  write(file: string, text: string): void;
+  /** Runs node in the application's directory; its stdout. */
+  node(args: readonly string[]): string;
+  /** tsc --noEmit --strict (nodenext) over the application's file: its output, '' when it type-checks. */
+  typecheck(file: string): string;
+  remove(): void;
+}
+
+/**
+ * `npm pack` of a built workspace library, installed by hand into a directory outside the
+ * repository: the tarball's files under node_modules/<name>, and its declared dependencies and
+ * peer dependencies — and nothing else — linked from the workspace's node_modules (an offline
+ * `npm install` of the tarball cannot resolve version ranges without the registry). A package
+ * that leaned on workspace code it did not bundle or declare fails to load there.
+ */
+export function installPacked(libDir: string): PackedPackage {
+  if (!existsSync(join(libDir, 'dist'))) throw new Error(`${libDir} is not built: run \`npm run build\``);
+  const dir = mkdtempSync(join(tmpdir(), 'engram-pack-'));
+  const appDir = join(dir, 'app');
+  const [result] = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: libDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as Array<{ name: string; filename: string; files: Array<{ path: string }> }>;
+  const installedDir = join(appDir, 'node_modules', result!.name);
+  mkdirSync(installedDir, { recursive: true });
+  execFileSync('tar', ['-xzf', join(dir, result!.filename), '-C', installedDir, '--strip-components=1']);
+  const installed = JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8')) as PackedManifest;
+  for (const dependency of Object.keys({ ...installed.dependencies, ...installed.peerDependencies })) {
+    const link = join(appDir, 'node_modules', dependency);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(REPO, 'node_modules', dependency), link, 'dir');
+  }
+  writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+  const node = (args: readonly string[]) =>
+    execFileSync(process.execPath, args, { cwd: appDir, encoding: 'utf8', timeout: 60_000 });
+  return {
+    files: result!.files.map((f) => f.path).sort(),
+    manifest: installed,
+    appDir,
+    installedDir,
+    write: (file, text) => writeFileSync(join(appDir, file), text),
+    node,
+    typecheck(file) {
+      const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+      try {
+        return node([
+          tsc,
+          '--noEmit',
+          '--strict',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--types',
+          'node',
+          '--typeRoots',
+          join(REPO, 'node_modules', '@types'),
+          file,
+        ]);
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout ?? error);
+      }
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
