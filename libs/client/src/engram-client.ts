@@ -150,6 +150,21 @@ export class EngramClient {
     return this.call(Rpcs.forget, request, options);
   }
 
+  /** Facts by agent, category, conversation, time and metadata, newest first, with the total. */
+  listFacts(request: RequestOf<typeof Rpcs.factsList> = {}, options?: CallOptions) {
+    return this.call(Rpcs.factsList, request, options);
+  }
+
+  /** A fact's versions, oldest first, and the one in force; any version's id finds them. */
+  getFact(request: RequestOf<typeof Rpcs.factsGet>, options?: CallOptions) {
+    return this.call(Rpcs.factsGet, request, options);
+  }
+
+  /** A new version of a fact (new text, category, importance or metadata); the old one is kept, closed. */
+  updateFact(request: RequestOf<typeof Rpcs.factsUpdate>, options?: CallOptions) {
+    return this.call(Rpcs.factsUpdate, request, options);
+  }
+
   /** Drills down into items by ref (`summary:45`, `message:12`, `fact:6`): mem.rpc.recall. */
   expand(request: RequestOf<typeof Rpcs.recall>, options?: CallOptions) {
     return this.call(Rpcs.recall, request, options);

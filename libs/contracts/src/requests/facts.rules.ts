@@ -12,7 +12,7 @@ import type {
 } from '../gen/memory/v1/facts_pb';
 import { isValidToken } from '../subjects';
 import { FACT_CATEGORIES } from '../values/vocabulary';
-import { optionalToken, quoted, rowId, token } from './field-rules';
+import { metadata, optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 import { MAX_FACT_CHARS, MAX_FORGET_REASON_CHARS } from './memory.rules';
 
@@ -82,6 +82,7 @@ export const factsListRules = z
     to: given<Timestamp>(),
     limit: pageLimit(),
     offset: pageOffset(),
+    metadata: metadata(),
   })
   .superRefine((request, ctx) => {
     if (request.from && request.to && timestampDate(request.from) > timestampDate(request.to))
@@ -112,6 +113,7 @@ export const factsUpdateRules = z.object({
     if (trimmed.includes('\u0000')) return `${field} may not contain NUL characters`;
     return undefined;
   }),
+  metadata: metadata(),
 }) satisfies RequestRules<typeof UpdateFactRequestSchema>;
 
 export const stateListRules = z.object({

@@ -1,3 +1,4 @@
+import type { JsonObject } from '@bufbuild/protobuf';
 import { z } from 'zod';
 import { isValidToken } from '../subjects';
 import { isRowId } from '../values/row-id';
@@ -70,3 +71,18 @@ export const oneOf = (values: readonly string[]) =>
       ? undefined
       : `${field} must be one of ${values.join(', ')} (got ${quoted(value)})`,
   );
+
+/** Largest metadata object kept with a fact, as JSON in UTF-8 bytes. */
+export const MAX_METADATA_BYTES = 16_384;
+
+/** A caller's metadata object: at most MAX_METADATA_BYTES as JSON, and no NUL (Postgres' jsonb cannot hold one). */
+export const metadata = () =>
+  rule(z.custom<JsonObject>().optional(), (value, field) => {
+    if (value === undefined) return undefined;
+    const json = JSON.stringify(value);
+    const bytes = Buffer.byteLength(json, 'utf8');
+    if (bytes > MAX_METADATA_BYTES)
+      return `${field} is ${bytes} bytes as JSON; at most ${MAX_METADATA_BYTES} are accepted`;
+    if (json.includes('\\u0000')) return `${field} may not contain NUL characters`;
+    return undefined;
+  });

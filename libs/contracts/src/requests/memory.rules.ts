@@ -13,7 +13,7 @@ import { checkPattern } from '../values/regex-pattern';
 import { isRowId } from '../values/row-id';
 import { decodeCursor } from '../values/transcript-cursor';
 import { FACT_CATEGORIES, FACT_LIFETIMES, ITEM_KINDS, MESSAGE_ROLES } from '../values/vocabulary';
-import { oneOf, optionalToken, quoted, rowId, token } from './field-rules';
+import { metadata, oneOf, optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 
 /** The rules of the memory RPCs (mem.rpc.search, browse, stats, recall, save, forget). */
@@ -61,6 +61,7 @@ const searchFilters = z
     roles: among(MESSAGE_ROLES),
     from: given<Timestamp>(),
     to: given<Timestamp>(),
+    metadata: metadata(),
   })
   .superRefine((f, ctx) => {
     if (f.from && f.to && timestampDate(f.from) > timestampDate(f.to))
@@ -149,30 +150,55 @@ const word = (allowed: readonly string[]) =>
       : `${field} must be one of ${allowed.join(', ')} (got ${quoted(value)})`;
   });
 
-export const saveRules = z.object({
-  agent: token(),
-  content: rule(z.string(), (content) => {
-    const trimmed = content.trim();
-    const chars = [...trimmed].length;
-    if (trimmed === '') return 'content is required';
-    if (chars > MAX_FACT_CHARS)
-      return `content is ${chars} characters long; at most ${MAX_FACT_CHARS} are accepted`;
-    if (trimmed.includes('\u0000')) return 'content may not contain NUL characters';
-    return undefined;
-  }),
-  category: word(FACT_CATEGORIES),
-  lifetime: word(FACT_LIFETIMES),
-  importance: between(1, 10, ", or 0 for the category's default"),
-  conversationId: rowId('conversation'),
-  sourceMessageIds: rule(z.array(z.string()), (ids) => {
-    const distinct = [...new Set(ids)];
-    if (distinct.length > MAX_SOURCE_MESSAGES)
-      return `at most ${MAX_SOURCE_MESSAGES} source messages may be cited (got ${distinct.length})`;
-    const malformed = distinct.filter((id) => !isRowId(id));
-    if (malformed.length > 0) return `not message ids: ${malformed.slice(0, 5).map(quoted).join(', ')}`;
-    return undefined;
-  }),
-}) satisfies RequestRules<typeof SaveRequestSchema>;
+/** Longest idempotency key a save may carry, in characters. */
+export const MAX_SAVE_KEY_CHARS = 200;
+
+export const saveRules = z
+  .object({
+    agent: token(),
+    content: rule(z.string(), (content) => {
+      const trimmed = content.trim();
+      const chars = [...trimmed].length;
+      if (trimmed === '') return 'content is required';
+      if (chars > MAX_FACT_CHARS)
+        return `content is ${chars} characters long; at most ${MAX_FACT_CHARS} are accepted`;
+      if (trimmed.includes('\u0000')) return 'content may not contain NUL characters';
+      return undefined;
+    }),
+    category: word(FACT_CATEGORIES),
+    lifetime: word(FACT_LIFETIMES),
+    importance: between(1, 10, ", or 0 for the category's default"),
+    conversationId: rowId('conversation'),
+    sourceMessageIds: rule(z.array(z.string()), (ids) => {
+      const distinct = [...new Set(ids)];
+      if (distinct.length > MAX_SOURCE_MESSAGES)
+        return `at most ${MAX_SOURCE_MESSAGES} source messages may be cited (got ${distinct.length})`;
+      const malformed = distinct.filter((id) => !isRowId(id));
+      if (malformed.length > 0) return `not message ids: ${malformed.slice(0, 5).map(quoted).join(', ')}`;
+      return undefined;
+    }),
+    metadata: metadata(),
+    validFrom: given<Timestamp>(),
+    validTo: given<Timestamp>(),
+    key: rule(z.string(), (key, field) => {
+      if ([...key].length > MAX_SAVE_KEY_CHARS)
+        return `${field} is longer than ${MAX_SAVE_KEY_CHARS} characters`;
+      if (key.includes('\u0000')) return `${field} may not contain NUL characters`;
+      return undefined;
+    }),
+  })
+  .superRefine((request, ctx) => {
+    // A little slack for the caller's clock: "now" is the caller's as much as ours.
+    const future = Date.now() + 60_000;
+    const from = request.validFrom ? timestampDate(request.validFrom) : undefined;
+    const to = request.validTo ? timestampDate(request.validTo) : undefined;
+    if (from && from.getTime() > future)
+      ctx.addIssue({ code: 'custom', path: ['validFrom'], message: 'validFrom is in the future' });
+    if (to && to.getTime() > future)
+      ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'validTo is in the future' });
+    if (from && to && to <= from)
+      ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'validTo is not after validFrom' });
+  }) satisfies RequestRules<typeof SaveRequestSchema>;
 
 export const forgetRules = z.object({
   factId: rowId('fact', { required: true }),

@@ -80,6 +80,8 @@ export function scopeTest(
   kind: ItemKind,
   scope: SearchScope,
 ): ((slot: number) => boolean) | null {
+  // The index holds no metadata: a search filtering on it is answered by Postgres.
+  if (scope.metadata) throw new Error('a metadata filter is not served from the index');
   const t = index.table(kind);
   const tests: Array<(slot: number) => boolean> = [];
   if (scope.agent) {

@@ -12,6 +12,8 @@ export interface SearchScope {
   readonly from?: Date;
   readonly to?: Date;
   readonly kinds: readonly ItemKind[];
+  /** Facts only: whose metadata contains this object. Postgres answers it (the index holds no metadata). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
   /**
    * The moment the search is asked as of, when the request names one: nothing said after it
    * (a message's time, a summary's latest, a fact's valid_from) is in scope, and facts are those
@@ -37,14 +39,16 @@ export class Params {
 
 /**
  * The scope as a predicate on one kind's table (aliased `alias`): agent, channel,
- * conversation, roles and time. Time means when it was said for a message, the span
+ * conversation, roles, a fact's metadata and time. Time means when it was said for a message, the span
  * covered for a summary, and since when it holds for a fact; as of a moment, a summary
  * reaching past it covers later words and is out.
  */
 export function scopePredicate(kind: ItemKind, alias: string, scope: SearchScope, params: Params): string {
   // Decided before any parameter is added: a statement must use every parameter it carries.
   if (scope.roles && scope.roles.length > 0 && kind !== 'message') return 'false';
+  if (scope.metadata && kind !== 'fact') return 'false';
   const where: string[] = [];
+  if (scope.metadata) where.push(`${alias}.metadata @> ${params.add(JSON.stringify(scope.metadata))}::jsonb`);
   if (scope.agent) where.push(`${alias}.agent = ${params.add(scope.agent)}`);
   if (scope.conversationId) where.push(`${alias}.conversation_id = ${params.add(scope.conversationId)}`);
   if (scope.channel) {

@@ -21,6 +21,7 @@ import { CompactionStepsCutShort1760000000019 } from './1760000000019-compaction
 import { SceneRepairs1760000000020 } from './1760000000020-scene-repairs';
 import { FtsLanguages1760000000021 } from './1760000000021-fts-languages';
 import { MessagesSummarised1760000000022 } from './1760000000022-messages-summarised';
+import { FactMetadata1760000000023 } from './1760000000023-fact-metadata';
 
 /** In order. Never edit a migration that has shipped: add the next one. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SceneRepairs1760000000020,
   FtsLanguages1760000000021,
   MessagesSummarised1760000000022,
+  FactMetadata1760000000023,
 ];

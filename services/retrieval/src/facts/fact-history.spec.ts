@@ -26,6 +26,8 @@ function version(id: string, content: string, overrides: Partial<FactRecord> = {
     accessCount: 0,
     lastAccessedAt: null,
     firstId: '1',
+    metadata: {},
+    saveKey: null,
     ...overrides,
   };
 }

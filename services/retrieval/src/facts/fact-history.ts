@@ -34,6 +34,8 @@ export function factMessage(fact: FactRecord): FactInit {
     accessCount: BigInt(fact.accessCount),
     lastAccessedAt: optionalTimestamp(fact.lastAccessedAt),
     firstId: fact.firstId,
+    metadata: fact.metadata,
+    key: fact.saveKey ?? '',
   };
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FactCategory, FactLifetime } from '@engram/memory-core';
+import type { JsonObject } from '@bufbuild/protobuf';
 import type { EntityManager } from '@engram/store';
 
 /** A fact row whole, as mem.rpc.facts.* answer it. */
@@ -25,6 +26,10 @@ export interface FactRecord {
   readonly lastAccessedAt: Date | null;
   /** The first version of its supersession chain (its own id when it supersedes nothing). */
   readonly firstId: string;
+  /** The caller's JSON object ({} for none). */
+  readonly metadata: JsonObject;
+  /** The idempotency key the chain was saved with; null for none. */
+  readonly saveKey: string | null;
 }
 
 /** Which facts a list asks for; empty lists and nulls restrict nothing. */
@@ -36,6 +41,8 @@ export interface FactFilter {
   readonly includeClosed: boolean;
   readonly from: Date | null;
   readonly to: Date | null;
+  /** Whose metadata contains this object; null for any. */
+  readonly metadata: JsonObject | null;
 }
 
 interface RawFact {
@@ -58,6 +65,8 @@ interface RawFact {
   expires_at: Date | null;
   access_count: number;
   last_accessed_at: Date | null;
+  metadata: JsonObject;
+  save_key: string | null;
 }
 
 /** Every column a Fact carries, with its access statistics (kept apart, in item_access). */
@@ -66,7 +75,7 @@ const SELECT_FACTS = `
          f.conversation_id::text, f.source_message_ids::text[] AS source_message_ids,
          f.valid_from, f.valid_to, f.superseded_by::text, f.forget_reason,
          f.created_at, f.updated_at, f.expires_at,
-         coalesce(a.access_count, 0) AS access_count, a.last_accessed_at
+         coalesce(a.access_count, 0) AS access_count, a.last_accessed_at, f.metadata, f.save_key
     FROM facts f
     LEFT JOIN item_access a ON a.item_kind = 'fact' AND a.item_id = f.id`;
 
@@ -87,6 +96,11 @@ function whereOf(filter: FactFilter): { where: string; params: unknown[] } {
   if (filter.conversationId !== null) conditions.push(`f.conversation_id = ${param(filter.conversationId)}`);
   if (filter.from !== null) conditions.push(`f.created_at >= ${param(filter.from.toISOString())}`);
   if (filter.to !== null) conditions.push(`f.created_at < ${param(filter.to.toISOString())}`);
+  // Stating the partial index's predicate lets the planner use it (facts_metadata).
+  if (filter.metadata !== null && Object.keys(filter.metadata).length > 0)
+    conditions.push(
+      `f.metadata <> '{}'::jsonb AND f.metadata @> ${param(JSON.stringify(filter.metadata))}::jsonb`,
+    );
   return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
@@ -187,5 +201,7 @@ function factRecord(r: RawFact, firstId: string): FactRecord {
     accessCount: Number(r.access_count),
     lastAccessedAt: r.last_accessed_at,
     firstId,
+    metadata: r.metadata,
+    saveKey: r.save_key,
   };
 }

@@ -13,6 +13,10 @@ describe('factToSave', () => {
       importance: 4,
       conversationId: null,
       sourceMessageIds: [],
+      metadata: {},
+      validFrom: null,
+      validTo: null,
+      key: null,
     });
     expect(factToSave(request({ agent: 'helper', content: 'x', category: 'Correction' }))).toMatchObject({
       category: 'correction',

@@ -1,3 +1,4 @@
+import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { SaveRequest } from '@engram/contracts';
 import { DEFAULT_IMPORTANCE, type FactCategory, type FactLifetime } from '@engram/memory-core';
 
@@ -12,6 +13,14 @@ export interface FactToSave {
   readonly conversationId: string | null;
   /** Distinct, in the order given. */
   readonly sourceMessageIds: readonly string[];
+  /** The caller's JSON object ({} for none). */
+  readonly metadata: Record<string, unknown>;
+  /** When it began to hold, when the caller says (an import); null for now. */
+  readonly validFrom: Date | null;
+  /** When it stopped holding, for a fact saved already closed; null for open. */
+  readonly validTo: Date | null;
+  /** The caller's idempotency key; null for none. */
+  readonly key: string | null;
 }
 
 /**
@@ -29,5 +38,9 @@ export function factToSave(request: SaveRequest): FactToSave {
     importance: request.importance === 0 ? DEFAULT_IMPORTANCE[category] : request.importance,
     conversationId: request.conversationId === '' ? null : request.conversationId,
     sourceMessageIds: [...new Set(request.sourceMessageIds)],
+    metadata: request.metadata ?? {},
+    validFrom: request.validFrom ? timestampDate(request.validFrom) : null,
+    validTo: request.validTo ? timestampDate(request.validTo) : null,
+    key: request.key === '' ? null : request.key,
   };
 }

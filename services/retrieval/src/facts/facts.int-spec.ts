@@ -1,6 +1,6 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import type { Client } from 'pg';
-import { Rpcs, timestampDate, type Fact, type MessageInitShape } from '@engram/contracts';
+import { Rpcs, timestampDate, timestampFromDate, type Fact, type MessageInitShape } from '@engram/contracts';
 import type { RpcClient } from '@engram/messaging';
 import { factEvents, rpcFailure, startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
@@ -280,6 +280,160 @@ describe('mem.rpc.facts.list / get / update (real Postgres and NATS)', () => {
         (timestampDate(next.expiresAt!).getTime() - timestampDate(next.validFrom!).getTime()) / 86_400_000;
       expect(days).toBeCloseTo(30, 5);
       expect(timestampDate(next.validFrom!).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    });
+  });
+
+  describe('metadata and save keys', () => {
+    it('keeps metadata with a fact, lists by containment and carries it to a new version unless replaced', async () => {
+      const id = await save({
+        agent: 'keeper',
+        content: 'Ada prefers window seats.',
+        metadata: { source: 'crm', tags: ['travel'], ids: { crm: 42 } },
+      });
+      await save({ agent: 'keeper', content: 'Ada flies from Porto.', metadata: { source: 'chat' } });
+      await save({ agent: 'keeper', content: 'Ada likes jazz.' });
+
+      const fromCrm = await list({ agents: ['keeper'], metadata: { source: 'crm' } });
+      expect(contents(fromCrm.facts)).toEqual(['Ada prefers window seats.']);
+      expect(fromCrm.facts[0]!.metadata).toEqual({ source: 'crm', tags: ['travel'], ids: { crm: 42 } });
+      expect(Number(fromCrm.total)).toBe(1);
+      expect(contents((await list({ agents: ['keeper'], metadata: { ids: { crm: 42 } } })).facts)).toEqual([
+        'Ada prefers window seats.',
+      ]);
+      expect((await list({ agents: ['keeper'], metadata: { source: 'nowhere' } })).facts).toEqual([]);
+
+      const renamed = await update({ factId: id, content: 'Ada prefers aisle seats.' });
+      expect(renamed.metadata).toEqual({ source: 'crm', tags: ['travel'], ids: { crm: 42 } });
+      expect(renamed.firstId).toBe(id);
+      const retagged = await update({
+        factId: renamed.id,
+        content: renamed.content,
+        metadata: { source: 'app' },
+      });
+      expect(retagged).toMatchObject({
+        firstId: id,
+        content: 'Ada prefers aisle seats.',
+        metadata: { source: 'app' },
+      });
+      expect(contents((await list({ agents: ['keeper'], metadata: { source: 'app' } })).facts)).toEqual([
+        'Ada prefers aisle seats.',
+      ]);
+      // The same metadata again changes nothing: no new version.
+      expect(
+        (await update({ factId: retagged.id, content: retagged.content, metadata: { source: 'app' } })).id,
+      ).toBe(retagged.id);
+    });
+
+    it('answers a keyed save again with the fact it made, in force or not, whatever the words', async () => {
+      const said = new Date('2024-05-01T09:00:00Z');
+      const first = await rpc.call(
+        Rpcs.save,
+        {
+          agent: 'importer',
+          content: 'Ada moved to Lisbon.',
+          key: 'mem0:m-1',
+          validFrom: timestampFromDate(said),
+        },
+        { tenantId: 'acme' },
+      );
+      expect(first.deduplicated).toBe(false);
+      const again = await rpc.call(
+        Rpcs.save,
+        { agent: 'importer', content: 'Ada moved to Lisbon!', key: 'mem0:m-1' },
+        { tenantId: 'acme' },
+      );
+      expect(again).toMatchObject({ factId: first.factId, deduplicated: true });
+      const fact = (await get(first.factId)).current!;
+      expect(fact).toMatchObject({ key: 'mem0:m-1', content: 'Ada moved to Lisbon.' });
+      expect(timestampDate(fact.validFrom!)).toEqual(said);
+      expect(timestampDate(fact.createdAt!)).toEqual(said);
+
+      // After an update the key answers the version in force, which keeps the key.
+      const moved = await update({ factId: first.factId, content: 'Ada moved to Porto.' });
+      expect(moved.key).toBe('mem0:m-1');
+      expect(
+        (
+          await rpc.call(
+            Rpcs.save,
+            { agent: 'importer', content: 'x', key: 'mem0:m-1' },
+            { tenantId: 'acme' },
+          )
+        ).factId,
+      ).toBe(moved.id);
+      // Another agent's key is another fact.
+      expect(
+        (
+          await rpc.call(
+            Rpcs.save,
+            { agent: 'importer-2', content: 'Ada moved to Lisbon.', key: 'mem0:m-1' },
+            { tenantId: 'acme' },
+          )
+        ).deduplicated,
+      ).toBe(false);
+    });
+
+    it('saves a fact that no longer holds already closed, as history', async () => {
+      const from = new Date('2023-01-01T00:00:00Z');
+      const to = new Date('2024-01-01T00:00:00Z');
+      const saved = await rpc.call(
+        Rpcs.save,
+        {
+          agent: 'importer',
+          content: 'Ada works at Initech.',
+          key: 'zep:edge-1',
+          validFrom: timestampFromDate(from),
+          validTo: timestampFromDate(to),
+        },
+        { tenantId: 'acme' },
+      );
+      const fact = (await get(saved.factId)).current!;
+      expect(timestampDate(fact.validTo!)).toEqual(to);
+      // Imported again: the closed fact is the answer, not a second one.
+      expect(
+        await rpc.call(
+          Rpcs.save,
+          { agent: 'importer', content: 'Ada works at Initech.', key: 'zep:edge-1' },
+          { tenantId: 'acme' },
+        ),
+      ).toMatchObject({ factId: saved.factId, deduplicated: true });
+      expect(contents((await list({ agents: ['importer'] })).facts)).not.toContain('Ada works at Initech.');
+      expect(contents((await list({ agents: ['importer'], includeClosed: true })).facts)).toContain(
+        'Ada works at Initech.',
+      );
+      expect(
+        await rpcFailure(rpc, Rpcs.save, {
+          agent: 'importer',
+          content: 'Ada works at Globex.',
+          validFrom: timestampFromDate(to),
+          validTo: timestampFromDate(from),
+        }),
+      ).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: { fieldViolations: [{ field: 'validTo', description: 'validTo is not after validFrom' }] },
+      });
+    });
+
+    it('finds by search only the facts whose metadata contains the filter', async () => {
+      await save({
+        agent: 'finder',
+        content: 'The launch is planned for March.',
+        metadata: { project: 'apollo' },
+      });
+      await save({
+        agent: 'finder',
+        content: 'The launch of the website is in June.',
+        metadata: { project: 'web' },
+      });
+      const hits = await rpc.call(
+        Rpcs.search,
+        {
+          query: 'launch',
+          filters: { agent: 'finder', metadata: { project: 'apollo' } },
+          recordAccess: false,
+        },
+        { tenantId: 'acme' },
+      );
+      expect(hits.hits.map((h) => h.content)).toEqual(['The launch is planned for March.']);
     });
   });
 });

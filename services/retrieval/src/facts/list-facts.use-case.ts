@@ -37,6 +37,7 @@ export class ListFactsUseCase {
           includeClosed: request.includeClosed,
           from: request.from ? timestampDate(request.from) : null,
           to: request.to ? timestampDate(request.to) : null,
+          metadata: request.metadata ?? null,
         },
         { limit: request.limit || DEFAULT_FACTS_PAGE, offset: request.offset },
       ),

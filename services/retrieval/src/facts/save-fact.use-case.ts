@@ -19,7 +19,7 @@ import {
 import { FactRepository, type FactRow } from './fact.repository';
 import { FACTS_OPTIONS, type FactsOptions } from './facts.options';
 import { factToSave, type FactToSave } from './fact-to-save';
-import { resavedFactKey, savedFactKey } from './saved-fact-key';
+import { keyedFactKey, resavedFactKey, savedFactKey } from './saved-fact-key';
 
 type SaveResponseInit = MessageInitShape<typeof SaveResponseSchema>;
 
@@ -103,6 +103,19 @@ export class SaveFactUseCase {
     const expiresAt = expiryOf(fact.lifetime, now);
     const inForce = (f: FactRow) => f.validTo === null && (f.expiresAt === null || f.expiresAt > now);
 
+    // A keyed save is the caller's identity for the fact: the key, not the words, says whether
+    // it is saved already, in force or not (an import run twice adds nothing).
+    if (fact.key !== null) {
+      const originKey = keyedFactKey(fact.agent, fact.key);
+      const saved = await this.facts.findByOriginKey(manager, originKey);
+      if (saved) {
+        const current = await this.facts.currentVersion(manager, saved.id);
+        return { factId: current.id, deduplicated: true, announce: null };
+      }
+      const factId = await this.insert(manager, tenantId, fact, originKey, now, expiresAt);
+      return { factId, deduplicated: false, announce: fact };
+    }
+
     // The same save again (a retry, or sent twice): its own fact; its `created` is already in
     // the outbox (announcing it again adds nothing).
     const byKey = await this.lookUpKey(manager, savedFactKey(fact.agent, fact.content), inForce);
@@ -118,13 +131,28 @@ export class SaveFactUseCase {
       return { factId: duplicate.id, deduplicated: true, announce: null };
     }
 
-    const factId = await this.facts.insertSaved(manager, tenantId, {
+    const factId = await this.insert(manager, tenantId, fact, byKey.originKey, now, expiresAt);
+    return { factId, deduplicated: false, announce: fact };
+  }
+
+  /** A new fact: valid from the caller's time (then also created then) or now, closed if the caller says so. */
+  private insert(
+    manager: EntityManager,
+    tenantId: string,
+    fact: FactToSave,
+    originKey: string,
+    now: Date,
+    expiresAt: Date | null,
+  ): Promise<string> {
+    return this.facts.insertSaved(manager, tenantId, {
       ...fact,
-      originKey: byKey.originKey,
-      validFrom: now,
+      originKey,
+      validFrom: fact.validFrom ?? now,
+      createdAt: fact.validFrom,
+      validTo: fact.validTo,
+      saveKey: fact.key,
       expiresAt,
     });
-    return { factId, deduplicated: false, announce: fact };
   }
 
   /**

@@ -17,3 +17,8 @@ export function savedFactKey(agent: string, content: string): string {
 export function resavedFactKey(baseKey: string, previousFactId: string): string {
   return `${baseKey}:after:${previousFactId}`;
 }
+
+/** The natural key of a fact saved with the caller's idempotency key: the agent and that key. */
+export function keyedFactKey(agent: string, key: string): string {
+  return `key:${agent}:${key}`;
+}

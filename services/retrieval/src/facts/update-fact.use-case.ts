@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { JsonObject } from '@bufbuild/protobuf';
 import { Injectable } from '@nestjs/common';
 import {
   Events,
@@ -15,11 +17,12 @@ import { FactRepository } from './fact.repository';
 
 type FactInit = MessageInitShape<typeof FactSchema>;
 
-/** What the new version says: the request's text, and its category and importance or the old one's. */
+/** What the new version says: the request's text, and its category, importance and metadata or the old one's. */
 interface Wanted {
   readonly content: string;
   readonly category: FactCategory;
   readonly importance: number;
+  readonly metadata: JsonObject;
 }
 
 /** The natural key of the version that updates `factId`: a fact is superseded at most once. */
@@ -28,7 +31,8 @@ export const updatedFactKey = (factId: string) => `updated:${factId}`;
 const says = (fact: FactRecord, wanted: Wanted) =>
   fact.content === wanted.content &&
   fact.category === wanted.category &&
-  fact.importance === wanted.importance;
+  fact.importance === wanted.importance &&
+  isDeepStrictEqual(fact.metadata, wanted.metadata);
 
 /**
  * mem.rpc.facts.update: a fact's new version. The new fact (origin `updated`, the old one's
@@ -58,6 +62,7 @@ export class UpdateFactUseCase {
         content: request.content.trim(),
         category: (request.category?.trim().toLowerCase() || fact.category) as FactCategory,
         importance: request.importance ?? fact.importance,
+        metadata: request.metadata ?? fact.metadata,
       };
       if (fact.validTo === null) {
         if (says(fact, wanted)) return fact;
@@ -96,6 +101,7 @@ export class UpdateFactUseCase {
       sourceMessageIds: old.sourceMessageIds,
       validFrom: now,
       expiresAt: expiryOf(old.lifetime, now),
+      saveKey: old.saveKey,
     });
     if (!(await this.facts.supersede(manager, old.id, newId, reason)))
       throw new Error(`fact ${old.id} was closed under its writers' lock`);

@@ -59,8 +59,10 @@ export class SearchMemoryUseCase {
     // Asked of Gerty while the terms are counted, or made here once they are (the built-in model).
     const vector = this.queryVectors.embed(search.query, tenantId);
     // Full text is ranked from the tenant's index once it is loaded; Postgres answers meanwhile,
-    // for trigram and regex, and for a strong search the index cannot bring up to the store.
-    const index = search.mode === 'fulltext' ? this.memoryIndex.indexFor(tenantId) : null;
+    // for trigram and regex, for a metadata filter (the index holds none), and for a strong
+    // search the index cannot bring up to the store.
+    const index =
+      search.mode === 'fulltext' && !search.scope.metadata ? this.memoryIndex.indexFor(tenantId) : null;
     const outcome: SearchOutcome = await this.searchIndex(index, tenantId, request, search, vector, now)
       .then((answered) => answered ?? this.searchStore(tenantId, search, vector, now))
       .catch(translateStoreError);

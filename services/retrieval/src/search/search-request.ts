@@ -37,6 +37,7 @@ export function searchOptions(tenantId: string, request: SearchRequest): SearchO
       ...(f?.channel && { channel: f.channel }),
       ...(f?.conversationId && { conversationId: f.conversationId }),
       ...(f?.roles.length && { roles: f.roles }),
+      ...(f?.metadata && Object.keys(f.metadata).length > 0 && { metadata: f.metadata }),
       ...(from && { from }),
       ...(to && { to }),
       ...(asOf && { asOf }),
