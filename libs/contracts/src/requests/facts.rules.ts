@@ -12,6 +12,7 @@ import type {
 } from '../gen/memory/v1/facts_pb';
 import { isValidToken } from '../subjects';
 import { FACT_CATEGORIES } from '../values/vocabulary';
+import { isRowId } from '../values/row-id';
 import { metadata, optionalToken, quoted, rowId, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 import { MAX_FACT_CHARS, MAX_FORGET_REASON_CHARS } from './memory.rules';
@@ -73,6 +74,9 @@ const factContent = () =>
     return undefined;
   });
 
+/** Most fact ids one list may name. */
+export const MAX_LISTED_FACT_IDS = 1000;
+
 export const factsListRules = z
   .object({
     agents: listOf(agentName),
@@ -83,6 +87,14 @@ export const factsListRules = z
     limit: pageLimit(),
     offset: pageOffset(),
     metadata: metadata(),
+    ids: rule(z.array(z.string()), (ids, field) => {
+      if (ids.length > MAX_LISTED_FACT_IDS)
+        return `at most ${MAX_LISTED_FACT_IDS} ${field} (got ${ids.length})`;
+      const malformed = ids.filter((id) => !isRowId(id));
+      return malformed.length > 0
+        ? `not fact ids: ${malformed.slice(0, 5).map(quoted).join(', ')}`
+        : undefined;
+    }),
   })
   .superRefine((request, ctx) => {
     if (request.from && request.to && timestampDate(request.from) > timestampDate(request.to))

@@ -127,6 +127,68 @@ describe('mem0-compatible API (the real mem0ai MemoryClient)', () => {
     expect(history[2]).toMatchObject({ oldMemory: 'My favourite colour is orange.', newMemory: null });
   });
 
+  it('keeps the id an app holds across updates: get, getAll and search answer the new text under it', async () => {
+    const [memory] = await client.add([{ role: 'user', content: 'I drive a blue bicycle to work.' }], {
+      userId: 'dave',
+      infer: false,
+    });
+    const id = memory!.id;
+    await client.update(id, { text: 'I drive a red scooter to work.' });
+    await client.update(id, { text: 'I take the tram to work.' });
+
+    expect(await client.get(id)).toMatchObject({ id, memory: 'I take the tram to work.' });
+    const all = await client.getAll({ filters: { user_id: 'dave' } });
+    expect(all.results.map((m) => [m.id, m.memory])).toEqual([[id, 'I take the tram to work.']]);
+    const found = await client.search('how do I get to work', { filters: { user_id: 'dave' } });
+    expect(found.results.map((m) => [m.id, m.memory])).toEqual([[id, 'I take the tram to work.']]);
+    // The versions stay in its history.
+    expect((await client.history(id)).map((h) => [h.event, h.newMemory])).toEqual([
+      ['ADD', 'I drive a blue bicycle to work.'],
+      ['UPDATE', 'I drive a red scooter to work.'],
+      ['UPDATE', 'I take the tram to work.'],
+    ]);
+  });
+
+  it('stores metadata, returns it, updates it and filters by it', async () => {
+    const [thai] = await client.add([{ role: 'user', content: 'Erin loves green curry.' }], {
+      userId: 'erin',
+      infer: false,
+      metadata: { source: 'onboarding', tier: 2 },
+    });
+    await client.add([{ role: 'user', content: 'Erin loves mango sticky rice.' }], {
+      userId: 'erin',
+      infer: false,
+      metadata: { source: 'chat' },
+    });
+    expect((await client.get(thai!.id)).metadata).toEqual({ source: 'onboarding', tier: 2 });
+
+    const onboarding = await client.getAll({
+      filters: { AND: [{ user_id: 'erin' }, { metadata: { source: 'onboarding' } }] },
+    });
+    expect(onboarding.results.map((m) => m.memory)).toEqual(['Erin loves green curry.']);
+    const searched = await client.search('what does Erin love', {
+      filters: { AND: [{ user_id: 'erin' }, { metadata: { source: { eq: 'chat' } } }] },
+    });
+    expect(searched.results.map((m) => [m.memory, m.metadata])).toEqual([
+      ['Erin loves mango sticky rice.', { source: 'chat' }],
+    ]);
+
+    // Metadata alone is updated; the text stays, and so does the id.
+    await client.update(thai!.id, { metadata: { source: 'crm', tier: 3 } });
+    expect(await client.get(thai!.id)).toMatchObject({
+      id: thai!.id,
+      memory: 'Erin loves green curry.',
+      metadata: { source: 'crm', tier: 3 },
+    });
+    expect(
+      (await client.getAll({ filters: { AND: [{ user_id: 'erin' }, { metadata: { tier: 3 } }] } })).count,
+    ).toBe(1);
+    // Comparisons Engram does not make are refused by name, not ignored.
+    await expect(
+      client.getAll({ filters: { AND: [{ user_id: 'erin' }, { metadata: { tier: { gt: 1 } } }] } }),
+    ).rejects.toThrow(/gt is not supported/);
+  });
+
   it('answers 404 for an unknown id and for another tenant’s memory', async () => {
     await expect(client.get('999999999')).rejects.toThrow();
     const [memory] = await client.add([{ role: 'user', content: 'Secret: the vault code is 7712.' }], {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { JsonObject } from '@bufbuild/protobuf';
 import { Injectable } from '@nestjs/common';
 import { timestampFromDate, timestampDate } from '@bufbuild/protobuf/wkt';
 import { Rpcs, type Fact, type TranscriptMessage } from '@engram/contracts';
@@ -6,9 +7,9 @@ import { GertyClient } from '@engram/gerty-client';
 import { RpcClient } from '@engram/messaging';
 import { ApiProblem } from '../http/problem';
 import { TurnPublisher } from '../turns/turn-publisher';
-import { historyEntryOf, memoryOf, memoryOfHit, mem0Score, type Mem0Memory } from './mem0-memory';
+import { historyEntryOf, memoryOf, mem0Score, type Mem0Memory } from './mem0-memory';
 import type { z } from 'zod';
-import type { addBody, searchBody } from './mem0-requests';
+import type { addBody, searchBody, updateBody } from './mem0-requests';
 import { entityAgent, type Mem0Scope } from './mem0-scope';
 
 /** Where a mem0 read runs in Engram: an agent and a conversation (a run), either optional. */
@@ -91,6 +92,7 @@ export class Mem0Memories {
           content: found.content,
           category: found.category ?? '',
           importance: found.importance ?? 0,
+          ...(body.metadata && { metadata: body.metadata as JsonObject }),
           ...(conversationId && { conversationId, sourceMessageIds: found.sourceMessageIds }),
         },
         { tenantId },
@@ -175,6 +177,7 @@ export class Mem0Memories {
       conversationId: target.conversationId ?? '',
       ...(scope.from && { from: timestampFromDate(scope.from) }),
       ...(scope.to && { to: timestampFromDate(scope.to) }),
+      ...(scope.metadata && { metadata: scope.metadata as JsonObject }),
       limit,
       offset,
     };
@@ -238,6 +241,7 @@ export class Mem0Memories {
               kinds: ['fact'],
               ...(scope.from && { from: timestampFromDate(scope.from) }),
               ...(scope.to && { to: timestampFromDate(scope.to) }),
+              ...(scope.metadata && { metadata: scope.metadata as JsonObject }),
             },
           },
           { tenantId },
@@ -250,7 +254,22 @@ export class Mem0Memories {
       .sort((a, b) => b.score - a.score)
       .filter((hit) => mem0Score(hit.score) >= (body.threshold ?? 0))
       .slice(0, topK);
-    return { results: hits.map((hit) => memoryOfHit(hit, scope.echo)) };
+    // The hits' facts whole: the memory's id (its first version), category and metadata.
+    const { facts } =
+      hits.length === 0
+        ? { facts: [] }
+        : await this.rpc.call(
+            Rpcs.factsList,
+            { ids: hits.map((h) => h.id), includeClosed: true, limit: hits.length },
+            { tenantId },
+          );
+    const byId = new Map(facts.map((f) => [f.id, f]));
+    return {
+      results: hits.flatMap((hit) => {
+        const fact = byId.get(hit.id);
+        return fact ? [{ ...memoryOf(fact, scope.echo), score: mem0Score(hit.score) }] : [];
+      }),
+    };
   }
 
   /** The memory's chain, its current version open; 404 when it was deleted or never was. */
@@ -270,11 +289,17 @@ export class Mem0Memories {
     return memoryOf((await this.live(tenantId, memoryId)).current);
   }
 
-  async update(tenantId: string, memoryId: string, text: string) {
+  /** A new version with the new text and/or metadata; the memory keeps its id. */
+  async update(tenantId: string, memoryId: string, body: z.output<typeof updateBody>) {
     const { current } = await this.live(tenantId, memoryId);
     const updated = await this.rpc.call(
       Rpcs.factsUpdate,
-      { factId: current.id, content: text, reason: 'updated through the mem0 API' },
+      {
+        factId: current.id,
+        content: body.text ?? current.content,
+        ...(body.metadata && { metadata: body.metadata as JsonObject }),
+        reason: 'updated through the mem0 API',
+      },
       { tenantId },
     );
     return memoryOf(updated);

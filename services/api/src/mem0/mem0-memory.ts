@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
-import type { Fact, FactVersion, SearchHit } from '@engram/contracts';
+import type { Fact, FactVersion } from '@engram/contracts';
 import type { Mem0Scope } from './mem0-scope';
 
 /** A memory as mem0's API answers it (snake_case; what its clients read). */
@@ -11,7 +11,7 @@ export interface Mem0Memory {
   readonly user_id: string | null;
   readonly agent_id: string | null;
   readonly run_id: string | null;
-  readonly metadata: null;
+  readonly metadata: Readonly<Record<string, unknown>> | null;
   readonly categories: readonly string[];
   readonly created_at: string;
   readonly updated_at: string;
@@ -31,6 +31,7 @@ interface MemorySource {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly expiresAt: string | null;
+  readonly metadata: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -45,7 +46,7 @@ function memory(source: MemorySource, echo: Mem0Scope['echo']): Mem0Memory {
     user_id: echo.userId ?? (echo.agentId ? null : source.agent),
     agent_id: echo.agentId ?? null,
     run_id: echo.runId ?? null,
-    metadata: null,
+    metadata: Object.keys(source.metadata).length > 0 ? source.metadata : null,
     categories: source.categories,
     created_at: source.createdAt,
     updated_at: source.updatedAt,
@@ -55,42 +56,24 @@ function memory(source: MemorySource, echo: Mem0Scope['echo']): Mem0Memory {
 }
 
 /**
- * A fact as a mem0 memory. Its id is the fact's: after an update the memory has the id of its
- * new version, and every earlier id still finds it.
+ * A fact as a mem0 memory. Its id is the memory's, its chain's first version: stable across
+ * updates, so an app that kept it finds the memory's current text, while the versions stay in
+ * its history. created_at is when this version was stored.
  */
 export function memoryOf(fact: Fact, echo: Mem0Scope['echo'] = {}): Mem0Memory {
   return memory(
     {
-      id: fact.id,
+      id: fact.firstId || fact.id,
       content: fact.content,
       agent: fact.agent,
       categories: [fact.category],
       createdAt: iso(fact.createdAt)!,
       updatedAt: iso(fact.updatedAt) ?? iso(fact.createdAt)!,
       expiresAt: iso(fact.expiresAt),
+      metadata: fact.metadata ?? {},
     },
     echo,
   );
-}
-
-/** A search hit (a fact) as a mem0 memory with its score; a hit carries no category or expiry. */
-export function memoryOfHit(hit: SearchHit, echo: Mem0Scope['echo']): Mem0Memory {
-  const at = iso(hit.createdAt) ?? new Date(0).toISOString();
-  return {
-    ...memory(
-      {
-        id: hit.id,
-        content: hit.content,
-        agent: hit.provenance?.agent ?? '',
-        categories: [],
-        createdAt: at,
-        updatedAt: at,
-        expiresAt: null,
-      },
-      echo,
-    ),
-    score: mem0Score(hit.score),
-  };
 }
 
 /** One entry of a memory's history as mem0 answers it: ADD, UPDATE or DELETE with old and new text. */

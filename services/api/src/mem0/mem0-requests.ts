@@ -66,12 +66,17 @@ export const searchBody = z.strictObject({
   categories: z.array(z.string()).optional(),
 });
 
-export const updateBody = z.strictObject({
-  text: z.string().min(1, 'text is required').max(4000),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  timestamp: z.union([z.number(), z.string()]).optional(),
-  expiration_date: z.string().nullable().optional(),
-});
+export const updateBody = z
+  .strictObject({
+    text: z.string().min(1, 'text may not be empty').max(4000).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    timestamp: z.union([z.number(), z.string()]).optional(),
+    expiration_date: z.string().nullable().optional(),
+  })
+  .refine((body) => body.text !== undefined || body.metadata !== undefined, {
+    message: 'give the new text, metadata or both',
+    path: ['text'],
+  });
 
 export const entityQuery = z.strictObject({
   user_id: id.optional(),

@@ -70,4 +70,32 @@ describe('mem0Scope', () => {
     expect(problemsOf({ AND: 'x' })).toEqual(['filters.AND']);
     expect(problemsOf([1])).toEqual(['filters']);
   });
+
+  it('reads metadata conditions as an object the memories must contain, AND adding them up', () => {
+    const scope = mem0Scope(
+      {
+        AND: [
+          { user_id: 'a' },
+          { metadata: { source: 'crm' } },
+          { metadata: { tier: { eq: 2 }, tags: ['x'] } },
+        ],
+      },
+      { requireEntity: true },
+    );
+    expect(scope.metadata).toEqual({ source: 'crm', tier: 2, tags: ['x'] });
+    expect(mem0Scope({ user_id: 'a', metadata: {} }, { requireEntity: true }).metadata).toBeUndefined();
+  });
+
+  it('refuses metadata comparisons it cannot make, contradictions, and metadata in an OR', () => {
+    expect(problemsOf({ user_id: 'a', metadata: { tier: { gt: 1 } } })).toEqual(['filters.metadata.tier']);
+    expect(problemsOf({ user_id: 'a', metadata: 'crm' })).toEqual(['filters.metadata']);
+    expect(
+      problemsOf({
+        AND: [{ user_id: 'a' }, { metadata: { source: 'crm' } }, { metadata: { source: 'chat' } }],
+      }),
+    ).toEqual(['filters.AND[2].metadata.source']);
+    expect(problemsOf({ OR: [{ user_id: 'a', metadata: { source: 'crm' } }, { user_id: 'b' }] })).toEqual([
+      'filters.OR',
+    ]);
+  });
 });

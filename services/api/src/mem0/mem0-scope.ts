@@ -22,6 +22,8 @@ export interface Mem0Scope {
   readonly from?: Date;
   readonly to?: Date;
   readonly categories?: readonly string[];
+  /** Memories whose metadata contains this object. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
   readonly echo: { readonly userId?: string; readonly agentId?: string; readonly runId?: string };
 }
 
@@ -35,6 +37,7 @@ const KNOWN_KEYS = new Set([
   'created_at',
   'updated_at',
   'categories',
+  'metadata',
   'AND',
   'OR',
 ]);
@@ -65,6 +68,7 @@ interface Conjunction {
   from?: Date;
   to?: Date;
   categories?: string[];
+  metadata?: Record<string, unknown>;
   /** A "*" entity or run condition: names every one. */
   everyEntity?: boolean;
 }
@@ -93,17 +97,25 @@ function conjunction(filter: Filter, path: string, problems: FieldProblem[]): Co
       ];
       if (Array.isArray(list) && list.every((c) => typeof c === 'string')) all.categories = list as string[];
       else problems.push({ field, detail: 'must be {"in": [categories]} or {"contains": category}' });
+    } else if (key === 'metadata') {
+      const wanted = metadataCondition(value, field, problems);
+      if (wanted) all.metadata = mergeMetadata(all.metadata, wanted, field, problems);
     } else if (key === 'AND') {
       if (!Array.isArray(value)) problems.push({ field, detail: 'must be a list of filters' });
       else
         value.forEach((f, i) =>
           Object.assign(
             all,
-            merge(all, conjunction(asFilter(f, `${field}[${i}]`, problems), `${field}[${i}].`, problems)),
+            merge(
+              all,
+              conjunction(asFilter(f, `${field}[${i}]`, problems), `${field}[${i}].`, problems),
+              `${field}[${i}]`,
+              problems,
+            ),
           ),
         );
     } else if (key === 'OR') {
-      Object.assign(all, merge(all, disjunction(value, field, problems)));
+      Object.assign(all, merge(all, disjunction(value, field, problems), field, problems));
     }
     // app_id and updated_at: accepted and not narrowing (Engram has no apps; updates are new versions).
   }
@@ -116,8 +128,56 @@ function asFilter(value: unknown, field: string, problems: FieldProblem[]): Filt
   return {};
 }
 
-/** Both conjunctions at once: id lists intersect, time ranges narrow. */
-function merge(a: Conjunction, b: Conjunction): Conjunction {
+/** mem0's comparison operators: a metadata value that is an object of these asks for a comparison. */
+const OPERATORS = new Set(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin', 'contains', 'icontains']);
+
+/**
+ * A metadata condition as the object memories' metadata must contain: each key with its value
+ * (`{"eq": v}` is v). Engram matches metadata by containment, so other operators are refused by name.
+ */
+function metadataCondition(
+  value: unknown,
+  field: string,
+  problems: FieldProblem[],
+): Record<string, unknown> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push({ field, detail: 'must be an object of metadata keys and the values they hold' });
+    return undefined;
+  }
+  const wanted: Record<string, unknown> = {};
+  for (const [key, condition] of Object.entries(value)) {
+    const operators =
+      typeof condition === 'object' && condition !== null && !Array.isArray(condition)
+        ? Object.keys(condition).filter((op) => OPERATORS.has(op))
+        : [];
+    if (operators.length === 0) wanted[key] = condition;
+    else if (operators.length === 1 && operators[0] === 'eq' && Object.keys(condition as object).length === 1)
+      wanted[key] = (condition as { eq: unknown }).eq;
+    else
+      problems.push({
+        field: `${field}.${key}`,
+        detail: `metadata is matched by value (a value or {"eq": value}); ${operators.join(', ')} is not supported`,
+      });
+  }
+  return wanted;
+}
+
+/** Both metadata conditions at once; a key asked to hold two different values is a problem. */
+function mergeMetadata(
+  a: Record<string, unknown> | undefined,
+  b: Record<string, unknown>,
+  field: string,
+  problems: FieldProblem[],
+): Record<string, unknown> {
+  if (!a) return b;
+  for (const [key, value] of Object.entries(b))
+    if (key in a && JSON.stringify(a[key]) !== JSON.stringify(value))
+      problems.push({ field: `${field}.${key}`, detail: 'asked to hold two different values' });
+  return { ...a, ...b };
+}
+
+/** Both conjunctions at once: id lists intersect, time ranges narrow, metadata conditions add up. */
+function merge(a: Conjunction, b: Conjunction, field: string, problems: FieldProblem[]): Conjunction {
   const both = (x?: string[], y?: string[]) => (x && y ? x.filter((v) => y.includes(v)) : (x ?? y));
   return {
     users: both(a.users, b.users),
@@ -126,6 +186,7 @@ function merge(a: Conjunction, b: Conjunction): Conjunction {
     categories: both(a.categories, b.categories),
     from: a.from && b.from ? new Date(Math.max(+a.from, +b.from)) : (a.from ?? b.from),
     to: a.to && b.to ? new Date(Math.min(+a.to, +b.to)) : (a.to ?? b.to),
+    metadata: b.metadata ? mergeMetadata(a.metadata, b.metadata, `${field}.metadata`, problems) : a.metadata,
     everyEntity: a.everyEntity || b.everyEntity,
   };
 }
@@ -143,7 +204,7 @@ function disjunction(value: unknown, field: string, problems: FieldProblem[]): C
     conjunction(asFilter(f, `${field}[${i}]`, problems), `${field}[${i}].`, problems),
   );
   const kinds = new Set(branches.map((b) => (b.runs ? 'runs' : b.users || b.agents ? 'entities' : 'other')));
-  const others = branches.some((b) => b.from || b.to || b.categories);
+  const others = branches.some((b) => b.from || b.to || b.categories || b.metadata);
   if (kinds.size !== 1 || kinds.has('other') || others) {
     problems.push({
       field,
@@ -157,7 +218,7 @@ function disjunction(value: unknown, field: string, problems: FieldProblem[]): C
 
 /**
  * A mem0 filter (`{"user_id": …}`, `{"AND": [...]}`, `{"OR": [...]}`, created_at ranges,
- * categories) as an Engram scope. mem0 entities map onto Engram agents: user_id when given (the
+ * categories, `{"metadata": {…}}` by value) as an Engram scope. mem0 entities map onto Engram agents: user_id when given (the
  * memory's owner), else agent_id. Unknown keys and unions Engram cannot answer are refused.
  */
 export function mem0Scope(filters: unknown, options: { requireEntity: boolean }): Mem0Scope {
@@ -181,6 +242,7 @@ export function mem0Scope(filters: unknown, options: { requireEntity: boolean })
     ...(all.from && { from: all.from }),
     ...(all.to && { to: all.to }),
     ...(all.categories && { categories: all.categories }),
+    ...(all.metadata && Object.keys(all.metadata).length > 0 && { metadata: all.metadata }),
     echo: { userId: single(all.users), agentId: single(all.agents), runId: single(all.runs) },
   };
 }

@@ -70,7 +70,11 @@ export class Mem0Controller {
     const request = parsed(searchBody, body);
     return this.memories.search(
       principal.tenantId,
-      mem0Scope(request.filters, { requireEntity: true }),
+      // mem0's older search took metadata beside the filters: it narrows the same way.
+      mem0Scope(
+        request.metadata ? { AND: [request.filters ?? {}, { metadata: request.metadata }] } : request.filters,
+        { requireEntity: true },
+      ),
       request,
     );
   }
@@ -82,7 +86,7 @@ export class Mem0Controller {
 
   @Put('v1/memories/:id')
   update(@Principal() principal: ApiPrincipal, @Param('id') id: string, @Body() body: unknown) {
-    return this.memories.update(principal.tenantId, id, parsed(updateBody, body).text);
+    return this.memories.update(principal.tenantId, id, parsed(updateBody, body));
   }
 
   @Delete('v1/memories/:id')

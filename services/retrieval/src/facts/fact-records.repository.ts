@@ -43,6 +43,8 @@ export interface FactFilter {
   readonly to: Date | null;
   /** Whose metadata contains this object; null for any. */
   readonly metadata: JsonObject | null;
+  /** These facts only; empty for any. */
+  readonly ids: readonly string[];
 }
 
 interface RawFact {
@@ -91,6 +93,7 @@ function whereOf(filter: FactFilter): { where: string; params: unknown[] } {
     return `$${params.length}`;
   };
   if (!filter.includeClosed) conditions.push(IN_FORCE);
+  if (filter.ids.length > 0) conditions.push(`f.id = ANY(${param(filter.ids)}::bigint[])`);
   if (filter.agents.length > 0) conditions.push(`f.agent = ANY(${param(filter.agents)}::text[])`);
   if (filter.categories.length > 0) conditions.push(`f.category = ANY(${param(filter.categories)}::text[])`);
   if (filter.conversationId !== null) conditions.push(`f.conversation_id = ${param(filter.conversationId)}`);

@@ -38,6 +38,7 @@ export class ListFactsUseCase {
           from: request.from ? timestampDate(request.from) : null,
           to: request.to ? timestampDate(request.to) : null,
           metadata: request.metadata ?? null,
+          ids: request.ids,
         },
         { limit: request.limit || DEFAULT_FACTS_PAGE, offset: request.offset },
       ),
