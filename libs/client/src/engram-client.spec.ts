@@ -148,6 +148,20 @@ describe('EngramClient requests', () => {
     expect(transport.calls[3]!.request['filters']).toMatchObject({ agent: 'other-bot', channel: 'web' });
   });
 
+  it("lists the client's agent's facts unless the request names agents", async () => {
+    const transport = new FakeTransport();
+    const client = new EngramClient(transport, { agent: 'concierge' });
+
+    await client.listFacts({ metadata: { source: 'crm' } });
+    await client.listFacts({ agents: ['other-bot', 'third'] });
+
+    expect(transport.calls.map((c) => [c.subject, c.request['agents']])).toEqual([
+      ['mem.rpc.facts.list', ['concierge']],
+      ['mem.rpc.facts.list', ['other-bot', 'third']],
+    ]);
+    expect(transport.calls[0]!.request['metadata']).toEqual({ source: 'crm' });
+  });
+
   it('sends each method to its RPC, with the default timeout or the one asked for', async () => {
     const transport = new FakeTransport();
     const client = new EngramClient(transport, { agent: 'ada', timeoutMs: 5_000 });

@@ -114,6 +114,12 @@ export function requestWithAgent<S extends RpcSpec>(
     if (!message['agent']) message['agent'] = agent;
     return message;
   }
+  // A facts list names its agents in a list: the client's agent when it names none.
+  const agents = spec.request.field['agents'];
+  if (agents?.fieldKind === 'list') {
+    if ((message['agents'] as string[]).length === 0) message['agents'] = [agent];
+    return message;
+  }
   const filters = spec.request.field['filters'];
   if (filters?.fieldKind === 'message' && filters.message.field['agent']?.fieldKind === 'scalar') {
     const current = message['filters'] as Record<string, unknown> | undefined;
