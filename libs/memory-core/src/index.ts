@@ -21,3 +21,4 @@ export * from './transcripts/locomo-file';
 export * from './transcripts/locomo-turns';
 export * from './transcripts/turn-lines';
 export * from './vectors/sweep-marks';
+export * from './agents/entity-agent';

@@ -10,7 +10,8 @@ import { TurnPublisher } from '../turns/turn-publisher';
 import { historyEntryOf, memoryOf, mem0Score, type Mem0Memory } from './mem0-memory';
 import type { z } from 'zod';
 import type { addBody, searchBody, updateBody } from './mem0-requests';
-import { entityAgent, type Mem0Scope } from './mem0-scope';
+import { entityAgent } from '@engram/memory-core';
+import type { Mem0Scope } from './mem0-scope';
 
 /** Where a mem0 read runs in Engram: an agent and a conversation (a run), either optional. */
 interface Target {

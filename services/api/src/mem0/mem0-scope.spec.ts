@@ -1,5 +1,6 @@
 import { ApiProblem } from '../http/problem';
-import { entityAgent, mem0Scope } from './mem0-scope';
+import { entityAgent } from '@engram/memory-core';
+import { mem0Scope } from './mem0-scope';
 
 const problemsOf = (filters: unknown) => {
   try {
@@ -9,18 +10,6 @@ const problemsOf = (filters: unknown) => {
   }
   throw new Error('accepted');
 };
-
-describe('entityAgent', () => {
-  it('keeps an id that is an agent name, and maps any other onto one, always the same', () => {
-    expect(entityAgent('alice')).toBe('alice');
-    expect(entityAgent('3f1c-uuid_like')).toBe('3f1c-uuid_like');
-    const mail = entityAgent('alice@example.com');
-    expect(mail).toMatch(/^alice_example_com-[0-9a-f]{8}$/);
-    expect(entityAgent('alice@example.com')).toBe(mail);
-    expect(entityAgent('alice#example.com')).not.toBe(mail);
-    expect(entityAgent('x'.repeat(300))).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-  });
-});
 
 describe('mem0Scope', () => {
   it('maps a user onto its agent and echoes the id as given', () => {

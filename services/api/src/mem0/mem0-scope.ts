@@ -1,17 +1,5 @@
-import { createHash } from 'node:crypto';
-import { isValidToken } from '@engram/contracts';
+import { entityAgent } from '@engram/memory-core';
 import { ApiProblem, type FieldProblem } from '../http/problem';
-
-/**
- * The Engram agent whose memory a mem0 entity (user_id, else agent_id) is. An id that is a valid
- * agent name is used as it is; any other (an e-mail, a long id) becomes its safe characters plus
- * 8 hex digits of its hash: deterministic, so the same entity always lands in the same memory.
- */
-export function entityAgent(id: string): string {
-  if (isValidToken(id)) return id;
-  const readable = id.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 55);
-  return `${readable}-${createHash('sha256').update(id).digest('hex').slice(0, 8)}`;
-}
 
 /** Where a mem0 read looks, in Engram's terms; echo holds the entity ids as the caller gave them. */
 export interface Mem0Scope {

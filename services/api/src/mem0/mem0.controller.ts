@@ -17,7 +17,8 @@ import { ApiKeyGuard, AuthSchemes, Principal } from '../auth/api-key.guard';
 import { ApiProblem } from '../http/problem';
 import { Mem0Memories } from './mem0-memories';
 import { addBody, entityQuery, listBody, pageQuery, parsed, searchBody, updateBody } from './mem0-requests';
-import { entityAgent, mem0Scope } from './mem0-scope';
+import { entityAgent } from '@engram/memory-core';
+import { mem0Scope } from './mem0-scope';
 
 /**
  * mem0's platform API under /mem0, for applications built on its clients (MemoryClient with
