@@ -59,7 +59,8 @@ export function exportTranscript(
   }, options.natsUrl);
 }
 
-async function listConversations(
+/** The conversations an export covers (the tenant's, an agent's or one), in mem.rpc.conversations.list's order. */
+export async function listConversations(
   nc: NatsConnection,
   options: ExportOptions,
   call: { tenantId: string; timeoutMs: number },

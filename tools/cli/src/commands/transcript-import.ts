@@ -1,8 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { jetstream } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
-import { encodeMessage, MsgIds, Rpcs, Subjects, TurnEventSchema } from '@engram/contracts';
 import {
   LocomoFileError,
   locomoTurns,
@@ -10,19 +7,15 @@ import {
   parseTurnLine,
   type AgentTurn,
 } from '@engram/memory-core';
-import { callRpc, RpcError } from '@engram/messaging';
 import { UsageError } from './cli-failure';
 import { withNats } from './engram-rpc';
 import type { Progress } from './progress';
+import { publishTurns, waitUntilStored } from './turn-publishing';
 
 /** JSON Lines of TurnEvents (what `engram export` writes), or the LoCoMo release format. */
 export const TRANSCRIPT_FORMATS = ['jsonl', 'locomo'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
-/** Turns published at once, awaiting their PubAcks together (in order: JetStream keeps the publish order). */
-const PUBLISH_WINDOW = 256;
-/** How often --wait looks whether ingest stored the turns. */
-const WAIT_POLL_MS = 500;
 /** Most refused lines a failed import lists. */
 const SHOWN_PROBLEMS = 10;
 
@@ -136,101 +129,6 @@ export async function importTranscript(options: ImportOptions): Promise<ImportRe
       options.waitMs,
       options.progress?.store,
     );
-    return { ...result, stored };
+    return { ...result, stored: stored.size };
   }, options.natsUrl);
-}
-
-async function publishTurns(
-  nc: NatsConnection,
-  tenantId: string,
-  turns: readonly AgentTurn[],
-  progress?: Progress,
-): Promise<{ published: number; duplicates: number }> {
-  const js = jetstream(nc);
-  let duplicates = 0;
-  progress?.start(turns.length);
-  try {
-    for (let i = 0; i < turns.length; i += PUBLISH_WINDOW) {
-      const window = turns.slice(i, i + PUBLISH_WINDOW);
-      const acks = await Promise.all(
-        window.map(({ agent, turn }) =>
-          js.publish(Subjects.turn(tenantId, agent), encodeMessage(TurnEventSchema, turn), {
-            msgID: MsgIds.turn(tenantId, agent, turn.sessionKey, turn.turnId),
-          }),
-        ),
-      );
-      duplicates += acks.filter((ack) => ack.duplicate).length;
-      progress?.increment(window.length);
-    }
-  } finally {
-    progress?.stop();
-  }
-  return { published: turns.length, duplicates };
-}
-
-/**
- * Waits until every turn is in its conversation's transcript (read with mem.rpc.browse), at
- * most `waitMs`; answers how many are. A conversation found complete is not read again.
- */
-async function waitUntilStored(
-  nc: NatsConnection,
-  tenantId: string,
-  turns: readonly AgentTurn[],
-  waitMs: number,
-  progress?: Progress,
-): Promise<number> {
-  const pending = new Map<string, { agent: string; sessionKey: string; turnIds: Set<string> }>();
-  for (const { agent, turn } of turns) {
-    const key = `${agent}\u0000${turn.sessionKey}`;
-    const conversation = pending.get(key) ?? {
-      agent,
-      sessionKey: turn.sessionKey,
-      turnIds: new Set<string>(),
-    };
-    conversation.turnIds.add(turn.turnId);
-    pending.set(key, conversation);
-  }
-  const total = [...pending.values()].reduce((n, c) => n + c.turnIds.size, 0);
-  let stored = 0;
-  const deadline = Date.now() + waitMs;
-  progress?.start(total);
-  try {
-    for (;;) {
-      for (const [key, conversation] of pending) {
-        const found = await storedTurnIds(nc, tenantId, conversation.agent, conversation.sessionKey);
-        const done = [...conversation.turnIds].filter((id) => found.has(id));
-        for (const id of done) conversation.turnIds.delete(id);
-        stored += done.length;
-        progress?.increment(done.length);
-        if (conversation.turnIds.size === 0) pending.delete(key);
-      }
-      if (pending.size === 0 || Date.now() >= deadline) return stored;
-      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
-    }
-  } finally {
-    progress?.stop();
-  }
-}
-
-/** The turn ids stored in a conversation so far (none while it does not exist yet). */
-async function storedTurnIds(
-  nc: NatsConnection,
-  tenantId: string,
-  agent: string,
-  sessionKey: string,
-): Promise<Set<string>> {
-  const ids = new Set<string>();
-  let cursor = '';
-  do {
-    let page;
-    try {
-      page = await callRpc(nc, Rpcs.browse, { agent, sessionKey, cursor, limit: 500 }, { tenantId });
-    } catch (error) {
-      if (error instanceof RpcError && error.code === 'NOT_FOUND') return ids;
-      throw error;
-    }
-    for (const m of page.messages) ids.add(m.turnId);
-    cursor = page.nextCursor;
-  } while (cursor !== '');
-  return ids;
 }

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MsgIds, Subjects } from '@engram/contracts';
 import { startTestEnvironment, waitFor, type TestEnvironment } from '@engram/testing';
-
-const CLI = resolve(__dirname, '../../dist/main.js');
+import { engramJson, runEngram } from './engram-process';
 
 /** A turn as a runtime publishes it: the protobuf JSON of TurnEvent. */
 interface Turn {
@@ -136,12 +134,6 @@ const LOCOMO = [
   },
 ];
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /**
  * `engram import` and `engram export` as a user runs them (the built command, its own process),
  * against ingest and retrieval as their own processes: export → import into an empty tenant →
@@ -152,21 +144,8 @@ describe('engram export / import and the memory commands (real NATS, Postgres, i
   let env: TestEnvironment;
   let dir: string;
 
-  const engram = (...args: string[]) =>
-    new Promise<Run>((done) =>
-      execFile(
-        process.execPath,
-        [CLI, ...args],
-        { env: { ...process.env, NATS_URL: env.env.NATS_URL }, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout, stderr) =>
-          done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
-  const json = async (...args: string[]) => {
-    const run = await engram(...args, '--json');
-    if (run.code !== 0) throw new Error(`engram ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-    return JSON.parse(run.stdout);
-  };
+  const engram = (...args: string[]) => runEngram(env.env.NATS_URL, args);
+  const json = (...args: string[]) => engramJson(env.env.NATS_URL, args);
 
   beforeAll(async () => {
     env = await startTestEnvironment({ label: 'cli-transcripts', processes: ['ingest', 'retrieval'] });
