@@ -15,11 +15,28 @@ const swc = [
   },
 ];
 
+/**
+ * npm packages published as ES modules only ("type": "module", e.g. the AI SDK's `ai` and
+ * `@ai-sdk/*`): jest runs specs as CommonJS, so their .js is compiled to CommonJS by swc; every
+ * other package, and every file of the repository that is not TypeScript, is loaded as it is.
+ */
+const ESM_ONLY_PACKAGES = '(ai|@ai-sdk|@standard-schema|eventsource-parser|@workflow/serde)';
+
+const esmToCommonJs = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+];
+
 const common = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@engram/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  transform: { '^.+\\.ts$': swc, [`/node_modules/${ESM_ONLY_PACKAGES}/.+\\.js$`]: esmToCommonJs },
+  transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY_PACKAGES}/)`],
+  moduleNameMapper: {
+    '^@engram/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    // The AI SDK imports a zod locale by its ESM file name; zod's CommonJS build has it as .cjs.
+    '^zod/v4/locales/([a-z-]+)\\.js$': 'zod/v4/locales/$1.cjs',
+  },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
   setupFiles: ['reflect-metadata'],
 };

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, resolve } from 'node:path';
+import { freePort, installPacked, type PackedPackage } from '@engram/testing';
+
+/**
+ * `npm pack` of libs/ai-sdk (built: dist from tsup), installed outside the repository with its
+ * declared dependencies and peers only (installPacked): a package that leaned on workspace code
+ * it did not bundle, or on an npm package it does not declare, would fail to load there.
+ */
+describe('the packed @engram/ai-sdk', () => {
+  let pack: PackedPackage;
+  let nowhere: string;
+
+  beforeAll(async () => {
+    pack = installPacked(resolve(__dirname, '..'));
+    // Engram is not running there: the memory's failures go to onError, the answers come anyway.
+    nowhere = `http://127.0.0.1:${await freePort()}`;
+  });
+
+  afterAll(() => pack?.remove());
+
+  it('holds the ESM and CommonJS builds with their declarations, and no sources or specs', () => {
+    expect(pack.files.filter((f) => !/^(dist\/index\.[a-z.]+|README\.md|package\.json)$/.test(f))).toEqual(
+      [],
+    );
+    expect(pack.files).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'dist/index.d.mts',
+        'dist/index.d.ts',
+        'dist/index.js',
+        'dist/index.mjs',
+      ]),
+    );
+  });
+
+  it('is publishable: exports for import and require, and imports only what it declares', () => {
+    expect(pack.manifest.name).toBe('@engram/ai-sdk');
+    expect(pack.manifest.private).toBeUndefined();
+    expect(pack.manifest.exports['.']).toEqual({
+      import: { types: './dist/index.d.mts', default: './dist/index.mjs' },
+      require: { types: './dist/index.d.ts', default: './dist/index.js' },
+    });
+    expect(Object.keys(pack.manifest.peerDependencies ?? {}).sort()).toEqual(['@engram/client', 'ai', 'zod']);
+    const declared = [
+      ...Object.keys(pack.manifest.dependencies ?? {}),
+      ...Object.keys(pack.manifest.peerDependencies ?? {}),
+    ];
+    for (const file of ['index.mjs', 'index.js', 'index.d.ts', 'index.d.mts']) {
+      const code = readFileSync(join(pack.installedDir, 'dist', file), 'utf8');
+      const imported = [...code.matchAll(/(?:from |require\()['"]([^'"]+)['"]/g)].map(([, name]) => name!);
+      const packages = imported.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')));
+      expect(
+        packages.filter((name) => !declared.some((d) => name === d || name.startsWith(`${d}/`))),
+      ).toEqual([]);
+    }
+  });
+
+  it('imports as ESM outside the repository: the tools and the middleware around the AI SDK mock', () => {
+    pack.write(
+      'main.mjs',
+      `import { EngramClient } from '@engram/client';
+import { engramMemory, engramTools } from '@engram/ai-sdk';
+import { generateText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+
+const engram = EngramClient.http({ baseUrl: '${nowhere}', apiKey: 'egm_test', agent: 'concierge', retry: { retries: 0 } });
+const failures = [];
+const memory = engramMemory(engram, { sessionKey: 'chat-1', onError: (error) => failures.push(error.name) });
+const model = new MockLanguageModelV4({
+  doGenerate: async () => ({
+    content: [{ type: 'text', text: 'Hello Ada!' }],
+    finishReason: { unified: 'stop', raw: undefined },
+    usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } },
+    warnings: [],
+  }),
+});
+const { text } = await generateText({ model: wrapLanguageModel({ model, middleware: memory }), tools: engramTools(engram), prompt: 'Hi' });
+await memory.flush();
+console.log(JSON.stringify({ text, tools: Object.keys(engramTools(engram)), failures }));
+`,
+    );
+    expect(JSON.parse(pack.node(['main.mjs']))).toEqual({
+      text: 'Hello Ada!',
+      tools: ['memory_search', 'memory_save', 'memory_forget', 'memory_browse', 'context_build'],
+      failures: ['EngramUnavailableError', 'EngramUnavailableError'],
+    });
+  });
+
+  it('requires as CommonJS too (the AI SDK itself is ESM-only: Node 20.19+ requires it)', () => {
+    pack.write(
+      'main.cjs',
+      `const { EngramClient } = require('@engram/client');
+const { engramMemory, engramTools } = require('@engram/ai-sdk');
+const { wrapLanguageModel } = require('ai');
+
+const engram = EngramClient.http({ baseUrl: '${nowhere}', apiKey: 'egm_test', agent: 'concierge' });
+const tools = engramTools(engram, { include: ['memory_save'] });
+const model = wrapLanguageModel({ model: { specificationVersion: 'v4', provider: 'p', modelId: 'm', supportedUrls: {} }, middleware: engramMemory(engram, { sessionKey: 'chat-1' }) });
+console.log(JSON.stringify({ tools: Object.keys(tools), save: typeof tools.memory_save.execute, modelId: model.modelId }));
+`,
+    );
+    expect(JSON.parse(pack.node(['main.cjs']))).toEqual({
+      tools: ['memory_save'],
+      save: 'function',
+      modelId: 'm',
+    });
+  });
+
+  it("type-checks a TypeScript consumer against the package's own declarations", () => {
+    pack.write(
+      'consumer.ts',
+      `import { EngramClient } from '@engram/client';
+import { engramMemory, engramTools, type EngramMemoryOptions } from '@engram/ai-sdk';
+import { generateText, wrapLanguageModel, type LanguageModel } from 'ai';
+
+export async function answer(engram: EngramClient, model: Exclude<LanguageModel, string>): Promise<string> {
+  const options: EngramMemoryOptions = { sessionKey: 'chat-1', budgetTokens: 4000, onError: (error) => console.warn(error) };
+  const memory = engramMemory(engram, options);
+  const tools = engramTools(engram, { sessionKey: 'chat-1', include: ['memory_search', 'memory_save'] });
+  // @ts-expect-error: memory_forget was not included
+  void tools.memory_forget;
+  // @ts-expect-error: the session is required
+  engramMemory(engram, {});
+  const { text } = await generateText({ model: wrapLanguageModel({ model, middleware: memory }), tools, prompt: 'Hi' });
+  await memory.flush();
+  return text;
+}
+`,
+    );
+    expect(pack.typecheck('consumer.ts')).toBe('');
+  });
+});
