@@ -8,6 +8,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -23,6 +24,23 @@ export interface PackedManifest {
   readonly private?: unknown;
 }
 
+/** The builds a published library holds: ESM and CommonJS, each with its declarations. */
+export const PACKED_BUILDS = [
+  'dist/index.d.mts',
+  'dist/index.d.ts',
+  'dist/index.js',
+  'dist/index.mjs',
+] as const;
+
+/** The exports map of a library published for both import and require, with types for each. */
+export const DUAL_EXPORTS = {
+  import: { types: './dist/index.d.mts', default: './dist/index.mjs' },
+  require: { types: './dist/index.d.ts', default: './dist/index.js' },
+} as const;
+
+/** What a package's code imports by name (not relative paths). */
+const IMPORTS = /(?:from |require\(|import\()['"]([^'"./][^'"]*)['"]/g;
+
 /** A workspace package packed and installed into an application outside the repository. */
 export interface PackedPackage {
   /** The tarball's files, sorted. */
@@ -32,6 +50,10 @@ export interface PackedPackage {
   readonly appDir: string;
   /** The installed package's directory. */
   readonly installedDir: string;
+  /** Files beyond the builds (and their source maps), README.md and package.json: sources, specs … */
+  readonly strayFiles: readonly string[];
+  /** Packages the builds import that are neither Node's nor declared (dependencies, peers), e.g. workspace code left unbundled. */
+  undeclaredImports(): string[];
   /** Writes a file of the application. */
   write(file: string, text: string): void;
   /** Runs node in the application's directory; its stdout. */
@@ -71,8 +93,23 @@ export function installPacked(libDir: string): PackedPackage {
   writeFileSync(join(appDir, 'package.json'), JSON.stringify({ name: 'app', private: true }));
   const node = (args: readonly string[]) =>
     execFileSync(process.execPath, args, { cwd: appDir, encoding: 'utf8', timeout: 60_000 });
+  const files = result!.files.map((f) => f.path).sort();
   return {
-    files: result!.files.map((f) => f.path).sort(),
+    files,
+    strayFiles: files.filter(
+      (f) => !/^(dist\/index\.(mjs|js|d\.ts|d\.mts)(\.map)?|README\.md|package\.json)$/.test(f),
+    ),
+    undeclaredImports() {
+      const declared = Object.keys({ ...installed.dependencies, ...installed.peerDependencies });
+      const imported = PACKED_BUILDS.flatMap((build) =>
+        [...readFileSync(join(installedDir, build), 'utf8').matchAll(IMPORTS)].map(([, name]) => name!),
+      );
+      return [...new Set(imported)].filter(
+        (name) =>
+          !builtinModules.includes(name.replace(/^node:/, '')) &&
+          !declared.some((d) => name === d || name.startsWith(`${d}/`)),
+      );
+    },
     manifest: installed,
     appDir,
     installedDir,
