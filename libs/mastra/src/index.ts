@@ -1,1 +1,2 @@
-export {};
+export { EngramMemory, type EngramMemoryOptions } from './engram-memory';
+export { resourceAgent } from './mastra-messages';

@@ -1,1 +1,7 @@
-export {};
+export { EngramSession, type EngramSessionOptions } from './engram-session';
+export {
+  engramContext,
+  engramTools,
+  type EngramContextOptions,
+  type EngramToolsOptions,
+} from './engram-memory';

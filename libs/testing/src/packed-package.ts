@@ -58,8 +58,11 @@ export interface PackedPackage {
   write(file: string, text: string): void;
   /** Runs node in the application's directory; its stdout. */
   node(args: readonly string[]): string;
-  /** tsc --noEmit --strict (nodenext) over the application's file: its output, '' when it type-checks. */
-  typecheck(file: string): string;
+  /**
+   * tsc --noEmit --strict (nodenext) over the application's file: its output, '' when it
+   * type-checks. skipLibCheck for a framework whose own declarations need it (as its projects set).
+   */
+  typecheck(file: string, options?: { skipLibCheck?: boolean }): string;
   remove(): void;
 }
 
@@ -115,7 +118,7 @@ export function installPacked(libDir: string): PackedPackage {
     installedDir,
     write: (file, text) => writeFileSync(join(appDir, file), text),
     node,
-    typecheck(file) {
+    typecheck(file, options = {}) {
       const tsc = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
       try {
         return node([
@@ -132,6 +135,7 @@ export function installPacked(libDir: string): PackedPackage {
           'node',
           '--typeRoots',
           join(REPO, 'node_modules', '@types'),
+          ...(options.skipLibCheck ? ['--skipLibCheck'] : []),
           file,
         ]);
       } catch (error) {
