@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { entityAgent } from '@engram/memory-core';
 import { fromJson, type JsonObject, type JsonValue } from '@bufbuild/protobuf';
 import { ValueSchema, type Value } from '@bufbuild/protobuf/wkt';
 import { timestampFromDate, type TranscriptMessage, type TurnInit } from '@engram/client';
@@ -22,19 +23,12 @@ export interface ConversationInit {
 /** Where Mastra's own data sits in a message's metadata and a conversation's settings. */
 const KEY = 'mastra';
 
-/** A valid Engram agent name: letters, digits, "_" and "-", at most 64. */
-const AGENT_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
-
 /**
- * The Engram agent whose memory a Mastra resource is: its id when that is a valid agent name,
- * else its safe characters and 8 hex digits of its hash (as the mem0-compatible API maps a
- * user_id), so the same resource always lands in the same memory.
+ * The Engram agent whose memory a Mastra resource is, as the mem0-compatible API and the importers
+ * map a foreign id: its id when that is a valid agent name, else its safe characters and 8 hex
+ * digits of its hash, so the same resource always lands in the same memory.
  */
-export function resourceAgent(resourceId: string): string {
-  if (AGENT_TOKEN.test(resourceId)) return resourceId;
-  const readable = resourceId.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 55);
-  return `${readable}-${createHash('sha256').update(resourceId).digest('hex').slice(0, 8)}`;
-}
+export const resourceAgent = (resourceId: string): string => entityAgent(resourceId);
 
 /** One Engram message per Mastra message: its role and text for Engram, the message whole in metadata. */
 export function turnMessagesOf(messages: readonly MastraDBMessage[]): TurnMessageInit[] {
