@@ -46,6 +46,8 @@ const MAX_RESAVES = 1000;
  * exactly like tagged facts at ingest: when an open fact of the same agent, in force
  * now, already holds more than the overlap threshold of the new fact's distinct words,
  * no row is added; that fact's id is answered (deduplicated) and its lifetime renewed.
+ * A save with the caller's key (an import's) is identified by the key alone: the key again
+ * answers that fact's version in force, or its last, and changes nothing.
  * Writers of one agent's facts are serialised by the same advisory lock ingest takes.
  * A new fact is announced on mem.fact.upserted through the outbox of the same
  * transaction, so it gets a vector even if this process dies right after the commit.
