@@ -22,3 +22,4 @@ export * from './transcripts/locomo-turns';
 export * from './transcripts/turn-lines';
 export * from './vectors/sweep-marks';
 export * from './agents/entity-agent';
+export * from './mem0/mem0-memory';

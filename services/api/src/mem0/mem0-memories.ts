@@ -7,10 +7,10 @@ import { GertyClient } from '@engram/gerty-client';
 import { RpcClient } from '@engram/messaging';
 import { ApiProblem } from '../http/problem';
 import { TurnPublisher } from '../turns/turn-publisher';
-import { historyEntryOf, memoryOf, mem0Score, type Mem0Memory } from './mem0-memory';
+import { historyEntryOf, mem0Score } from './mem0-memory';
 import type { z } from 'zod';
 import type { addBody, searchBody, updateBody } from './mem0-requests';
-import { entityAgent } from '@engram/memory-core';
+import { entityAgent, mem0MemoryOf, type Mem0Memory } from '@engram/memory-core';
 import type { Mem0Scope } from './mem0-scope';
 
 /** Where a mem0 read runs in Engram: an agent and a conversation (a run), either optional. */
@@ -100,7 +100,7 @@ export class Mem0Memories {
       );
       if (saved.deduplicated) continue;
       const fact = (await this.rpc.call(Rpcs.factsGet, { factId: saved.factId }, { tenantId })).current!;
-      const memory = memoryOf(fact, { userId: body.user_id, agentId: body.agent_id, runId: body.run_id });
+      const memory = mem0MemoryOf(fact, { userId: body.user_id, agentId: body.agent_id, runId: body.run_id });
       added.push({ ...memory, event: 'ADD', data: { memory: memory.memory } });
     }
     return added;
@@ -218,7 +218,7 @@ export class Mem0Memories {
       count: total,
       next: offset + pageSize < total ? link(page + 1) : null,
       previous: page > 1 ? link(page - 1) : null,
-      results: facts.map((f) => memoryOf(f, scope.echo)),
+      results: facts.map((f) => mem0MemoryOf(f, scope.echo)),
     };
   }
 
@@ -268,7 +268,7 @@ export class Mem0Memories {
     return {
       results: hits.flatMap((hit) => {
         const fact = byId.get(hit.id);
-        return fact ? [{ ...memoryOf(fact, scope.echo), score: mem0Score(hit.score) }] : [];
+        return fact ? [{ ...mem0MemoryOf(fact, scope.echo), score: mem0Score(hit.score) }] : [];
       }),
     };
   }
@@ -287,7 +287,7 @@ export class Mem0Memories {
   }
 
   async get(tenantId: string, memoryId: string) {
-    return memoryOf((await this.live(tenantId, memoryId)).current);
+    return mem0MemoryOf((await this.live(tenantId, memoryId)).current);
   }
 
   /** A new version with the new text and/or metadata; the memory keeps its id. */
@@ -303,7 +303,7 @@ export class Mem0Memories {
       },
       { tenantId },
     );
-    return memoryOf(updated);
+    return mem0MemoryOf(updated);
   }
 
   async delete(tenantId: string, memoryId: string) {

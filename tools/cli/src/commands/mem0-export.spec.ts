@@ -1,10 +1,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { FactSchema } from '@engram/contracts';
-import { mem0Categories, mem0MemoryOf } from './mem0-export';
+import { mem0MemoryOf } from '@engram/memory-core';
 import { mem0MemoryPlan } from './mem0-file';
 
-describe('facts as mem0 memories', () => {
+describe('facts exported as mem0 memories', () => {
   const fact = create(FactSchema, {
     id: '42',
     firstId: '40',
@@ -15,33 +15,8 @@ describe('facts as mem0 memories', () => {
     createdAt: timestampFromDate(new Date('2025-03-02T17:15:31Z')),
   });
 
-  it('answers the memory as the mem0 API does: its first id, owner, run, categories and metadata', () => {
-    expect(mem0MemoryOf(fact, 'trip-planning')).toEqual({
-      id: '40',
-      memory: 'Is a vegetarian',
-      hash: 'ce6b1c84586772ab9995a9477032df99', // md5 of the text, as mem0 hashes it
-      user_id: 'alice',
-      agent_id: null,
-      run_id: 'trip-planning',
-      metadata: { source: 'onboarding' },
-      categories: ['preference', 'food'],
-      created_at: '2025-03-02T17:15:31.000Z',
-      updated_at: '2025-03-02T17:15:31.000Z',
-      expiration_date: null,
-      immutable: false,
-    });
-  });
-
-  it("leaves out the default category an import gave a memory none of whose categories was Engram's", () => {
-    expect(mem0Categories({ category: 'general', metadata: { mem0_categories: ['pets'] } })).toEqual([
-      'pets',
-    ]);
-    expect(mem0Categories({ category: 'general', metadata: undefined })).toEqual(['general']);
-  });
-
   it('imports back to the same fact: text, owner, category, metadata and time', () => {
-    const memory = mem0MemoryOf(fact, null);
-    const plan = mem0MemoryPlan(memory, 'memory 1');
+    const plan = mem0MemoryPlan(mem0MemoryOf(fact), 'memory 1');
     expect(plan.facts[0]).toMatchObject({
       agent: 'alice',
       save: {

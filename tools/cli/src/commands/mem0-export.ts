@@ -1,70 +1,19 @@
-import { createHash } from 'node:crypto';
-import type { JsonObject, JsonValue } from '@bufbuild/protobuf';
-import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { Rpcs, type Fact } from '@engram/contracts';
+import { mem0MemoryOf, type Mem0Memory } from '@engram/memory-core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { callRpc } from '@engram/messaging';
 import { withNats } from './engram-rpc';
-import { MEM0_CATEGORIES_KEY } from './mem0-file';
 import type { Progress } from './progress';
 import { listConversations } from './transcript-export';
 
 /**
- * Engram's facts in force as mem0's get_all answer (`{"results": [...]}`, the memories shaped as
- * the mem0-compatible API answers them), so that `engram import --format mem0` of the file
+ * Engram's facts in force as mem0's get_all answer (`{"results": [...]}`, each memory as the
+ * mem0-compatible API answers it: memory-core's mem0MemoryOf), so that `engram import --format mem0` of the file
  * brings the same memories to another tenant: text, owner, run, category, metadata and time.
  */
 
 /** Facts asked for at once (facts.list's most). */
 const FACTS_PAGE = 1000;
-
-export interface Mem0ExportedMemory {
-  readonly id: string;
-  readonly memory: string;
-  readonly hash: string;
-  readonly user_id: string;
-  readonly agent_id: null;
-  readonly run_id: string | null;
-  readonly metadata: JsonObject | null;
-  readonly categories: readonly string[];
-  readonly created_at: string | null;
-  readonly updated_at: string | null;
-  readonly expiration_date: string | null;
-  readonly immutable: false;
-}
-
-const iso = (at: Timestamp | undefined) => (at ? timestampDate(at).toISOString() : null);
-
-/**
- * mem0's categories of a fact: the mem0 categories its metadata keeps, with its own category
- * unless that is only the default an import gave a memory none of whose categories was Engram's.
- */
-export function mem0Categories(fact: Pick<Fact, 'category' | 'metadata'>): string[] {
-  const kept: JsonValue = fact.metadata?.[MEM0_CATEGORIES_KEY] ?? [];
-  const others = Array.isArray(kept) ? kept.filter((c): c is string => typeof c === 'string') : [];
-  if (others.length > 0 && fact.category === 'general') return others;
-  return [fact.category, ...others];
-}
-
-/** A fact as a mem0 memory of its agent (the user), in the run its conversation is. */
-export function mem0MemoryOf(fact: Fact, runId: string | null): Mem0ExportedMemory {
-  const { [MEM0_CATEGORIES_KEY]: _categories, ...metadata } = fact.metadata ?? {};
-  return {
-    // The memory's id is its first version's, as the mem0 API answers it: stable across updates.
-    id: fact.firstId || fact.id,
-    memory: fact.content,
-    hash: createHash('md5').update(fact.content).digest('hex'),
-    user_id: fact.agent,
-    agent_id: null,
-    run_id: runId,
-    metadata: Object.keys(metadata).length > 0 ? metadata : null,
-    categories: mem0Categories(fact),
-    created_at: iso(fact.createdAt),
-    updated_at: iso(fact.updatedAt) ?? iso(fact.createdAt),
-    expiration_date: iso(fact.expiresAt),
-    immutable: false,
-  };
-}
 
 export interface Mem0ExportOptions {
   readonly tenantId: string;
@@ -100,7 +49,7 @@ async function factsInForce(
 }
 
 /** The tenant's (or agent's) facts in force as mem0's `{"results": [...]}`, newest first. */
-export function exportMem0(options: Mem0ExportOptions): Promise<{ results: Mem0ExportedMemory[] }> {
+export function exportMem0(options: Mem0ExportOptions): Promise<{ results: Mem0Memory[] }> {
   return withNats(async (nc) => {
     const call = { tenantId: options.tenantId, timeoutMs: 30_000 };
     const facts = await factsInForce(nc, options, call);
@@ -110,6 +59,6 @@ export function exportMem0(options: Mem0ExportOptions): Promise<{ results: Mem0E
       call,
     );
     const sessions = new Map(conversations.map((c) => [c.id, c.sessionKey]));
-    return { results: facts.map((f) => mem0MemoryOf(f, sessions.get(f.conversationId) ?? null)) };
+    return { results: facts.map((f) => mem0MemoryOf(f, { runId: sessions.get(f.conversationId) })) };
   }, options.natsUrl);
 }

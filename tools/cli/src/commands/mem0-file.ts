@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { FACT_CATEGORIES, TurnEventSchema } from '@engram/contracts';
-import { entityAgent } from '@engram/memory-core';
+import { entityAgent, MEM0_CATEGORIES_KEY } from '@engram/memory-core';
 import {
   isRecord,
   listOf,
@@ -21,9 +21,6 @@ import { EMPTY_PLAN, mapRecords, type ImportPlan } from './import-plan';
  * fact's category when one is Engram's (the others kept in metadata), its metadata the fact's,
  * created_at when the fact began to hold.
  */
-
-/** Where a fact's metadata keeps the mem0 categories that are not Engram's. */
-export const MEM0_CATEGORIES_KEY = 'mem0_categories';
 
 const ENGRAM_CATEGORIES: ReadonlySet<string> = new Set(FACT_CATEGORIES);
 const MESSAGE_ROLES = new Set(['user', 'assistant']);

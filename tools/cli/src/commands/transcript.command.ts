@@ -20,7 +20,7 @@ import {
   type ForeignImportResult,
 } from './foreign-import';
 import { exportMem0 } from './mem0-export';
-import { MEM0_CATEGORIES_KEY } from './mem0-file';
+import { MEM0_CATEGORIES_KEY } from '@engram/memory-core';
 import { UsageError } from './cli-failure';
 
 /**
