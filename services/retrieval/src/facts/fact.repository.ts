@@ -92,20 +92,6 @@ export class FactRepository {
     return rows[0] ? factOf(rows[0]) : null;
   }
 
-  /** The version in force of the chain `factId` is in: superseded_by followed to its end. */
-  async currentVersion(manager: EntityManager, factId: string): Promise<FactRow> {
-    const rows: RawFact[] = await manager.query(
-      `WITH RECURSIVE chain (id, step) AS (
-         SELECT id, 0 FROM facts WHERE id = $1
-         UNION ALL
-         SELECT f.superseded_by, c.step + 1 FROM chain c JOIN facts f ON f.id = c.id WHERE f.superseded_by IS NOT NULL
-       )
-       SELECT ${FACT_COLUMNS} FROM facts WHERE id = (SELECT id FROM chain ORDER BY step DESC LIMIT 1)`,
-      [factId],
-    );
-    return factOf(rows[0]!);
-  }
-
   async findById(manager: EntityManager, factId: string): Promise<FactRow | null> {
     const rows: RawFact[] = await manager.query(`SELECT ${FACT_COLUMNS} FROM facts WHERE id = $1`, [factId]);
     return rows[0] ? factOf(rows[0]) : null;

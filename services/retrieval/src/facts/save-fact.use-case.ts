@@ -16,6 +16,7 @@ import {
   TenantTransactions,
   type EntityManager,
 } from '@engram/store';
+import { FactRecordsRepository } from './fact-records.repository';
 import { FactRepository, type FactRow } from './fact.repository';
 import { FACTS_OPTIONS, type FactsOptions } from './facts.options';
 import { factToSave, type FactToSave } from './fact-to-save';
@@ -57,6 +58,7 @@ export class SaveFactUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly facts: FactRepository,
+    private readonly records: FactRecordsRepository,
     private readonly outbox: Outbox,
     @Inject(FACTS_OPTIONS) private readonly options: FactsOptions,
   ) {}
@@ -111,8 +113,8 @@ export class SaveFactUseCase {
       const originKey = keyedFactKey(fact.agent, fact.key);
       const saved = await this.facts.findByOriginKey(manager, originKey);
       if (saved) {
-        const current = await this.facts.currentVersion(manager, saved.id);
-        return { factId: current.id, deduplicated: true, announce: null };
+        const chain = await this.records.chain(manager, saved.id);
+        return { factId: chain[chain.length - 1]!.id, deduplicated: true, announce: null };
       }
       const factId = await this.insert(manager, tenantId, fact, originKey, now, expiresAt);
       return { factId, deduplicated: false, announce: fact };
