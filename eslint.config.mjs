@@ -91,8 +91,8 @@ export default tseslint.config(
     },
   },
   {
-    // The framework packages' build configurations share one definition (tsup.adapter.ts); a build
-    // configuration is not code of the lib.
+    // The published packages' build configurations share one definition (tsup.published.ts); a
+    // build configuration is not code of the lib.
     files: ['libs/*/tsup.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },

@@ -1,4 +1,4 @@
 import { defineConfig } from 'tsup';
-import { frameworkPackage } from '../../tsup.adapter';
+import { publishedPackage } from '../../tsup.published';
 
-export default defineConfig(frameworkPackage);
+export default defineConfig(publishedPackage);

@@ -10,8 +10,8 @@ const ASKED = Symbol('pure-workspace-code');
 
 /**
  * Workspace code is pure: a module of it the package does not use is left out whole, with its
- * imports. A framework package then carries the few functions it calls (an MCP tool, entityAgent),
- * not the libraries around them (the MCP server, every contract).
+ * imports. A package then carries the few functions it calls (an MCP tool, entityAgent), not the
+ * libraries around them (the MCP server, every contract).
  */
 const pureWorkspaceCode: Plugin = {
   name: 'pure-workspace-code',
@@ -27,11 +27,12 @@ const pureWorkspaceCode: Plugin = {
 };
 
 /**
- * A framework package of Engram as published: ESM (index.mjs) and CommonJS (index.js), each with
- * its bundled declarations. Workspace code is bundled; npm packages stay imports: the peers
- * (@engram/client, the framework) and package.json's dependencies.
+ * An Engram package as published (the SDK and the framework packages): ESM (index.mjs) and
+ * CommonJS (index.js), each with its bundled declarations. Workspace code is bundled, but for
+ * @engram/client, a framework package's peer; npm packages stay imports: the peers and
+ * package.json's dependencies.
  */
-export const frameworkPackage: Options = {
+export const publishedPackage: Options = {
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   dts: true,
