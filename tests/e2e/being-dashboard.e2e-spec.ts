@@ -46,7 +46,7 @@ describe('being memory dashboard (headless Chromium against the api and the serv
     page = ui.page;
     [key] = await createApiKeys(env.env.DATABASE_URL, 'being dashboard spec', ['acme']);
 
-    await post('/v1/being/scene/add', {
+    await post('/v1/being/scenes/add', {
       agent: 'wren',
       scene: JSON.stringify({
         action: 'walked the dog along the river at dawn',
@@ -59,7 +59,7 @@ describe('being memory dashboard (headless Chromium against the api and the serv
       }),
       importance: 0.7,
     });
-    await post('/v1/being/note/add', { agent: 'wren', kind: 'todo', content: 'Buy birdseed' });
+    await post('/v1/being/notes/add', { agent: 'wren', kind: 'todo', content: 'Buy birdseed' });
     firstRun = (await post<PatrolReport>('/v1/patrol/run', { agent: 'wren' })).runId;
     // A sub-cluster under Private holding the scene, as a split by a language model would leave
     // it, and a diary day and think note as such a patrol writes them (this one has no model).

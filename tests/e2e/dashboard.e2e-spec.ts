@@ -24,7 +24,7 @@ describe('memory dashboard (headless Chromium against the api and the services b
 
   /** Seeds one tenant's agent: its profile and a conversation whose reply tags facts and a state value. */
   async function seedAgent(key: string, agent: string, name: string, reply: string): Promise<Fact[]> {
-    await ui.post('/v1/agent/put', key, {
+    await ui.post('/v1/agents/put', key, {
       agent,
       name,
       personality: 'Cheerful and brief',

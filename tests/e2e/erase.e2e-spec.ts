@@ -477,9 +477,9 @@ describe('erase (every service as a process, real NATS and Postgres)', () => {
     // Reads by id: the conversation and every item of it are not found.
     for (const call of [
       () => rpc(Rpcs.browse, { conversationId: ids.erased }),
-      () => rpc(Rpcs.summariesTree, { conversationId: ids.erased }),
-      () => rpc(Rpcs.recall, { refs: [`message:${derived.message[0]}`] }),
-      () => rpc(Rpcs.recall, { refs: [`summary:${derived.summary[0]}`] }),
+      () => rpc(Rpcs.summariesList, { conversationId: ids.erased }),
+      () => rpc(Rpcs.expand, { refs: [`message:${derived.message[0]}`] }),
+      () => rpc(Rpcs.expand, { refs: [`summary:${derived.summary[0]}`] }),
       () => rpc(Rpcs.factsGet, { factId: derived.fact[0]! }),
     ])
       await expect(call()).rejects.toMatchObject({ code: 'NOT_FOUND' });
@@ -505,7 +505,7 @@ describe('erase (every service as a process, real NATS and Postgres)', () => {
     expect((await searchTexts({ query: SECRET }, 'globex')).texts).toContainEqual(
       expect.stringContaining(SECRET),
     );
-    expect((await rpc(Rpcs.summariesTree, { conversationId: ids.home })).summaries.length).toBe(
+    expect((await rpc(Rpcs.summariesList, { conversationId: ids.home })).summaries.length).toBe(
       kept.home.summaries,
     );
 

@@ -219,9 +219,9 @@ describe('isolation between tenants (every service as a process, authenticated N
         ],
       });
     const saved = await globex.call(Rpcs.save, { content: `Gina keeps the ${CANARY} ${B_WORDS} key.` });
-    await globex.call(Rpcs.agentPut, { name: 'Globex bot', personality: `Careful ${CANARY}.` });
+    await globex.call(Rpcs.agentsPut, { name: 'Globex bot', personality: `Careful ${CANARY}.` });
     await globex.call(Rpcs.workspacePut, { documents: [{ name: 'USER.md', content: `Gina ${CANARY}.` }] });
-    await globex.call(Rpcs.skillPut, {
+    await globex.call(Rpcs.skillsPut, {
       files: [
         {
           name: 'vault.md',
@@ -230,15 +230,15 @@ describe('isolation between tenants (every service as a process, authenticated N
       ],
     });
     await globex.call(Rpcs.beingSoulPut, { personality: `A ${CANARY} soul.`, voice: 'calm' });
-    await globex.call(Rpcs.beingRulePut, { rule: `Never tell ${CANARY}.`, enabled: true });
-    await globex.call(Rpcs.beingRelationshipPut, { person: 'Gina', relation: `friend ${CANARY}` });
-    await globex.call(Rpcs.beingPreferencePut, { key: 'vault', value: CANARY });
-    const note = await globex.call(Rpcs.beingNoteAdd, {
+    await globex.call(Rpcs.beingRulesPut, { rule: `Never tell ${CANARY}.`, enabled: true });
+    await globex.call(Rpcs.beingRelationshipsPut, { person: 'Gina', relation: `friend ${CANARY}` });
+    await globex.call(Rpcs.beingPreferencesPut, { key: 'vault', value: CANARY });
+    const note = await globex.call(Rpcs.beingNotesAdd, {
       kind: 'todo',
       content: `Check the ${CANARY} vault.`,
     });
     for (let i = 0; i < 2; i++)
-      await globex.call(Rpcs.beingSceneAdd, {
+      await globex.call(Rpcs.beingScenesAdd, {
         scene: JSON.stringify({ action: `opened the ${CANARY} ${B_WORDS} ${i}`, actors: ['me', 'Gina'] }),
         importance: 8,
       });
@@ -248,7 +248,7 @@ describe('isolation between tenants (every service as a process, authenticated N
       Subjects.turn(B, B_AGENT),
       JSON.stringify({ turnId: 'bad', sessionKey: B_SESSION, canary: CANARY }),
     );
-    expect(await globex.call(Rpcs.gertySetTenantKey, { model: 'cloud', apiKey: B_MODEL_KEY })).toMatchObject({
+    expect(await globex.call(Rpcs.gertyKeysPut, { model: 'cloud', apiKey: B_MODEL_KEY })).toMatchObject({
       stored: true,
     });
     await waitFor(
@@ -350,7 +350,7 @@ describe('isolation between tenants (every service as a process, authenticated N
         )
       ).stream,
     ).toBe('TURNS');
-    expect(await callRpc(acmeNats, Rpcs.stats, {}, { tenantId: A })).toBeDefined();
+    expect(await callRpc(acmeNats, Rpcs.statsGet, {}, { tenantId: A })).toBeDefined();
 
     const refused = async (surface: string, what: string, attempt: () => Promise<unknown>) => {
       try {
@@ -573,7 +573,7 @@ describe('isolation between tenants (every service as a process, authenticated N
     expect(
       JSON.stringify((await call('POST', '/v1/search', { key: globexKey, body: { query: B_WORDS } })).json),
     ).toContain(CANARY);
-    await globex.call(Rpcs.beingNoteAdd, { kind: 'note', content: 'globex writes' });
+    await globex.call(Rpcs.beingNotesAdd, { kind: 'note', content: 'globex writes' });
     expect(await victimDigest()).not.toBe(settled);
     // globex still has it all, and reads it with its own key.
     expect(
@@ -685,12 +685,7 @@ describe('isolation between tenants (every service as a process, authenticated N
 
   it('keeps tenants’ model keys sealed in Postgres and out of every log, at debug level', async () => {
     expect(
-      await callRpc(
-        acmeNats,
-        Rpcs.gertySetTenantKey,
-        { model: 'cloud', apiKey: A_MODEL_KEY },
-        { tenantId: A },
-      ),
+      await callRpc(acmeNats, Rpcs.gertyKeysPut, { model: 'cloud', apiKey: A_MODEL_KEY }, { tenantId: A }),
     ).toMatchObject({ stored: true });
     // Used: Gerty opens acme's key for acme's call, globex's for globex's (a service asks, as Gerty's callers do).
     openAi.requests.length = 0;

@@ -42,7 +42,7 @@ const WORK_OF: Record<ChaosWorker, readonly string[]> = {
   ingest: consumersOf('ingest'),
   embedder: consumersOf('embedder'),
   compactor: consumersOf('compactor'),
-  patrol: [Rpcs.beingSceneAdd.subject, Rpcs.patrolRun.subject],
+  patrol: [Rpcs.beingScenesAdd.subject, Rpcs.patrolRun.subject],
   retrieval: [Rpcs.search.subject, ...consumersOf('retrieval')],
   'context-builder': [Rpcs.contextBuild.subject],
   gerty: [Rpcs.gertyEmbed.subject, Rpcs.gertyComplete.subject],

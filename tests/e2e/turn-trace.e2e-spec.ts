@@ -121,7 +121,7 @@ describe('traces across the services: one per turn, one per patrol run', () => {
   it('a patrol run is one tree: caller → patrol → Postgres, Gerty and the outbox', async () => {
     await callRpc(
       stack.nc,
-      Rpcs.beingSceneAdd,
+      Rpcs.beingScenesAdd,
       {
         agent: 'helper',
         scene: JSON.stringify({ action: 'looked up the weather in Lisbon', actors: ['the user'] }),

@@ -5,7 +5,7 @@ import { Rpcs } from '@engram/contracts';
 import { REPOSITORY_ROOT, serviceSources, type ServiceSource } from './service-sources';
 
 interface RpcHandler {
-  /** The key of Rpcs it names (`recall` for `@HandleRpc(Rpcs.recall)`); null when it names its RPC otherwise. */
+  /** The key of Rpcs it names (`expand` for `@HandleRpc(Rpcs.expand)`); null when it names its RPC otherwise. */
   readonly rpc: string | null;
   readonly path: string;
 }
@@ -37,10 +37,13 @@ function rpcHandlers({ path, text }: ServiceSource): RpcHandler[] {
 /** The subject as a word of the text: `mem.rpc.browse`, `mem.rpc.browse.{tenant}` or `.acme`, not `mem.rpc.browser`. */
 const mentioning = (subject: string) => new RegExp(`${subject.replace(/\./g, '\\.')}(?![\\w-])`);
 
-/** No RPC is listed that nothing serves or that README does not name: a client can call every one it reads about. */
+/**
+ * No RPC is listed that nothing serves or that the RPC reference (docs/reference/rpcs.md, the
+ * table README links) does not name: a client can call every one it reads about.
+ */
 describe('RPC handlers', () => {
   const handlers = serviceSources().flatMap(rpcHandlers);
-  const readme = readFileSync(resolve(REPOSITORY_ROOT, 'README.md'), 'utf8');
+  const reference = readFileSync(resolve(REPOSITORY_ROOT, 'docs/reference/rpcs.md'), 'utf8');
 
   it.each(Object.entries(Rpcs))('%s has exactly one @HandleRpc, in its owner service', (rpc, spec) => {
     expect({ rpc, handledIn: handlers.filter((h) => h.rpc === rpc).map((h) => h.path) }).toEqual({
@@ -54,7 +57,21 @@ describe('RPC handlers', () => {
     expect(handlers.filter((h) => h.rpc === null)).toEqual([]);
   });
 
-  it.each(Object.values(Rpcs).map((spec) => spec.subject))('README.md names %s', (subject) => {
-    expect({ subject, inReadme: mentioning(subject).test(readme) }).toEqual({ subject, inReadme: true });
+  it.each(Object.values(Rpcs).map((spec) => spec.subject))('docs/reference/rpcs.md names %s', (subject) => {
+    expect({ subject, inReference: mentioning(subject).test(reference) }).toEqual({
+      subject,
+      inReference: true,
+    });
   });
+
+  it.each(Object.values(Rpcs).flatMap((spec) => spec.aliases.map((alias) => [alias, spec.subject])))(
+    'docs/reference/rpcs.md names the former subject %s beside %s',
+    (alias, subject) => {
+      const line = reference.split('\n').find((l) => mentioning(alias).test(l)) ?? '';
+      expect({ alias, namesItsSuccessor: mentioning(subject).test(line) }).toEqual({
+        alias,
+        namesItsSuccessor: true,
+      });
+    },
+  );
 });

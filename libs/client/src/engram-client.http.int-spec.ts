@@ -146,7 +146,7 @@ describe('EngramClient over HTTP (the api edge, real services, Postgres and JetS
     const client = EngramClient.http({ baseUrl: nowhere, apiKey, retry: { retries: 1, baseDelayMs: 10 } });
     const failure = await client.stats().catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(EngramUnavailableError);
-    expect((failure as Error).message).toMatch(/retried 1 time \(POST \/v1\/stats: ECONNREFUSED\)$/);
+    expect((failure as Error).message).toMatch(/retried 1 time \(POST \/v1\/stats\/get: ECONNREFUSED\)$/);
   });
 
   it('runs examples/agent-loop over HTTP with ENGRAM_API_KEY', () => {

@@ -142,7 +142,7 @@ describe('EngramClient requests', () => {
       ['mem.rpc.save', 'other-bot'],
       ['mem.rpc.search', undefined],
       ['mem.rpc.search', undefined],
-      ['mem.rpc.recall', undefined],
+      ['mem.rpc.expand', undefined],
     ]);
     expect(transport.calls[2]!.request['filters']).toMatchObject({ agent: 'concierge' });
     expect(transport.calls[3]!.request['filters']).toMatchObject({ agent: 'other-bot', channel: 'web' });
@@ -174,7 +174,7 @@ describe('EngramClient requests', () => {
 
     expect(transport.calls.map((c) => [c.subject, c.request['agent'], c.timeoutMs])).toEqual([
       ['mem.rpc.context.build', 'ada', 5_000],
-      ['mem.rpc.being.scene.add', 'ada', 50],
+      ['mem.rpc.being.scenes.add', 'ada', 50],
       ['mem.rpc.being.recall', 'ada', 5_000],
       ['mem.rpc.patrol.run', 'ada', 600_000],
       ['mem.rpc.being.soul.put', 'ada', 5_000],

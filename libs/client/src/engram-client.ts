@@ -136,8 +136,8 @@ export class EngramClient {
   }
 
   /** Counts of the tenant's (or agent's) memory and the workers' queues. */
-  stats(request: RequestOf<typeof Rpcs.stats> = {}, options?: CallOptions) {
-    return this.call(Rpcs.stats, request, options);
+  stats(request: RequestOf<typeof Rpcs.statsGet> = {}, options?: CallOptions) {
+    return this.call(Rpcs.statsGet, request, options);
   }
 
   /** Stores a fact explicitly (deduplicated like tagged facts). */
@@ -165,9 +165,9 @@ export class EngramClient {
     return this.call(Rpcs.factsUpdate, request, options);
   }
 
-  /** Drills down into items by ref (`summary:45`, `message:12`, `fact:6`): mem.rpc.recall. */
-  expand(request: RequestOf<typeof Rpcs.recall>, options?: CallOptions) {
-    return this.call(Rpcs.recall, request, options);
+  /** Drills down into items by ref (`summary:45`, `message:12`, `fact:6`): mem.rpc.expand. */
+  expand(request: RequestOf<typeof Rpcs.expand>, options?: CallOptions) {
+    return this.call(Rpcs.expand, request, options);
   }
 
   /** The blocks of the next prompt, within budget. */
@@ -176,13 +176,13 @@ export class EngramClient {
   }
 
   /** Stores an agent's profile (replacing the whole profile). */
-  putAgent(request: RequestOf<typeof Rpcs.agentPut>, options?: CallOptions) {
-    return this.call(Rpcs.agentPut, request, options);
+  putAgent(request: RequestOf<typeof Rpcs.agentsPut>, options?: CallOptions) {
+    return this.call(Rpcs.agentsPut, request, options);
   }
 
   /** Reads an agent's profile. */
-  getAgent(request: RequestOf<typeof Rpcs.agentGet> = {}, options?: CallOptions) {
-    return this.call(Rpcs.agentGet, request, options);
+  getAgent(request: RequestOf<typeof Rpcs.agentsGet> = {}, options?: CallOptions) {
+    return this.call(Rpcs.agentsGet, request, options);
   }
 
   /** Stores an agent's workspace documents (SOUL.md, USER.md …) by name. */
@@ -191,18 +191,18 @@ export class EngramClient {
   }
 
   /** Stores an agent's skills (Markdown with triggers) by name. */
-  putSkills(request: RequestOf<typeof Rpcs.skillPut>, options?: CallOptions) {
-    return this.call(Rpcs.skillPut, request, options);
+  putSkills(request: RequestOf<typeof Rpcs.skillsPut>, options?: CallOptions) {
+    return this.call(Rpcs.skillsPut, request, options);
   }
 
   /** A being's scene note (JSON text), for its next patrol to make a scene of. */
-  addScene(request: RequestOf<typeof Rpcs.beingSceneAdd>, options?: CallOptions) {
-    return this.call(Rpcs.beingSceneAdd, request, options);
+  addScene(request: RequestOf<typeof Rpcs.beingScenesAdd>, options?: CallOptions) {
+    return this.call(Rpcs.beingScenesAdd, request, options);
   }
 
   /** A being's note, TODO, reminder or piece of knowledge. */
-  addNote(request: RequestOf<typeof Rpcs.beingNoteAdd>, options?: CallOptions) {
-    return this.call(Rpcs.beingNoteAdd, request, options);
+  addNote(request: RequestOf<typeof Rpcs.beingNotesAdd>, options?: CallOptions) {
+    return this.call(Rpcs.beingNotesAdd, request, options);
   }
 
   /** A being's notes, newest first. */
@@ -216,13 +216,13 @@ export class EngramClient {
   }
 
   /** Every scene of one of a being's clusters. */
-  recallMemory(request: RequestOf<typeof Rpcs.beingRecallMemory>, options?: CallOptions) {
-    return this.call(Rpcs.beingRecallMemory, request, options);
+  recallMemory(request: RequestOf<typeof Rpcs.beingClustersRecall>, options?: CallOptions) {
+    return this.call(Rpcs.beingClustersRecall, request, options);
   }
 
   /** A being's scenes by keywords. */
-  searchMemory(request: RequestOf<typeof Rpcs.beingSearchMemory>, options?: CallOptions) {
-    return this.call(Rpcs.beingSearchMemory, request, options);
+  searchMemory(request: RequestOf<typeof Rpcs.beingNodesSearch>, options?: CallOptions) {
+    return this.call(Rpcs.beingNodesSearch, request, options);
   }
 
   /** A being: soul, rules, relationships, preferences, clusters and the notes waiting. */

@@ -16,7 +16,8 @@ export type { PublishedTurn, Transport } from './transport';
 export { HttpTransport, type HttpTransportOptions } from './transports/http.transport';
 export { NatsTransport, type NatsTransportOptions } from './transports/nats.transport';
 // The contracts the client speaks: every RPC's spec for `call`, and the messages' types.
-export { Rpcs, httpPath, type RpcSpec } from '@engram/contracts';
+export { httpPath, type RpcSpec } from '@engram/contracts';
+export { Rpcs } from './rpcs';
 export { create, timestampDate, timestampFromDate, type Timestamp } from '@engram/contracts';
 export type {
   AddNoteRequest,
@@ -33,6 +34,8 @@ export type {
   ContextBuildRequest,
   ContextBuildResponse,
   ContextCut,
+  ExpandRequest,
+  ExpandResponse,
   ForgetRequest,
   ForgetResponse,
   GetAgentRequest,
@@ -42,8 +45,6 @@ export type {
   PatrolReport,
   PutAgentRequest,
   RecallMemoryRequest,
-  RecallRequest,
-  RecallResponse,
   RunPatrolRequest,
   SaveRequest,
   SaveResponse,
@@ -60,3 +61,9 @@ export type {
   TurnEvent,
   TurnMessage,
 } from '@engram/contracts';
+
+import type { ExpandRequest, ExpandResponse } from '@engram/contracts';
+/** @deprecated The request of `expand()` (mem.rpc.expand, formerly mem.rpc.recall): use ExpandRequest. */
+export type RecallRequest = ExpandRequest;
+/** @deprecated The answer of `expand()`: use ExpandResponse. */
+export type RecallResponse = ExpandResponse;

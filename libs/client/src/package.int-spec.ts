@@ -45,7 +45,7 @@ console.log(JSON.stringify({
   unavailable: failure instanceof EngramUnavailableError,
   engram: failure instanceof EngramError,
   message: failure.message,
-  route: httpPath(Rpcs.beingSceneAdd),
+  route: httpPath(Rpcs.beingScenesAdd),
 }));
 `,
     );
@@ -53,7 +53,7 @@ console.log(JSON.stringify({
       unavailable: true,
       engram: true,
       message: `Engram is not reachable at ${nowhere}: is it running (\`npm start\`)? retried 0 times (POST /v1/search: ECONNREFUSED)`,
-      route: '/v1/being/scene/add',
+      route: '/v1/being/scenes/add',
     });
   });
 

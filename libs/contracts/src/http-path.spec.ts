@@ -4,8 +4,8 @@ import { MsgIds } from './topology';
 describe('httpPath', () => {
   it('turns a memory RPC subject into its route', () => {
     expect(httpPath(Rpcs.search)).toBe('/v1/search');
-    expect(httpPath(Rpcs.beingSceneAdd)).toBe('/v1/being/scene/add');
-    expect(httpPath(Rpcs.beingRecallMemory)).toBe('/v1/being/recall_memory');
+    expect(httpPath(Rpcs.beingScenesAdd)).toBe('/v1/being/scenes/add');
+    expect(httpPath(Rpcs.beingClustersRecall)).toBe('/v1/being/clusters/recall');
   });
 
   it('gives no route to the infrastructure RPCs that serve every tenant', () => {

@@ -86,7 +86,10 @@ describe('NATS permissions derived from the topology', () => {
     expect(publish).toContain(Subjects.turn('acme', '*'));
     expect(publish).toContain(rpcSubject(Rpcs.search, 'acme'));
     expect(publish.every((subject) => subject.split('.').includes('acme'))).toBe(true);
-    expect(publish).toHaveLength(1 + RPCS.filter((r) => r.tenantScoped).length);
+    // Each tenant-scoped RPC on its subject and on its former ones (RpcSpec.aliases).
+    const scoped = RPCS.filter((r) => r.tenantScoped);
+    expect(publish).toHaveLength(1 + scoped.length + scoped.flatMap((r) => r.aliases).length);
+    expect(publish).toContain('mem.rpc.recall.acme');
     expect(publish.some((p) => subjectMatches(p, Rpcs.gertyComplete.subject))).toBe(false);
     expect(subscribe).toEqual(['_INBOX.>']);
     expect(allowResponses).toBe(false);

@@ -1,5 +1,5 @@
 import { rpcPartitionSubject } from './rpc-partitions';
-import { Rpcs, rpcSubject, rpcSubscription, type RpcSpec } from './rpcs';
+import { rpcAliasSubscriptions, Rpcs, rpcSubject, rpcSubscription, type RpcSpec } from './rpcs';
 import { Subjects } from './subjects';
 import {
   ALL_STREAMS,
@@ -55,7 +55,7 @@ export function serviceInbox(service: string): string {
 /** The api edge: it publishes turns for the tenants of its keys, hears heartbeats and key revocations. */
 const EDGE: ServiceName = 'api';
 /** Who reads every consumer's backlog: the edge's /v1/health and the owner of memory_stats (readQueueStatus). */
-const QUEUE_READERS: readonly ServiceName[] = [EDGE, Rpcs.stats.owner];
+const QUEUE_READERS: readonly ServiceName[] = [EDGE, Rpcs.statsGet.owner];
 /** Who lists, reads, re-drives and removes dead letters (DeadLetterBox). */
 const DEAD_LETTER_BOX: ServiceName = Rpcs.deadLettersRedrive.owner;
 
@@ -139,7 +139,11 @@ function eraserPublishes(): string[] {
 
 /** Where an RPC's endpoint listens: its subject, and its partitions when nats-server maps it onto them. */
 function servedSubjects(spec: RpcSpec): string[] {
-  return [rpcSubscription(spec), ...(spec.partitioned ? [rpcPartitionSubject(spec, '*')] : [])];
+  return [
+    rpcSubscription(spec),
+    ...rpcAliasSubscriptions(spec),
+    ...(spec.partitioned ? [rpcPartitionSubject(spec, '*')] : []),
+  ];
 }
 
 /** What a service may do on NATS: exactly what its consumers, RPCs, calls and announcements need. */
@@ -209,7 +213,10 @@ export function runtimeAccount(tenantId: string): string {
 export function runtimeSubjects(tenantId: string): string[] {
   return [
     Subjects.turn(tenantId, '*'),
-    ...RPCS.filter((r) => r.tenantScoped).map((r) => rpcSubject(r, tenantId)),
+    ...RPCS.filter((r) => r.tenantScoped).flatMap((r) => [
+      rpcSubject(r, tenantId),
+      ...r.aliases.map((alias) => `${alias}.${tenantId}`),
+    ]),
   ];
 }
 

@@ -3,13 +3,9 @@ import {
   BrowseRequestSchema,
   BrowseResponseSchema,
   ForgetRequestSchema,
-  ListDeadLettersRequestSchema,
-  ListDeadLettersResponseSchema,
-  RedriveDeadLetterRequestSchema,
-  RedriveDeadLetterResponseSchema,
   ForgetResponseSchema,
-  RecallRequestSchema,
-  RecallResponseSchema,
+  ExpandRequestSchema,
+  ExpandResponseSchema,
   SaveRequestSchema,
   SaveResponseSchema,
   SearchRequestSchema,
@@ -23,23 +19,28 @@ import {
   FactHistorySchema,
   FactSchema,
   GetFactRequestSchema,
-  ListCompactionsRequestSchema,
-  ListCompactionsResponseSchema,
-  ListAgentsRequestSchema,
-  ListAgentsResponseSchema,
-  ListConversationsRequestSchema,
-  ListConversationsResponseSchema,
   ListFactsRequestSchema,
   ListFactsResponseSchema,
-  ListStateRequestSchema,
-  ListStateResponseSchema,
-  SummaryTreeRequestSchema,
-  SummaryTreeResponseSchema,
   UpdateFactRequestSchema,
 } from './gen/memory/v1/facts_pb';
+import { ListStateRequestSchema, ListStateResponseSchema } from './gen/memory/v1/state_pb';
+import {
+  ListConversationsRequestSchema,
+  ListConversationsResponseSchema,
+} from './gen/memory/v1/conversations_pb';
+import { SummaryTreeRequestSchema, SummaryTreeResponseSchema } from './gen/memory/v1/summaries_pb';
+import { ListCompactionsRequestSchema, ListCompactionsResponseSchema } from './gen/memory/v1/compactions_pb';
+import {
+  ListDeadLettersRequestSchema,
+  ListDeadLettersResponseSchema,
+  RedriveDeadLetterRequestSchema,
+  RedriveDeadLetterResponseSchema,
+} from './gen/memory/v1/dead_letters_pb';
 import {
   AgentProfileSchema,
   GetAgentRequestSchema,
+  ListAgentsRequestSchema,
+  ListAgentsResponseSchema,
   PutAgentRequestSchema,
   PutSkillsRequestSchema,
   PutSkillsResponseSchema,
@@ -119,7 +120,7 @@ import type { Announcement, ServiceName } from './topology';
 import {
   browseRules,
   forgetRules,
-  recallRules,
+  expandRules,
   saveRules,
   searchRules,
   statsRules,
@@ -171,6 +172,11 @@ export interface RpcSpec<Req extends DescMessage = DescMessage, Res extends Desc
    * a client asks again when an answer did not come in time, e.g. its replica died with it.
    */
   readonly readOnly: boolean;
+  /**
+   * Former subjects it still answers, for a deprecation window (each also has its HTTP route):
+   * a client written against the old name keeps working while the docs name the new one.
+   */
+  readonly aliases: readonly string[];
 }
 
 interface RpcPlacement {
@@ -184,6 +190,8 @@ interface RpcPlacement {
   readonly partitioned?: boolean;
   /** True for RPCs that change no memory (RpcSpec.readOnly). */
   readonly readOnly?: boolean;
+  /** Former subjects still answered (RpcSpec.aliases). */
+  readonly aliases?: readonly string[];
 }
 
 /** An RPC; its rules are required, so an RPC without them does not compile. */
@@ -199,10 +207,13 @@ function rpc<Req extends DescMessage, Res extends DescMessage>(
     tenantScoped = true,
     partitioned = false,
     readOnly = false,
+    aliases = [],
   }: RpcPlacement,
 ): RpcSpec<Req, Res> {
   if (partitioned && !tenantScoped)
     throw new Error(`${subject}: only a tenant-scoped RPC can be partitioned`);
+  // Partitions are mapped per subject by nats-server: an alias would bypass them.
+  if (partitioned && aliases.length > 0) throw new Error(`${subject}: a partitioned RPC has no aliases`);
   return {
     subject,
     request,
@@ -214,6 +225,7 @@ function rpc<Req extends DescMessage, Res extends DescMessage>(
     tenantScoped,
     partitioned,
     readOnly,
+    aliases,
   };
 }
 
@@ -234,11 +246,13 @@ export const Rpcs = {
     owner: 'retrieval',
     readOnly: true,
   }),
-  stats: rpc('mem.rpc.stats', StatsRequestSchema, StatsResponseSchema, statsRules, {
+  statsGet: rpc('mem.rpc.stats.get', StatsRequestSchema, StatsResponseSchema, statsRules, {
+    aliases: ['mem.rpc.stats'],
     owner: 'retrieval',
     readOnly: true,
   }),
-  recall: rpc('mem.rpc.recall', RecallRequestSchema, RecallResponseSchema, recallRules, {
+  expand: rpc('mem.rpc.expand', ExpandRequestSchema, ExpandResponseSchema, expandRules, {
+    aliases: ['mem.rpc.recall'],
     owner: 'retrieval',
     readOnly: true,
   }),
@@ -273,12 +287,12 @@ export const Rpcs = {
     conversationsListRules,
     { owner: 'retrieval', readOnly: true },
   ),
-  summariesTree: rpc(
-    'mem.rpc.summaries.tree',
+  summariesList: rpc(
+    'mem.rpc.summaries.list',
     SummaryTreeRequestSchema,
     SummaryTreeResponseSchema,
     summariesTreeRules,
-    { owner: 'retrieval', readOnly: true },
+    { aliases: ['mem.rpc.summaries.tree'], owner: 'retrieval', readOnly: true },
   ),
   compactionsList: rpc(
     'mem.rpc.compactions.list',
@@ -318,10 +332,12 @@ export const Rpcs = {
     // Reads the transcript and memory; its searches record accesses (statistics), as a search's do.
     { owner: 'context-builder', readOnly: true },
   ),
-  agentPut: rpc('mem.rpc.agent.put', PutAgentRequestSchema, AgentProfileSchema, agentPutRules, {
+  agentsPut: rpc('mem.rpc.agents.put', PutAgentRequestSchema, AgentProfileSchema, agentPutRules, {
+    aliases: ['mem.rpc.agent.put'],
     owner: 'context-builder',
   }),
-  agentGet: rpc('mem.rpc.agent.get', GetAgentRequestSchema, AgentProfileSchema, agentGetRules, {
+  agentsGet: rpc('mem.rpc.agents.get', GetAgentRequestSchema, AgentProfileSchema, agentGetRules, {
+    aliases: ['mem.rpc.agent.get'],
     owner: 'context-builder',
     readOnly: true,
   }),
@@ -332,7 +348,8 @@ export const Rpcs = {
     workspacePutRules,
     { owner: 'context-builder' },
   ),
-  skillPut: rpc('mem.rpc.skill.put', PutSkillsRequestSchema, PutSkillsResponseSchema, skillPutRules, {
+  skillsPut: rpc('mem.rpc.skills.put', PutSkillsRequestSchema, PutSkillsResponseSchema, skillPutRules, {
+    aliases: ['mem.rpc.skill.put'],
     owner: 'context-builder',
   }),
   tenantSettingsGet: rpc(
@@ -342,21 +359,22 @@ export const Rpcs = {
     tenantSettingsGetRules,
     { owner: 'ingest', readOnly: true },
   ),
-  tenantSettingsSet: rpc(
-    'mem.rpc.tenant.settings.set',
+  tenantSettingsUpdate: rpc(
+    'mem.rpc.tenant.settings.update',
     SetTenantSettingsRequestSchema,
     TenantSettingsSchema,
     tenantSettingsSetRules,
-    { owner: 'ingest' },
+    { aliases: ['mem.rpc.tenant.settings.set'], owner: 'ingest' },
   ),
-  beingSceneAdd: rpc(
-    'mem.rpc.being.scene.add',
+  beingScenesAdd: rpc(
+    'mem.rpc.being.scenes.add',
     AddSceneRequestSchema,
     AddSceneResponseSchema,
     sceneAddRules,
-    { owner: 'patrol' },
+    { aliases: ['mem.rpc.being.scene.add'], owner: 'patrol' },
   ),
-  beingNoteAdd: rpc('mem.rpc.being.note.add', AddNoteRequestSchema, BeingNoteSchema, noteAddRules, {
+  beingNotesAdd: rpc('mem.rpc.being.notes.add', AddNoteRequestSchema, BeingNoteSchema, noteAddRules, {
+    aliases: ['mem.rpc.being.note.add'],
     owner: 'patrol',
   }),
   beingNotesList: rpc(
@@ -373,32 +391,33 @@ export const Rpcs = {
     notesReadRules,
     { owner: 'patrol' },
   ),
-  beingRulePut: rpc(
-    'mem.rpc.being.rule.put',
+  beingRulesPut: rpc(
+    'mem.rpc.being.rules.put',
     PutPartnerRuleRequestSchema,
     PartnerRuleSchema,
     partnerRulePutRules,
-    { owner: 'patrol' },
+    { aliases: ['mem.rpc.being.rule.put'], owner: 'patrol' },
   ),
-  beingRelationshipPut: rpc(
-    'mem.rpc.being.relationship.put',
+  beingRelationshipsPut: rpc(
+    'mem.rpc.being.relationships.put',
     PutRelationshipRequestSchema,
     RelationshipSchema,
     relationshipPutRules,
-    { owner: 'patrol' },
+    { aliases: ['mem.rpc.being.relationship.put'], owner: 'patrol' },
   ),
-  beingPreferencePut: rpc(
-    'mem.rpc.being.preference.put',
+  beingPreferencesPut: rpc(
+    'mem.rpc.being.preferences.put',
     PutPreferenceRequestSchema,
     PreferenceSchema,
     preferencePutRules,
-    { owner: 'patrol' },
+    { aliases: ['mem.rpc.being.preference.put'], owner: 'patrol' },
   ),
   beingSoulPut: rpc('mem.rpc.being.soul.put', PutSoulRequestSchema, SoulSchema, soulPutRules, {
     owner: 'patrol',
   }),
   beingGet: rpc('mem.rpc.being.get', GetBeingRequestSchema, BeingSchema, beingGetRules, { owner: 'patrol' }),
-  beingNodePin: rpc('mem.rpc.being.node.pin', PinNodeRequestSchema, SceneNodeSchema, nodePinRules, {
+  beingNodesPin: rpc('mem.rpc.being.nodes.pin', PinNodeRequestSchema, SceneNodeSchema, nodePinRules, {
+    aliases: ['mem.rpc.being.node.pin'],
     owner: 'patrol',
   }),
   beingRecall: rpc(
@@ -409,19 +428,19 @@ export const Rpcs = {
     // A being's context build recalls the current message, as chat does.
     { owner: 'patrol', callers: ['api', 'context-builder'] },
   ),
-  beingRecallMemory: rpc(
-    'mem.rpc.being.recall_memory',
+  beingClustersRecall: rpc(
+    'mem.rpc.being.clusters.recall',
     RecallMemoryRequestSchema,
     SceneNodesResponseSchema,
     recallMemoryRules,
-    { owner: 'patrol' },
+    { aliases: ['mem.rpc.being.recall_memory'], owner: 'patrol' },
   ),
-  beingSearchMemory: rpc(
-    'mem.rpc.being.search_memory',
+  beingNodesSearch: rpc(
+    'mem.rpc.being.nodes.search',
     SearchMemoryRequestSchema,
     SceneNodesResponseSchema,
     searchMemoryRules,
-    { owner: 'patrol' },
+    { aliases: ['mem.rpc.being.search_memory'], owner: 'patrol' },
   ),
   beingNodesList: rpc(
     'mem.rpc.being.nodes.list',
@@ -431,17 +450,24 @@ export const Rpcs = {
     // Unlike recall_memory, it revives nothing: a look at the nodes, not a recollection.
     { owner: 'patrol', readOnly: true },
   ),
-  beingNodeHistory: rpc(
-    'mem.rpc.being.node.history',
+  beingNodesHistoryGet: rpc(
+    'mem.rpc.being.nodes.history.get',
     NodeHistoryRequestSchema,
     NodeHistoryResponseSchema,
     nodeHistoryRules,
-    { owner: 'patrol', readOnly: true },
+    { aliases: ['mem.rpc.being.node.history'], owner: 'patrol', readOnly: true },
   ),
-  beingJournal: rpc('mem.rpc.being.journal', JournalRequestSchema, JournalResponseSchema, journalRules, {
-    owner: 'patrol',
-    readOnly: true,
-  }),
+  beingJournalGet: rpc(
+    'mem.rpc.being.journal.get',
+    JournalRequestSchema,
+    JournalResponseSchema,
+    journalRules,
+    {
+      aliases: ['mem.rpc.being.journal'],
+      owner: 'patrol',
+      readOnly: true,
+    },
+  ),
   patrolRun: rpc('mem.rpc.patrol.run', RunPatrolRequestSchema, PatrolReportSchema, patrolRunRules, {
     owner: 'patrol',
     publishes: ['patrolCompleted'],
@@ -456,17 +482,24 @@ export const Rpcs = {
     callers: GERTY_CALLERS,
     tenantScoped: false,
   }),
-  gertyModels: rpc('gerty.rpc.models', ListModelsRequestSchema, ListModelsResponseSchema, listModelsRules, {
-    owner: 'gerty',
-    callers: GERTY_CALLERS,
-    tenantScoped: false,
-  }),
-  gertySetTenantKey: rpc(
-    'gerty.rpc.keys.set',
+  gertyModelsList: rpc(
+    'gerty.rpc.models.list',
+    ListModelsRequestSchema,
+    ListModelsResponseSchema,
+    listModelsRules,
+    {
+      aliases: ['gerty.rpc.models'],
+      owner: 'gerty',
+      callers: GERTY_CALLERS,
+      tenantScoped: false,
+    },
+  ),
+  gertyKeysPut: rpc(
+    'gerty.rpc.keys.put',
     SetTenantKeyRequestSchema,
     SetTenantKeyResponseSchema,
     setTenantKeyRules,
-    { owner: 'gerty' },
+    { aliases: ['gerty.rpc.keys.set'], owner: 'gerty' },
   ),
 } as const;
 
@@ -479,7 +512,17 @@ export function rpcSubject(spec: RpcSpec, tenantId?: string): string {
 
 /** The subject a server subscribes to. */
 export function rpcSubscription(spec: RpcSpec): string {
-  return spec.tenantScoped ? `${spec.subject}.*` : spec.subject;
+  return subscriptionOf(spec, spec.subject);
+}
+
+/** What a server subscribes to for each of its former subjects (RpcSpec.aliases). */
+export function rpcAliasSubscriptions(spec: RpcSpec): string[] {
+  return spec.aliases.map((alias) => subscriptionOf(spec, alias));
+}
+
+/** A subject of the RPC as a server subscribes to it: every tenant's when tenant-scoped. */
+function subscriptionOf(spec: RpcSpec, subject: string): string {
+  return spec.tenantScoped ? `${subject}.*` : subject;
 }
 
 /** Canonical error codes of RpcError.code, with the NATS micro status each maps to. */
@@ -498,11 +541,21 @@ export type RpcErrorCode = keyof typeof RpcErrorCodes;
 
 /**
  * The HTTP route of a tenant-scoped RPC on the api edge: `POST /v1/<subject after
- * "mem.rpc.", dots as slashes>` (`mem.rpc.being.scene.add` → `/v1/being/scene/add`).
+ * "mem.rpc.", dots as slashes>` (`mem.rpc.being.scenes.add` → `/v1/being/scenes/add`).
  */
 export function httpPath(spec: RpcSpec): string {
+  return routeOf(spec, spec.subject);
+}
+
+/** The HTTP routes of an RPC's former subjects (RpcSpec.aliases), answered as its own. */
+export function httpAliasPaths(spec: RpcSpec): string[] {
+  return spec.aliases.map((alias) => routeOf(spec, alias));
+}
+
+/** `/v1/` and a memory subject after `mem.rpc.`, dots as slashes. */
+function routeOf(spec: RpcSpec, subject: string): string {
   const prefix = 'mem.rpc.';
-  if (!spec.tenantScoped || !spec.subject.startsWith(prefix))
-    throw new Error(`${spec.subject} is not served over HTTP`);
-  return `/v1/${spec.subject.slice(prefix.length).replaceAll('.', '/')}`;
+  if (!spec.tenantScoped || !subject.startsWith(prefix))
+    throw new Error(`${subject} is not served over HTTP`);
+  return `/v1/${subject.slice(prefix.length).replaceAll('.', '/')}`;
 }

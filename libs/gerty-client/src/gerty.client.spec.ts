@@ -159,8 +159,8 @@ describe('GertyClient', () => {
   it('makes the service ready only while Gerty lists its models', async () => {
     let up = true;
     const { gerty, readiness } = gertyAnswering({
-      [Rpcs.gertyModels.subject]: async () => {
-        if (!up) throw new RpcError('UNAVAILABLE', 'no service answers gerty.rpc.models');
+      [Rpcs.gertyModelsList.subject]: async () => {
+        if (!up) throw new RpcError('UNAVAILABLE', 'no service answers gerty.rpc.models.list');
         return { defaultEmbeddingModel: 'local', defaultCompletionModel: 'chat', models: [] };
       },
     });

@@ -93,7 +93,7 @@ export class GertyClient {
   /** The models Gerty serves and its defaults. */
   models(options: Partial<GertyCallOptions> = {}): Promise<ListModelsResponse> {
     return this.call(options, () =>
-      this.rpc.call(Rpcs.gertyModels, {}, { timeoutMs: options.timeoutMs ?? MODELS_TIMEOUT_MS }),
+      this.rpc.call(Rpcs.gertyModelsList, {}, { timeoutMs: options.timeoutMs ?? MODELS_TIMEOUT_MS }),
     );
   }
 

@@ -178,8 +178,8 @@ describe('the memory MCP server (in process, Engram faked)', () => {
     await client.callTool({ name: 'memory_stats', arguments: { agent: 'sales-bot' } });
     await client.callTool({ name: 'memory_browse', arguments: { agent: 'sales-bot', sessionKey: 'chat-1' } });
     expect(engram.sent.map((s) => [s.subject, s.request['agent']])).toEqual([
-      ['mem.rpc.stats', 'support-bot'],
-      ['mem.rpc.stats', 'sales-bot'],
+      ['mem.rpc.stats.get', 'support-bot'],
+      ['mem.rpc.stats.get', 'sales-bot'],
       ['mem.rpc.browse', 'sales-bot'],
     ]);
   });
@@ -402,7 +402,7 @@ describe('the memory MCP server (in process, Engram faked)', () => {
   it("memory_forget forgets the agent's own fact, and refuses another agent's without forgetting it", async () => {
     const owner = { agent: 'support-bot' };
     engram
-      .answer(Rpcs.recall, () => ({ items: [hit('6', 'fact', 'Ada likes tea.', { provenance: owner })] }))
+      .answer(Rpcs.expand, () => ({ items: [hit('6', 'fact', 'Ada likes tea.', { provenance: owner })] }))
       .answer(Rpcs.forget, () => ({
         factId: '6',
         validTo: timestampFromDate(new Date('2024-05-02T09:00:00Z')),
@@ -413,7 +413,7 @@ describe('the memory MCP server (in process, Engram faked)', () => {
     });
     expect(textOf(forgotten)).toBe('Forgot fact:6 (closed 2024-05-02 09:00 UTC); it is no longer served.');
     expect(engram.sent.map((s) => [s.subject, s.request])).toEqual([
-      ['mem.rpc.recall', expect.objectContaining({ refs: ['fact:6'] })],
+      ['mem.rpc.expand', expect.objectContaining({ refs: ['fact:6'] })],
       ['mem.rpc.forget', expect.objectContaining({ factId: '6', reason: 'she stopped' })],
     ]);
 
@@ -509,11 +509,13 @@ describe('the memory MCP server (in process, Engram faked)', () => {
     });
 
     it('recall_memory finds a cluster by name, lists the clusters without one, and names them when none matches', async () => {
-      engram.answer(Rpcs.beingGet, () => clusters).answer(Rpcs.beingRecallMemory, () => ({ nodes: [scene] }));
+      engram
+        .answer(Rpcs.beingGet, () => clusters)
+        .answer(Rpcs.beingClustersRecall, () => ({ nodes: [scene] }));
 
       const cooking = await client.callTool({ name: 'recall_memory', arguments: { cluster: 'cooking' } });
       expect(engram.sent.at(-1)).toMatchObject({
-        subject: 'mem.rpc.being.recall_memory',
+        subject: 'mem.rpc.being.clusters.recall',
         request: { agent: 'support-bot', clusterId: '5' },
       });
       expect(textOf(cooking)).toMatch(/^1 scene:\n\[node:9\] active · cluster 5/);

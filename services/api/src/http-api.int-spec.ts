@@ -58,10 +58,10 @@ describe('HTTP API (api and every service behind it as processes)', () => {
 
   it('refuses a request without a live key as 401 problem+json, and answers health without one', async () => {
     for (const answer of [
-      await call('POST', '/v1/stats', { body: {} }),
-      await call('POST', '/v1/stats', { key: `egm_${'x'.repeat(43)}`, body: {} }),
-      await call('POST', '/v1/stats', { key: acme, scheme: 'Token', body: {} }),
-      await call('POST', '/v1/stats', { key: 'not-a-key', body: {} }),
+      await call('POST', '/v1/stats/get', { body: {} }),
+      await call('POST', '/v1/stats/get', { key: `egm_${'x'.repeat(43)}`, body: {} }),
+      await call('POST', '/v1/stats/get', { key: acme, scheme: 'Token', body: {} }),
+      await call('POST', '/v1/stats/get', { key: 'not-a-key', body: {} }),
     ]) {
       expect(answer.status).toBe(401);
       expect(answer.headers['content-type']).toContain('application/problem+json');
@@ -427,13 +427,13 @@ describe('HTTP API (api and every service behind it as processes)', () => {
       expect.arrayContaining([
         '/v1/search',
         '/v1/browse',
-        '/v1/stats',
-        '/v1/recall',
+        '/v1/stats/get',
+        '/v1/expand',
         '/v1/save',
         '/v1/forget',
         '/v1/context/build',
-        '/v1/agent/put',
-        '/v1/being/scene/add',
+        '/v1/agents/put',
+        '/v1/being/scenes/add',
         '/v1/patrol/run',
         '/v1/turns/{agent}',
       ]),
@@ -450,8 +450,8 @@ describe('HTTP API (api and every service behind it as processes)', () => {
       })(value);
     const searchOk = doc.paths['/v1/search'].post.responses['200'].content['application/json'].schema;
     expect(matches(searchOk, (await post('/v1/search', acme, { query: 'Brompton' })).json)).toBe(true);
-    const statsOk = doc.paths['/v1/stats'].post.responses['200'].content['application/json'].schema;
-    expect(matches(statsOk, (await post('/v1/stats', acme, {})).json)).toBe(true);
+    const statsOk = doc.paths['/v1/stats/get'].post.responses['200'].content['application/json'].schema;
+    expect(matches(statsOk, (await post('/v1/stats/get', acme, {})).json)).toBe(true);
     expect(matches(statsOk, { messages: 'many' })).toBe(false);
     const healthOk = doc.paths['/v1/health'].get.responses['200'].content['application/json'].schema;
     expect(matches(healthOk, (await call('GET', '/v1/health', { key: acme })).json)).toBe(true);
@@ -464,7 +464,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
 
   it('refuses a key once `engram apikey revoke` revoked it, at once', async () => {
     const made = await keys.create('acme', 'short-lived');
-    expect((await post('/v1/stats', made.key, {})).status).toBe(200); // cached as valid now
+    expect((await post('/v1/stats/get', made.key, {})).status).toBe(200); // cached as valid now
     const revoke = spawnSync(
       process.execPath,
       [resolve(__dirname, '../../../tools/cli/dist/main.js'), 'apikey', 'revoke', made.id],
@@ -477,7 +477,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     expect(revoke.stdout).toContain(`revoked ${made.id} (tenant acme)`);
     await waitFor(
       'the api to refuse the revoked key',
-      async () => (await post('/v1/stats', made.key, {})).status === 401,
+      async () => (await post('/v1/stats/get', made.key, {})).status === 401,
       5000,
     );
   });
@@ -584,7 +584,7 @@ describe('HTTP API (api and every service behind it as processes)', () => {
     it('answers 429 with Retry-After once a key spent its requests, and counts each key apart', async () => {
       const at = `http://127.0.0.1:${limited.httpPort}`;
       const stats = (key: string) =>
-        request(`${at}/v1/stats`, {
+        request(`${at}/v1/stats/get`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: '{}',

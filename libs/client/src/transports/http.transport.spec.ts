@@ -76,7 +76,7 @@ describe('EngramClient over HTTP', () => {
     });
 
     await client.addScene({ scene: '{"action":"met Sam","actors":["Sam"]}' });
-    expect(sent[0]!.url).toBe('https://example.test/engram/v1/being/scene/add');
+    expect(sent[0]!.url).toBe('https://example.test/engram/v1/being/scenes/add');
   });
 
   it('publishes a turn to /v1/turns/{agent} with its Idempotency-Key, and reads the 202', async () => {
@@ -138,13 +138,13 @@ describe('EngramClient over HTTP', () => {
     expect(sent).toHaveLength(3);
     expect(failure).toBeInstanceOf(EngramUnavailableError);
     expect((failure as Error).message).toBe(
-      'Engram is not reachable at http://127.0.0.1:8080: is it running (`npm start`)? retried 2 times (POST /v1/stats: ECONNREFUSED)',
+      'Engram is not reachable at http://127.0.0.1:8080: is it running (`npm start`)? retried 2 times (POST /v1/stats/get: ECONNREFUSED)',
     );
   });
 
   it('retries a 503 and answers once the edge is back', async () => {
     const { sent, fetch } = fakeFetch([
-      json(503, { status: 503, detail: 'no service answers mem.rpc.stats.acme', code: 'UNAVAILABLE' }),
+      json(503, { status: 503, detail: 'no service answers mem.rpc.stats.get.acme', code: 'UNAVAILABLE' }),
       json(200, { messages: '12' }),
     ]);
     const client = EngramClient.http({

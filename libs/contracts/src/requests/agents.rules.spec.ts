@@ -2,8 +2,8 @@ import type { MessageInitShape } from '@bufbuild/protobuf';
 import { Rpcs } from '../rpcs';
 import { violationsOf as violations } from './request-rules';
 
-describe('mem.rpc.agent.put rules', () => {
-  const put = (init: MessageInitShape<typeof Rpcs.agentPut.request>) => violations(Rpcs.agentPut, init);
+describe('mem.rpc.agents.put rules', () => {
+  const put = (init: MessageInitShape<typeof Rpcs.agentsPut.request>) => violations(Rpcs.agentsPut, init);
 
   it('accept a profile, tool names padded or repeated', () => {
     expect(
@@ -32,10 +32,10 @@ describe('mem.rpc.agent.put rules', () => {
   });
 });
 
-describe('mem.rpc.agent.get rules', () => {
+describe('mem.rpc.agents.get rules', () => {
   it('accept an agent token and refuse anything else', () => {
-    expect(violations(Rpcs.agentGet, { agent: 'helper' })).toEqual({});
-    expect(violations(Rpcs.agentGet, { agent: 'a.b' })).toEqual({
+    expect(violations(Rpcs.agentsGet, { agent: 'helper' })).toEqual({});
+    expect(violations(Rpcs.agentsGet, { agent: 'a.b' })).toEqual({
       agent: 'agent must be 1-64 letters, digits, "_" or "-" (got "a.b")',
     });
   });
@@ -96,8 +96,8 @@ describe('mem.rpc.workspace.put rules', () => {
   });
 });
 
-describe('mem.rpc.skill.put rules', () => {
-  const put = (init: MessageInitShape<typeof Rpcs.skillPut.request>) => violations(Rpcs.skillPut, init);
+describe('mem.rpc.skills.put rules', () => {
+  const put = (init: MessageInitShape<typeof Rpcs.skillsPut.request>) => violations(Rpcs.skillsPut, init);
 
   it('accept any markdown (a file that is no skill is rejected in the answer, not refused)', () => {
     expect(put({ agent: 'helper', files: [{ name: 'notes.md', markdown: '---\nbroken: [' }] })).toEqual({});

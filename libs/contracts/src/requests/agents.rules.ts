@@ -11,7 +11,7 @@ import { workspaceDocumentKind } from '../values/workspace-files';
 import { fileList, fileName, quoted, text, textProblem, token } from './field-rules';
 import { given, rule, type RequestRules } from './request-rules';
 
-/** The rules of context-builder's agent RPCs (mem.rpc.agent.{put,get}, workspace.put, skill.put). */
+/** The rules of context-builder's agent RPCs (mem.rpc.agents.{put,get}, workspace.put, skills.put). */
 
 export const agentPutRules = z.object({
   agent: token(),

@@ -4,9 +4,9 @@ import { violationsOf as violations } from './request-rules';
 
 const BAD_AGENT = 'agent must be 1-64 letters, digits, "_" or "-" (got "a b")';
 
-describe('mem.rpc.being.scene.add rules', () => {
-  const add = (init: MessageInitShape<typeof Rpcs.beingSceneAdd.request>) =>
-    violations(Rpcs.beingSceneAdd, init);
+describe('mem.rpc.being.scenes.add rules', () => {
+  const add = (init: MessageInitShape<typeof Rpcs.beingScenesAdd.request>) =>
+    violations(Rpcs.beingScenesAdd, init);
 
   it('accept any scene text (one that does not parse is kept, not refused) and any finite importance', () => {
     expect(add({ agent: 'mia', scene: '{"action": "half' })).toEqual({});
@@ -49,19 +49,19 @@ describe('mem.rpc.being.scene.add rules', () => {
   });
 });
 
-describe('mem.rpc.being.note.add rules', () => {
+describe('mem.rpc.being.notes.add rules', () => {
   it('accept the four kinds, and none for a note', () => {
     for (const kind of ['', 'note', 'todo', 'reminder', 'knowledge'])
-      expect(violations(Rpcs.beingNoteAdd, { agent: 'mia', kind, content: 'buy flour' })).toEqual({});
+      expect(violations(Rpcs.beingNotesAdd, { agent: 'mia', kind, content: 'buy flour' })).toEqual({});
   });
 
   it('refuse a scene (it has its own RPC), an unknown kind and empty content', () => {
-    expect(violations(Rpcs.beingNoteAdd, { agent: '', kind: 'scene', content: '' })).toEqual({
+    expect(violations(Rpcs.beingNotesAdd, { agent: '', kind: 'scene', content: '' })).toEqual({
       agent: 'agent is required',
       kind: 'kind must be one of note, todo, reminder, knowledge (got "scene")',
       content: 'content is required',
     });
-    expect(violations(Rpcs.beingNoteAdd, { agent: 'a', kind: 'diary', content: 'x' })).toEqual({
+    expect(violations(Rpcs.beingNotesAdd, { agent: 'a', kind: 'diary', content: 'x' })).toEqual({
       kind: 'kind must be one of note, todo, reminder, knowledge (got "diary")',
     });
   });
@@ -103,23 +103,23 @@ describe('mem.rpc.being.notes.read rules', () => {
   });
 });
 
-describe('mem.rpc.being.rule.put rules', () => {
+describe('mem.rpc.being.rules.put rules', () => {
   it('want the rule text', () => {
     expect(
-      violations(Rpcs.beingRulePut, { agent: 'a', rule: 'Never wake me before 8', enabled: true }),
+      violations(Rpcs.beingRulesPut, { agent: 'a', rule: 'Never wake me before 8', enabled: true }),
     ).toEqual({});
-    expect(violations(Rpcs.beingRulePut, { agent: 'a b', rule: ' ' })).toEqual({
+    expect(violations(Rpcs.beingRulesPut, { agent: 'a b', rule: ' ' })).toEqual({
       agent: BAD_AGENT,
       rule: 'rule is required',
     });
   });
 });
 
-describe('mem.rpc.being.relationship.put rules', () => {
+describe('mem.rpc.being.relationships.put rules', () => {
   it('want a person; relation and notes are optional and bounded', () => {
-    expect(violations(Rpcs.beingRelationshipPut, { agent: 'a', person: 'Mia' })).toEqual({});
+    expect(violations(Rpcs.beingRelationshipsPut, { agent: 'a', person: 'Mia' })).toEqual({});
     expect(
-      violations(Rpcs.beingRelationshipPut, {
+      violations(Rpcs.beingRelationshipsPut, {
         agent: 'a',
         person: '',
         relation: 'x'.repeat(201),
@@ -133,10 +133,10 @@ describe('mem.rpc.being.relationship.put rules', () => {
   });
 });
 
-describe('mem.rpc.being.preference.put rules', () => {
+describe('mem.rpc.being.preferences.put rules', () => {
   it('want a key and a value', () => {
-    expect(violations(Rpcs.beingPreferencePut, { agent: 'a', key: 'units', value: 'metric' })).toEqual({});
-    expect(violations(Rpcs.beingPreferencePut, { agent: 'a', key: '', value: ' ' })).toEqual({
+    expect(violations(Rpcs.beingPreferencesPut, { agent: 'a', key: 'units', value: 'metric' })).toEqual({});
+    expect(violations(Rpcs.beingPreferencesPut, { agent: 'a', key: '', value: ' ' })).toEqual({
       key: 'key is required',
       value: 'value is required',
     });
@@ -173,13 +173,13 @@ describe('mem.rpc.being.get rules', () => {
   });
 });
 
-describe('mem.rpc.being.node.pin rules', () => {
+describe('mem.rpc.being.nodes.pin rules', () => {
   it('want a node id', () => {
-    expect(violations(Rpcs.beingNodePin, { agent: 'a', nodeId: '12', pinned: true })).toEqual({});
-    expect(violations(Rpcs.beingNodePin, { agent: 'a', nodeId: '' })).toEqual({
+    expect(violations(Rpcs.beingNodesPin, { agent: 'a', nodeId: '12', pinned: true })).toEqual({});
+    expect(violations(Rpcs.beingNodesPin, { agent: 'a', nodeId: '' })).toEqual({
       nodeId: 'nodeId is required',
     });
-    expect(violations(Rpcs.beingNodePin, { agent: 'a', nodeId: 'x1' })).toEqual({
+    expect(violations(Rpcs.beingNodesPin, { agent: 'a', nodeId: 'x1' })).toEqual({
       nodeId: '"x1" is not a node id',
     });
   });
@@ -197,21 +197,21 @@ describe('mem.rpc.being.recall rules', () => {
   });
 });
 
-describe('mem.rpc.being.recall_memory rules', () => {
+describe('mem.rpc.being.clusters.recall rules', () => {
   it('want a cluster id', () => {
-    expect(violations(Rpcs.beingRecallMemory, { agent: 'a', clusterId: '3' })).toEqual({});
-    expect(violations(Rpcs.beingRecallMemory, { agent: 'a', clusterId: '' })).toEqual({
+    expect(violations(Rpcs.beingClustersRecall, { agent: 'a', clusterId: '3' })).toEqual({});
+    expect(violations(Rpcs.beingClustersRecall, { agent: 'a', clusterId: '' })).toEqual({
       clusterId: 'clusterId is required',
     });
-    expect(violations(Rpcs.beingRecallMemory, { agent: 'a', clusterId: '0' })).toEqual({
+    expect(violations(Rpcs.beingClustersRecall, { agent: 'a', clusterId: '0' })).toEqual({
       clusterId: '"0" is not a cluster id',
     });
   });
 });
 
-describe('mem.rpc.being.search_memory rules', () => {
+describe('mem.rpc.being.nodes.search rules', () => {
   const search = (init: { keywords: string[]; match?: string; limit?: number }) =>
-    violations(Rpcs.beingSearchMemory, { agent: 'a', ...init });
+    violations(Rpcs.beingNodesSearch, { agent: 'a', ...init });
 
   it('accept keywords with or, and, or no match, and limits 0 (default) to 100', () => {
     expect(search({ keywords: ['bread'] })).toEqual({});

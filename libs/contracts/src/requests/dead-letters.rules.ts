@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type {
   ListDeadLettersRequestSchema,
   RedriveDeadLetterRequestSchema,
-} from '../gen/memory/v1/retrieval_pb';
+} from '../gen/memory/v1/dead_letters_pb';
 import { rule, type RequestRules } from './request-rules';
 
 /** The rules of the dead-letter RPCs (mem.rpc.deadletters.list, redrive). */

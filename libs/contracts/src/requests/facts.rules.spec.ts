@@ -143,11 +143,11 @@ describe('mem.rpc.compactions.list rules', () => {
   });
 });
 
-describe('mem.rpc.summaries.tree rules', () => {
+describe('mem.rpc.summaries.list rules', () => {
   it('take a required conversation id', () => {
-    expect(violations(Rpcs.summariesTree, { conversationId: '42' })).toEqual({});
-    expect(violations(Rpcs.summariesTree, {})).toEqual({ conversationId: 'conversationId is required' });
-    expect(violations(Rpcs.summariesTree, { conversationId: 'chat-7' })).toEqual({
+    expect(violations(Rpcs.summariesList, { conversationId: '42' })).toEqual({});
+    expect(violations(Rpcs.summariesList, {})).toEqual({ conversationId: 'conversationId is required' });
+    expect(violations(Rpcs.summariesList, { conversationId: 'chat-7' })).toEqual({
       conversationId: '"chat-7" is not a conversation id',
     });
   });

@@ -1,15 +1,15 @@
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { z } from 'zod';
+import type { ListAgentsRequestSchema } from '../gen/memory/v1/agents_pb';
+import type { ListCompactionsRequestSchema } from '../gen/memory/v1/compactions_pb';
+import type { ListConversationsRequestSchema } from '../gen/memory/v1/conversations_pb';
 import type {
   GetFactRequestSchema,
-  ListCompactionsRequestSchema,
-  ListAgentsRequestSchema,
-  ListConversationsRequestSchema,
   ListFactsRequestSchema,
-  ListStateRequestSchema,
-  SummaryTreeRequestSchema,
   UpdateFactRequestSchema,
 } from '../gen/memory/v1/facts_pb';
+import type { ListStateRequestSchema } from '../gen/memory/v1/state_pb';
+import type { SummaryTreeRequestSchema } from '../gen/memory/v1/summaries_pb';
 import { isValidToken } from '../subjects';
 import { FACT_CATEGORIES } from '../values/vocabulary';
 import { isRowId } from '../values/row-id';

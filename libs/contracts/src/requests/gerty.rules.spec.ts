@@ -55,16 +55,16 @@ describe('gerty.rpc.complete rules', () => {
   });
 });
 
-describe('gerty.rpc.models rules', () => {
+describe('gerty.rpc.models.list rules', () => {
   it('accept the request, which has no fields', () => {
-    expect(violations(Rpcs.gertyModels, {})).toEqual({});
+    expect(violations(Rpcs.gertyModelsList, {})).toEqual({});
   });
 });
 
-describe('gerty.rpc.keys.set rules', () => {
+describe('gerty.rpc.keys.put rules', () => {
   it('accept a key (or an empty one, which removes it) for a named model, and refuse a key for no model', () => {
-    expect(violations(Rpcs.gertySetTenantKey, { model: 'openai-chat', apiKey: 'sk-x' })).toEqual({});
-    expect(violations(Rpcs.gertySetTenantKey, { model: 'openai-chat' })).toEqual({});
-    expect(violations(Rpcs.gertySetTenantKey, { apiKey: 'sk-x' })).toEqual({ model: 'model is required' });
+    expect(violations(Rpcs.gertyKeysPut, { model: 'openai-chat', apiKey: 'sk-x' })).toEqual({});
+    expect(violations(Rpcs.gertyKeysPut, { model: 'openai-chat' })).toEqual({});
+    expect(violations(Rpcs.gertyKeysPut, { apiKey: 'sk-x' })).toEqual({ model: 'model is required' });
   });
 });

@@ -114,18 +114,18 @@ describe('mem.rpc.browse rules', () => {
   });
 });
 
-describe('mem.rpc.stats rules', () => {
+describe('mem.rpc.stats.get rules', () => {
   it('accept the whole tenant or one agent, and refuse a name that cannot be an agent', () => {
-    expect(violations(Rpcs.stats, {})).toEqual({});
-    expect(violations(Rpcs.stats, { agent: 'helper' })).toEqual({});
-    expect(violations(Rpcs.stats, { agent: 'no such agent' })).toEqual({
+    expect(violations(Rpcs.statsGet, {})).toEqual({});
+    expect(violations(Rpcs.statsGet, { agent: 'helper' })).toEqual({});
+    expect(violations(Rpcs.statsGet, { agent: 'no such agent' })).toEqual({
       agent: 'agent must be 1-64 letters, digits, "_" or "-" (got "no such agent")',
     });
   });
 });
 
-describe('mem.rpc.recall rules', () => {
-  const recall = (init: MessageInitShape<typeof Rpcs.recall.request>) => violations(Rpcs.recall, init);
+describe('mem.rpc.expand rules', () => {
+  const recall = (init: MessageInitShape<typeof Rpcs.expand.request>) => violations(Rpcs.expand, init);
 
   it('accept refs of messages, summaries and facts, at a depth up to 3', () => {
     expect(recall({ refs: ['message:123', 'summary:45', 'fact:6'] })).toEqual({});
@@ -133,13 +133,13 @@ describe('mem.rpc.recall rules', () => {
   });
 
   it('refuse each bad field, naming it', () => {
-    expect(recall({})).toEqual({ refs: 'refs is empty: name the items to recall' });
+    expect(recall({})).toEqual({ refs: 'refs is empty: name the items to expand' });
     expect(recall({ refs: ['message:1', 'note:2', 'fact:x'] })).toEqual({
       'refs[1]': 'refs[1] "note:2" is not a ref like "message:123", "summary:45" or "fact:6"',
       'refs[2]': 'refs[2] "fact:x" is not a ref like "message:123", "summary:45" or "fact:6"',
     });
     expect(recall({ refs: Array.from({ length: 101 }, (_, i) => `fact:${i + 1}`) })).toEqual({
-      refs: 'at most 100 refs per recall (got 101)',
+      refs: 'at most 100 refs per expansion (got 101)',
     });
     expect(recall({ refs: ['fact:1'], depth: 4 })).toEqual({
       depth: 'depth must be between 1 and 3, or 0 for 3 (got 4)',

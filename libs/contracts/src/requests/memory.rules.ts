@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type {
   BrowseRequestSchema,
   ForgetRequestSchema,
-  RecallRequestSchema,
+  ExpandRequestSchema,
   SaveRequestSchema,
   SearchRequestSchema,
   StatsRequestSchema,
@@ -32,9 +32,9 @@ export const MAX_SOURCE_MESSAGES = 100;
 /** Longest reason kept with a forgotten fact, in characters (code points). */
 export const MAX_FORGET_REASON_CHARS = 1000;
 /** Most refs one recall may ask for. */
-export const MAX_RECALL_REFS = 100;
+export const MAX_EXPAND_REFS = 100;
 /** How far a recall drills down at most (3: from a root summary down to messages). */
-export const MAX_RECALL_DEPTH = 3;
+export const MAX_EXPAND_DEPTH = 3;
 
 /** Each of `list` among `allowed`: one violation for the list, naming the first stranger. */
 const among = (allowed: readonly string[]) =>
@@ -122,7 +122,7 @@ export const statsRules = z.object({ agent: optionalToken() }) satisfies Request
   typeof StatsRequestSchema
 >;
 
-export const recallRules = z.object({
+export const expandRules = z.object({
   refs: rule(
     z.array(
       rule(z.string(), (ref, field) =>
@@ -132,14 +132,14 @@ export const recallRules = z.object({
       ),
     ),
     (refs) => {
-      if (refs.length === 0) return 'refs is empty: name the items to recall';
-      if (refs.length > MAX_RECALL_REFS)
-        return `at most ${MAX_RECALL_REFS} refs per recall (got ${refs.length})`;
+      if (refs.length === 0) return 'refs is empty: name the items to expand';
+      if (refs.length > MAX_EXPAND_REFS)
+        return `at most ${MAX_EXPAND_REFS} refs per expansion (got ${refs.length})`;
       return undefined;
     },
   ),
-  depth: between(1, MAX_RECALL_DEPTH, `, or 0 for ${MAX_RECALL_DEPTH}`),
-}) satisfies RequestRules<typeof RecallRequestSchema>;
+  depth: between(1, MAX_EXPAND_DEPTH, `, or 0 for ${MAX_EXPAND_DEPTH}`),
+}) satisfies RequestRules<typeof ExpandRequestSchema>;
 
 /** The category or lifetime as memory_save reads it: trimmed, any letter case, empty for the default. */
 const word = (allowed: readonly string[]) =>

@@ -10,8 +10,8 @@ describe('mem.rpc.tenant.settings rules', () => {
   it('accept a set that sets memoryEnabled, either way, and refuse a set of nothing', () => {
     const set = (memoryEnabled?: boolean) =>
       checkRequest(
-        Rpcs.tenantSettingsSet,
-        create(Rpcs.tenantSettingsSet.request, memoryEnabled === undefined ? {} : { memoryEnabled }),
+        Rpcs.tenantSettingsUpdate,
+        create(Rpcs.tenantSettingsUpdate.request, memoryEnabled === undefined ? {} : { memoryEnabled }),
       );
     expect(set(false)).toEqual([]);
     expect(set(true)).toEqual([]);

@@ -37,7 +37,7 @@ export function AgentPage() {
   const profile = useQuery({
     queryKey: ['agent', agent],
     queryFn: () =>
-      call<AgentProfile>('agent/get', { agent }).catch((error: unknown) => {
+      call<AgentProfile>('agents/get', { agent }).catch((error: unknown) => {
         if (error instanceof ApiError && error.status === 404) return null;
         throw error;
       }),

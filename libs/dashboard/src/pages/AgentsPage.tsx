@@ -97,7 +97,7 @@ function MemorySwitch() {
     queryFn: () => call<TenantSettings>('tenant/settings/get', {}),
   });
   const set = useMutation({
-    mutationFn: (memoryEnabled: boolean) => call<TenantSettings>('tenant/settings/set', { memoryEnabled }),
+    mutationFn: (memoryEnabled: boolean) => call<TenantSettings>('tenant/settings/update', { memoryEnabled }),
     onSuccess: (answer) => queries.setQueryData(['tenant-settings'], answer),
   });
   return (

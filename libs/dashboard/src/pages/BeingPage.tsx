@@ -34,7 +34,7 @@ import { QueryState } from './common';
 
 const STATUSES = ['active', 'dying', 'dead'] as const;
 // Filled in dark shades: white text on them keeps WCAG AA contrast.
-const STATUS_COLORS = { active: 'teal.9', dying: 'red.9', dead: 'gray.8' } as const;
+const STATUS_COLORS: Readonly<Record<string, string>> = { active: 'teal.9', dying: 'red.9', dead: 'gray.8' };
 
 const NESTED_LIST = {
   listStyle: 'none',
@@ -289,10 +289,10 @@ function NodeDetail({ agent, nodeId }: { agent: string; nodeId: string }) {
   const node = nodes.data?.nodes.find((n) => n.id === nodeId);
   const history = useQuery({
     queryKey: ['being', agent, 'history', nodeId],
-    queryFn: () => call<{ points: NodeHistoryPoint[] }>('being/node/history', { agent, nodeId }),
+    queryFn: () => call<{ points: NodeHistoryPoint[] }>('being/nodes/history/get', { agent, nodeId }),
   });
   const pin = useMutation({
-    mutationFn: (pinned: boolean) => call<SceneNode>('being/node/pin', { agent, nodeId, pinned }),
+    mutationFn: (pinned: boolean) => call<SceneNode>('being/nodes/pin', { agent, nodeId, pinned }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['being', agent] }),
   });
   const curve = importanceCurve(history.data?.points ?? []);
@@ -467,13 +467,13 @@ function PatrolPanel({ agent }: { agent: string }) {
   );
 }
 
-/** The diary, newest day first, and the think notes in force (mem.rpc.being.journal). */
+/** The diary, newest day first, and the think notes in force (mem.rpc.being.journal.get). */
 function JournalPanel({ agent }: { agent: string }) {
   const call = useRpc();
   const headingId = useId();
   const journal = useQuery({
     queryKey: ['being', agent, 'journal'],
-    queryFn: () => call<Journal>('being/journal', { agent, limit: 30 }),
+    queryFn: () => call<Journal>('being/journal/get', { agent, limit: 30 }),
   });
   return (
     <Card withBorder component="section" aria-labelledby={headingId}>

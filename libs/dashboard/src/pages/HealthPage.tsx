@@ -24,7 +24,11 @@ import { QueryState } from './common';
 const REFRESH_MS = 10_000;
 
 /** Dark enough for white text at WCAG AA (Mantine's green.9 and orange.9 are not). */
-const STATUS_COLOR = { up: '#1b5e20', degraded: '#8a4b00', down: '#b71c1c' } as const;
+const STATUS_COLOR: Readonly<Record<string, string>> = {
+  up: '#1b5e20',
+  degraded: '#8a4b00',
+  down: '#b71c1c',
+};
 
 /** A minute as the charts' axis shows it (hours:minutes, the reader's time zone). */
 const minuteLabel = (at: string) => when(at).slice(11, 16);

@@ -203,12 +203,12 @@ function Hit({ hit, expanded }: { hit: SearchHit; expanded: boolean }) {
   );
 }
 
-/** What a summary or fact stands for, one level down (mem.rpc.recall): its children or source messages. */
+/** What a summary or fact stands for, one level down (mem.rpc.expand): its children or source messages. */
 function Sources({ id, itemRef }: { id: string; itemRef: string }) {
   const call = useRpc();
   const recall = useQuery({
-    queryKey: ['recall', itemRef, 1],
-    queryFn: () => call<{ items: SearchHit[] }>('recall', { refs: [itemRef], depth: 1 }),
+    queryKey: ['expand', itemRef, 1],
+    queryFn: () => call<{ items: SearchHit[] }>('expand', { refs: [itemRef], depth: 1 }),
   });
   const sources = (recall.data?.items ?? []).filter((item) => item.expandedFrom !== '');
   return (

@@ -15,7 +15,7 @@ export function SignInPage() {
     setBusy(true);
     setError(null);
     try {
-      await rpc(key.trim(), 'stats', {});
+      await rpc(key.trim(), 'stats/get', {});
       signIn(key.trim());
     } catch (cause) {
       setError(cause instanceof ApiError && cause.status === 401 ? 'That key is not valid.' : String(cause));

@@ -16,7 +16,7 @@ const NESTED_LIST = {
 } as const;
 
 /**
- * A conversation's summary tree (mem.rpc.summaries.tree): roots over branches over leaves, as
+ * A conversation's summary tree (mem.rpc.summaries.list): roots over branches over leaves, as
  * nested lists whose disclosure buttons open and close a node's children or a leaf's messages.
  */
 export function SummaryTree({ conversationId }: { conversationId: string }) {
@@ -24,7 +24,7 @@ export function SummaryTree({ conversationId }: { conversationId: string }) {
   const headingId = useId();
   const tree = useQuery({
     queryKey: ['summaries/tree', conversationId],
-    queryFn: () => call<{ summaries: SummaryNode[] }>('summaries/tree', { conversationId }),
+    queryFn: () => call<{ summaries: SummaryNode[] }>('summaries/list', { conversationId }),
   });
   const forest = summaryForest(tree.data?.summaries ?? []);
   return (
@@ -102,7 +102,7 @@ function SummaryItem({ branch, conversationId }: { branch: SummaryBranch; conver
   );
 }
 
-/** A leaf's source messages in its order (mem.rpc.recall one level down), each linked into the transcript. */
+/** A leaf's source messages in its order (mem.rpc.expand one level down), each linked into the transcript. */
 function SourceMessages({
   id,
   summaryId,
@@ -114,8 +114,8 @@ function SourceMessages({
 }) {
   const call = useRpc();
   const recall = useQuery({
-    queryKey: ['recall', `summary:${summaryId}`],
-    queryFn: () => call<{ items: SearchHit[] }>('recall', { refs: [`summary:${summaryId}`], depth: 1 }),
+    queryKey: ['expand', `summary:${summaryId}`],
+    queryFn: () => call<{ items: SearchHit[] }>('expand', { refs: [`summary:${summaryId}`], depth: 1 }),
   });
   const messages = (recall.data?.items ?? []).filter((item) => item.kind === 'message');
   return (

@@ -64,7 +64,7 @@ export const recallMemory = defineTool({
   async run(args, scope) {
     if (args.cluster === undefined) return listClusters(scope);
     const clusterId = await clusterIdOf(scope, args.cluster);
-    const scenes = await scope.call(Rpcs.beingRecallMemory, { agent: scope.agent, clusterId });
+    const scenes = await scope.call(Rpcs.beingClustersRecall, { agent: scope.agent, clusterId });
     return {
       text: renderScenes(scenes.nodes, `Cluster ${args.cluster} holds no scenes.`),
       structured: toJson(SceneNodesResponseSchema, scenes, json) as Record<string, unknown>,
@@ -91,7 +91,7 @@ export const searchMemory = defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: false },
   async run(args, scope) {
-    const scenes = await scope.call(Rpcs.beingSearchMemory, {
+    const scenes = await scope.call(Rpcs.beingNodesSearch, {
       agent: scope.agent,
       keywords: args.keywords,
       match: args.match ?? '',

@@ -172,7 +172,7 @@ export const memoryStats = defineTool({
   annotations: { readOnlyHint: true },
   async run(args, scope) {
     const agent = args.agent ?? scope.agent;
-    const stats = await scope.call(Rpcs.stats, { agent });
+    const stats = await scope.call(Rpcs.statsGet, { agent });
     return {
       text: renderStats(stats, agent),
       structured: toJson(StatsResponseSchema, stats, json) as Record<string, unknown>,
@@ -252,10 +252,10 @@ export const memoryForget = defineTool({
 
 /**
  * The fact is the server's agent's own: mem.rpc.forget closes any fact of the tenant, so the
- * tool asks mem.rpc.recall whose it is first (NOT_FOUND when the tenant holds no such fact).
+ * tool asks mem.rpc.expand whose it is first (NOT_FOUND when the tenant holds no such fact).
  */
 async function ensureOwnFact(scope: ToolScope, factId: string): Promise<void> {
-  const recalled = await scope.call(Rpcs.recall, { refs: [`fact:${factId}`], depth: 1 });
+  const recalled = await scope.call(Rpcs.expand, { refs: [`fact:${factId}`], depth: 1 });
   const fact = recalled.items.find((item) => item.kind === 'fact' && !item.expandedFrom);
   const owner = fact?.provenance?.agent;
   if (owner !== undefined && owner !== scope.agent)

@@ -1,4 +1,4 @@
-import { LINE_OVERHEAD_TOKENS } from './compaction-policy';
+import { LINE_OVERHEAD_TOKENS } from './summary-tree-policy';
 import { leafBatches } from './leaf-batches';
 
 const policy = {

@@ -1,4 +1,4 @@
-import { LINE_OVERHEAD_TOKENS, summaryBudget, type CompactionPolicy } from './compaction-policy';
+import { LINE_OVERHEAD_TOKENS, summaryBudget, type SummaryTreePolicy } from './summary-tree-policy';
 
 /** An unsummarised message, in conversation order, as batching sees it. */
 export interface PendingMessage {
@@ -15,7 +15,7 @@ export interface PendingMessage {
  */
 export function leafBatches<T extends PendingMessage>(
   pending: readonly T[],
-  policy: CompactionPolicy,
+  policy: SummaryTreePolicy,
 ): T[][] {
   const tokenLimit = Math.min(policy.leafTokens, summaryBudget(policy, 0).inputTokens);
   const batches: T[][] = [];

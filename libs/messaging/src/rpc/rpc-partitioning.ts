@@ -1,5 +1,11 @@
 import { ConfigError, type ConfigOf } from '@engram/config';
-import { rpcPartitionSubject, rpcSubscription, servedPartitions, type RpcSpec } from '@engram/contracts';
+import {
+  rpcAliasSubscriptions,
+  rpcPartitionSubject,
+  rpcSubscription,
+  servedPartitions,
+  type RpcSpec,
+} from '@engram/contracts';
 
 /** Which partitions of the partitioned RPCs (rpc-partitions.ts in libs/contracts) this replica serves. */
 export interface RpcPartitioning {
@@ -44,14 +50,14 @@ export function rpcPartitioningFrom(config: RpcPartitioningConfig): RpcPartition
 /**
  * What an RPC's endpoint subscribes to, all in its one queue group (NATS picks one member of a
  * queue group among all its subscriptions that match a message, whatever their subjects):
- * - an RPC that is not partitioned: `<subject>.*` as always;
+ * - an RPC that is not partitioned: `<subject>.*` and its aliases' (RpcSpec.aliases);
  * - a partitioned one, partitioning off: `<subject>.*` and every partition, so one replica
  *   answers whether or not nats-server maps the subject;
  * - partitioning on: `<subject>.*` (answered only when nats-server does not map it) and the
  *   partitions this replica serves.
  */
 export function endpointSubjects(spec: RpcSpec, partitioning: RpcPartitioning | undefined): string[] {
-  if (!spec.partitioned) return [rpcSubscription(spec)];
+  if (!spec.partitioned) return [rpcSubscription(spec), ...rpcAliasSubscriptions(spec)];
   const partitions = partitioning ? partitioning.served : ['*'];
   return [rpcSubscription(spec), ...partitions.map((p) => rpcPartitionSubject(spec, p))];
 }

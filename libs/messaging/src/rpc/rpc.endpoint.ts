@@ -88,7 +88,7 @@ export class RpcEndpoint {
     private readonly limits: { concurrency: number; maxQueued: number },
     private readonly partitioning?: RpcPartitioning,
   ) {
-    this.logger = new Logger(`Rpc ${spec.subject}`);
+    this.logger = new Logger(`${RpcEndpoint.name} ${spec.subject}`);
     this.slots = new Semaphore(limits.concurrency);
   }
 

@@ -316,7 +316,7 @@ class Workload {
         });
         await callRpc(
           this.caller(),
-          Rpcs.beingSceneAdd,
+          Rpcs.beingScenesAdd,
           { agent: WORKLOAD_AGENTS[i % WORKLOAD_AGENTS.length]!, scene },
           { tenantId, timeoutMs: 5000 },
         ).then(

@@ -74,6 +74,7 @@ export function openApiDocument(routes: readonly RpcRoute[], version: string): J
       post: {
         operationId: route.name,
         summary: route.summary,
+        ...(route.replacedBy ? { deprecated: true } : {}),
         tags: [TAG_OF[route.spec.owner] ?? 'Memory'],
         description: `The NATS RPC \`${route.spec.subject}.{tenant}\`, for the key's tenant.`,
         requestBody: {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get, Header } from '@nestjs/common';
-import { RPC_ROUTES } from '../rpc/rpc-routes';
+import { ALIAS_ROUTES, RPC_ROUTES } from '../rpc/rpc-routes';
 import { openApiDocument } from './openapi-document';
 
 const VERSION = (
@@ -29,7 +29,7 @@ const REFERENCE_PAGE = `<!doctype html>
 /** The OpenAPI document and its reference page; both public (they hold no tenant's data). */
 @Controller()
 export class OpenApiController {
-  private readonly document = JSON.stringify(openApiDocument(RPC_ROUTES, VERSION));
+  private readonly document = JSON.stringify(openApiDocument([...RPC_ROUTES, ...ALIAS_ROUTES], VERSION));
 
   @Get('openapi.json')
   @Header('content-type', 'application/json')

@@ -63,7 +63,7 @@ export function apikeyCommand(): Command {
       `
 Example:
   $ KEY=$(npm run -s engram -- apikey create --tenant acme --name ci | tail -1)
-  $ curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8080/v1/stats -d '{}'`,
+  $ curl -H "Authorization: Bearer $KEY" http://127.0.0.1:8080/v1/stats/get -d '{}'`,
     )
     .action(async (options: { tenant: string; name: string; json?: boolean }) => {
       const made = await withKeys((keys) => keys.create(tenantOption(options.tenant), options.name));

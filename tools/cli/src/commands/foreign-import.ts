@@ -166,12 +166,12 @@ async function putProfile(
 ): Promise<boolean> {
   let stored: AgentProfile | undefined;
   try {
-    stored = await callRpc(nc, Rpcs.agentGet, { agent }, { tenantId });
+    stored = await callRpc(nc, Rpcs.agentsGet, { agent }, { tenantId });
   } catch (error) {
     if (!(error instanceof RpcError && error.code === 'NOT_FOUND')) throw error;
   }
   try {
-    await callRpc(nc, Rpcs.agentPut, mergedProfile(agent, stored, profile), { tenantId });
+    await callRpc(nc, Rpcs.agentsPut, mergedProfile(agent, stored, profile), { tenantId });
     return true;
   } catch (error) {
     if (!(error instanceof RpcError && RECORD_CODES.has(error.code))) throw error;

@@ -132,7 +132,7 @@ export function checkPlan(plan: ImportPlan, tenantId: string, limits: TurnLimits
     return problems.length === 0;
   });
   const profiles = plan.profiles.filter(({ record, agent, profile }) => {
-    const problems = checkRequest(Rpcs.agentPut, create(PutAgentRequestSchema, { ...profile, agent }));
+    const problems = checkRequest(Rpcs.agentsPut, create(PutAgentRequestSchema, { ...profile, agent }));
     if (problems.length > 0) refused.push({ record, reason: problems.map((v) => v.description).join('; ') });
     return problems.length === 0;
   });

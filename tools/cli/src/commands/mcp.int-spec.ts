@@ -130,7 +130,7 @@ describe('the memory MCP server (real NATS, Postgres and services as processes)'
       await env.js.publish(`mem.turn.acme.${agent}`, JSON.stringify(turn), { msgID: `${agent}-turn-1` });
       await callRpc(
         env.nc,
-        Rpcs.beingSceneAdd,
+        Rpcs.beingScenesAdd,
         {
           agent,
           scene: JSON.stringify({

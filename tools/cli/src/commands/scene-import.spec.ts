@@ -137,7 +137,8 @@ describe('importSceneLines', () => {
   it('stops at the line the service did not answer, with what was done before it', async () => {
     let calls = 0;
     const error = await importSceneLines('ada', lines, async (request) => {
-      if (++calls === 2) throw new RpcError('UNAVAILABLE', 'no service answers mem.rpc.being.scene.add.acme');
+      if (++calls === 2)
+        throw new RpcError('UNAVAILABLE', 'no service answers mem.rpc.being.scenes.add.acme');
       return send(request);
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SceneImportStopped);
@@ -145,7 +146,7 @@ describe('importSceneLines', () => {
       line: 3,
       sofar: { stored: 1, parseFailed: [], refused: [] },
       message:
-        'stopped at line 3: no service answers mem.rpc.being.scene.add.acme (the lines before it were sent)',
+        'stopped at line 3: no service answers mem.rpc.being.scenes.add.acme (the lines before it were sent)',
     });
   });
 

@@ -16,7 +16,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * One line of a scene-note JSONL file as a mem.rpc.being.scene.add request. A line is either
+ * One line of a scene-note JSONL file as a mem.rpc.being.scenes.add request. A line is either
  * a scene itself (sent as written: the service parses it, and keeps what does not parse,
  * marked [PARSE_FAILED]) or an object with `scene` (an object, or the scene's JSON text) and
  * optionally `importance`, `themes` and `emotion`. Only what the request cannot carry — a

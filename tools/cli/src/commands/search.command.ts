@@ -158,12 +158,12 @@ export function browseCommand(): Command {
 export function statsCommand(): Command {
   const command = tenantCommand(
     'stats',
-    'counts of the tenant’s memory and the workers’ queues (mem.rpc.stats)',
+    'counts of the tenant’s memory and the workers’ queues (mem.rpc.stats.get)',
   )
     .option('--agent <agent>', "only this agent's memory")
     .action(async (options: { tenant: string; json?: boolean; agent?: string }) => {
       const tenantId = tenantOf(options);
-      const stats = await callEngram(Rpcs.stats, { agent: options.agent ?? '' }, tenantId);
+      const stats = await callEngram(Rpcs.statsGet, { agent: options.agent ?? '' }, tenantId);
       console.log(options.json ? jsonDocument(StatsResponseSchema, stats) : renderStats(stats));
     });
   return examples(command, ['stats --tenant acme', 'stats --tenant acme --agent support-bot --json']);

@@ -119,7 +119,7 @@ export async function importWorkspace(options: WorkspaceImportOptions): Promise<
     for (const group of inRequests(skillFiles)) {
       const reply = await callRpc(
         nc,
-        Rpcs.skillPut,
+        Rpcs.skillsPut,
         {
           agent: options.agent,
           files: group.map((f) => ({ name: f.name.slice('skills/'.length), markdown: f.content })),

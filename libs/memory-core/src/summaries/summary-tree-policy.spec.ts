@@ -1,7 +1,7 @@
-import { PROMPT_RESERVE_TOKENS, summaryBudget, type CompactionPolicy } from './compaction-policy';
+import { PROMPT_RESERVE_TOKENS, summaryBudget, type SummaryTreePolicy } from './summary-tree-policy';
 
 const V5 = [7000, 14000, 20000] as const;
-const policy = (windowTokens: number, fanOut = 8): CompactionPolicy => ({
+const policy = (windowTokens: number, fanOut = 8): SummaryTreePolicy => ({
   leafMessages: 40,
   leafTokens: 4000,
   fanOut,

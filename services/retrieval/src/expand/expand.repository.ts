@@ -10,7 +10,7 @@ import {
 } from '@engram/search';
 import type { EntityManager } from '@engram/store';
 import { statementRunner } from '../statement-runner';
-import type { ItemKey, RecallLinks } from './recall-order';
+import type { ItemKey, ExpansionLinks } from './expand-order';
 
 interface LinkRow {
   readonly parent_id: string;
@@ -19,20 +19,20 @@ interface LinkRow {
 }
 
 /**
- * The reads of a recall, one statement per kind of hop, in the caller's tenant transaction
+ * The reads of an expansion, one statement per kind of hop, in the caller's tenant transaction
  * (row-level security hides other tenants' rows: their ids lead nowhere and have no item).
  * A message's neighbours and the items themselves are read by the same statements as
  * memory_search's (libs/search), so the two show an item and its context alike.
  */
 @Injectable()
-export class RecallRepository {
+export class ExpandRepository {
   /** Where the asked summaries, messages and facts lead (depth: levels below a summary). */
   async links(
     manager: EntityManager,
     tenantId: string,
     asked: readonly ItemKey[],
     depth: number,
-  ): Promise<RecallLinks> {
+  ): Promise<ExpansionLinks> {
     const ids = (kind: ItemKind) => [...new Set(asked.filter((a) => a.kind === kind).map((a) => a.id))];
     const [summaries, messages, facts] = [ids('summary'), ids('message'), ids('fact')];
     const run = statementRunner(manager);
@@ -113,7 +113,7 @@ function byParent(rows: readonly LinkRow[]): Map<string, ItemKey[]> {
 }
 
 /** The neighbours statement's rows (offsets −2, −1, 1, 2 around each seed) as windows in order. */
-function windows(rows: readonly NeighbourRow[]): RecallLinks['neighbours'] {
+function windows(rows: readonly NeighbourRow[]): ExpansionLinks['neighbours'] {
   const bySeed = new Map<string, { before: string[]; after: string[] }>();
   for (const row of [...rows].sort((a, b) => a.offset - b.offset)) {
     const window = bySeed.get(String(row.seed)) ?? { before: [], after: [] };

@@ -1,13 +1,13 @@
-import { orderRecall, type ItemKey, type RecallLinks, type RecallSlot } from './recall-order';
+import { orderExpansion, type ItemKey, type ExpansionLinks, type ExpansionSlot } from './expand-order';
 
 const summary = (id: string): ItemKey => ({ kind: 'summary', id });
 const message = (id: string): ItemKey => ({ kind: 'message', id });
 const fact = (id: string): ItemKey => ({ kind: 'fact', id });
-const refs = (slots: RecallSlot[]) =>
+const refs = (slots: ExpansionSlot[]) =>
   slots.map((s) => `${s.kind}:${s.id}${s.expandedFrom ? ` < ${s.expandedFrom}` : ''}`);
 
 /** A root (1) over two branches (2, 3); branch 2 over leaves 4 and 5, branch 3 over leaf 6; leaves over messages. */
-const tree: RecallLinks = {
+const tree: ExpansionLinks = {
   children: new Map([
     ['1', [summary('2'), summary('3')]],
     ['2', [summary('4'), summary('5')]],
@@ -23,9 +23,9 @@ const tree: RecallLinks = {
   factLinks: new Map([['7', [message('40'), message('60'), fact('8')]]]),
 };
 
-describe('orderRecall', () => {
+describe('orderExpansion', () => {
   it('lists a summary, then its subtree depth-first in the children’s order, down to the depth asked', () => {
-    expect(refs(orderRecall([summary('1')], tree, 3).slots)).toEqual([
+    expect(refs(orderExpansion([summary('1')], tree, 3).slots)).toEqual([
       'summary:1',
       'summary:2 < summary:1',
       'summary:4 < summary:2',
@@ -38,12 +38,12 @@ describe('orderRecall', () => {
       'message:60 < summary:6',
       'message:61 < summary:6',
     ]);
-    expect(refs(orderRecall([summary('1')], tree, 1).slots)).toEqual([
+    expect(refs(orderExpansion([summary('1')], tree, 1).slots)).toEqual([
       'summary:1',
       'summary:2 < summary:1',
       'summary:3 < summary:1',
     ]);
-    expect(refs(orderRecall([summary('4')], tree, 1).slots)).toEqual([
+    expect(refs(orderExpansion([summary('4')], tree, 1).slots)).toEqual([
       'summary:4',
       'message:40 < summary:4',
       'message:41 < summary:4',
@@ -51,7 +51,7 @@ describe('orderRecall', () => {
   });
 
   it('puts a message between the turns before and after it', () => {
-    expect(refs(orderRecall([message('41')], tree, 3).slots)).toEqual([
+    expect(refs(orderExpansion([message('41')], tree, 3).slots)).toEqual([
       'message:39 < message:41',
       'message:40 < message:41',
       'message:41',
@@ -61,7 +61,7 @@ describe('orderRecall', () => {
   });
 
   it('follows a fact with its sources, then what superseded it', () => {
-    expect(refs(orderRecall([fact('7')], tree, 3).slots)).toEqual([
+    expect(refs(orderExpansion([fact('7')], tree, 3).slots)).toEqual([
       'fact:7',
       'message:40 < fact:7',
       'message:60 < fact:7',
@@ -70,7 +70,7 @@ describe('orderRecall', () => {
   });
 
   it('lists an item reached twice once, at its first place, and answers the refs in their order', () => {
-    const { slots } = orderRecall([message('41'), message('50'), summary('5'), fact('7')], tree, 3);
+    const { slots } = orderExpansion([message('41'), message('50'), summary('5'), fact('7')], tree, 3);
     expect(refs(slots)).toEqual([
       'message:39 < message:41',
       'message:40 < message:41',
@@ -83,13 +83,13 @@ describe('orderRecall', () => {
       'message:60 < fact:7',
       'fact:8 < fact:7',
     ]);
-    expect(orderRecall([summary('4'), summary('4')], tree, 3).slots).toHaveLength(3);
+    expect(orderExpansion([summary('4'), summary('4')], tree, 3).slots).toHaveLength(3);
   });
 
   it('keeps every asked item within the limit, leaves out expansions past it, and says so', () => {
-    const whole = orderRecall([summary('1')], tree, 3);
+    const whole = orderExpansion([summary('1')], tree, 3);
     expect(whole.truncated).toBe(false);
-    const cut = orderRecall([summary('1'), fact('7'), message('61')], tree, 3, 6);
+    const cut = orderExpansion([summary('1'), fact('7'), message('61')], tree, 3, 6);
     expect(cut.truncated).toBe(true);
     expect(refs(cut.slots)).toEqual([
       'summary:1',
@@ -103,7 +103,7 @@ describe('orderRecall', () => {
 
   it('expands nothing from an item left out, so every expandedFrom names an item of the answer', () => {
     // summary:6 lies under branch 3, which no longer fits: it comes as asked, with its own expansion.
-    const { slots } = orderRecall([summary('1'), summary('6')], tree, 3, 5);
+    const { slots } = orderExpansion([summary('1'), summary('6')], tree, 3, 5);
     expect(refs(slots)).toEqual([
       'summary:1',
       'summary:2 < summary:1',

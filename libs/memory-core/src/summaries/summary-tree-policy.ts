@@ -1,5 +1,5 @@
 /** How a conversation's summary tree grows (configured per deployment). */
-export interface CompactionPolicy {
+export interface SummaryTreePolicy {
   /** A leaf summarises at most this many messages; this many unsummarised messages make one. */
   readonly leafMessages: number;
   /** A leaf's messages hold at most this many tokens; this many unsummarised tokens make one. */
@@ -31,12 +31,12 @@ export interface SummaryBudget {
 }
 
 /** The depth's budget when it takes at most half of what the window leaves the call, else 0 (none). */
-function budgetTokens(policy: CompactionPolicy, depth: number): number {
+function budgetTokens(policy: SummaryTreePolicy, depth: number): number {
   const budget = policy.summaryTokens[Math.min(depth, ROOT_DEPTH)]!;
   return budget <= (policy.windowTokens - PROMPT_RESERVE_TOKENS) / 2 ? budget : 0;
 }
 
-function inputTokensAt(policy: CompactionPolicy, depth: number): number {
+function inputTokensAt(policy: SummaryTreePolicy, depth: number): number {
   return Math.max(
     LINE_OVERHEAD_TOKENS + 1,
     policy.windowTokens - PROMPT_RESERVE_TOKENS - budgetTokens(policy, depth),
@@ -50,7 +50,7 @@ function inputTokensAt(policy: CompactionPolicy, depth: number): number {
  * and half for thinking; a smaller one (the built-in model's 8k) asks for at most 4,000
  * characters and leaves max_tokens to the server.
  */
-export function summaryBudget(policy: CompactionPolicy, depth = 0): SummaryBudget {
+export function summaryBudget(policy: SummaryTreePolicy, depth = 0): SummaryBudget {
   const inputTokens = inputTokensAt(policy, depth);
   const parentInput = inputTokensAt(policy, Math.min(depth + 1, ROOT_DEPTH));
   const perChildChars = (Math.floor(parentInput / policy.fanOut) - LINE_OVERHEAD_TOKENS) * 4;

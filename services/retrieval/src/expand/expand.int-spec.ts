@@ -1,5 +1,5 @@
 import type { Client } from 'pg';
-import { Rpcs, type RecallResponse, type SearchHit } from '@engram/contracts';
+import { Rpcs, type ExpandResponse, type SearchHit } from '@engram/contracts';
 import { RpcError, type RpcClient } from '@engram/messaging';
 import { startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import { loadRetrievalConfig } from '../retrieval.config';
@@ -22,10 +22,10 @@ const CHAT = [
 ];
 
 /**
- * memory_recall over one conversation's summary tree — a root over two branches over three
+ * mem.rpc.expand over one conversation's summary tree — a root over two branches over three
  * leaves over the twelve messages — facts with their sources, and another tenant's memory.
  */
-describe('memory_recall (real Postgres and NATS)', () => {
+describe('mem.rpc.expand (real Postgres and NATS)', () => {
   let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
@@ -133,7 +133,7 @@ describe('memory_recall (real Postgres and NATS)', () => {
 
   beforeAll(async () => {
     retrieval = await startServiceUnderTest({
-      label: 'recall',
+      label: 'expand',
       loadConfig: loadRetrievalConfig,
       module: (config) => RetrievalModule.register(config),
       seed,
@@ -145,10 +145,10 @@ describe('memory_recall (real Postgres and NATS)', () => {
     await retrieval?.stop();
   });
 
-  const recall = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
-    rpc.call(Rpcs.recall, request, { tenantId }) as Promise<RecallResponse>;
+  const expand = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
+    rpc.call(Rpcs.expand, request, { tenantId }) as Promise<ExpandResponse>;
   const failure = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
-    recall(request, tenantId).then(
+    expand(request, tenantId).then(
       () => null,
       (error: unknown) => error as RpcError,
     );
@@ -159,7 +159,7 @@ describe('memory_recall (real Postgres and NATS)', () => {
   const sum = (key: keyof typeof s) => `summary:${s[key]}`;
 
   it('drills a leaf down to its messages in order, each with its content and provenance', async () => {
-    const res = await recall({ refs: [sum('l2')] });
+    const res = await expand({ refs: [sum('l2')] });
     expect(outline(res.items)).toEqual([sum('l2'), ...[4, 5, 6, 7].map((i) => `${msg(i)} < ${sum('l2')}`)]);
     expect(res.truncated).toBe(false);
     expect(res.items[0]).toMatchObject({
@@ -174,12 +174,12 @@ describe('memory_recall (real Postgres and NATS)', () => {
   });
 
   it('drills a root through its branches and leaves to the depth asked (default: down to messages)', async () => {
-    expect(outline((await recall({ refs: [sum('root')], depth: 1 })).items)).toEqual([
+    expect(outline((await expand({ refs: [sum('root')], depth: 1 })).items)).toEqual([
       sum('root'),
       `${sum('b1')} < ${sum('root')}`,
       `${sum('b2')} < ${sum('root')}`,
     ]);
-    expect(outline((await recall({ refs: [sum('root')], depth: 2 })).items)).toEqual([
+    expect(outline((await expand({ refs: [sum('root')], depth: 2 })).items)).toEqual([
       sum('root'),
       `${sum('b1')} < ${sum('root')}`,
       `${sum('l1')} < ${sum('b1')}`,
@@ -187,21 +187,21 @@ describe('memory_recall (real Postgres and NATS)', () => {
       `${sum('b2')} < ${sum('root')}`,
       `${sum('l3')} < ${sum('b2')}`,
     ]);
-    const whole = await recall({ refs: [sum('root')] });
+    const whole = await expand({ refs: [sum('root')] });
     expect(whole.items).toHaveLength(1 + 2 + 3 + 12);
     expect(whole.items.filter((h) => h.kind === 'message').map((h) => h.content)).toEqual(CHAT);
     expect(whole.items.find((h) => h.id === s.root)!.provenance!.depth).toBe(2);
   });
 
   it('shows a message between the two turns before and after it, and only what exists at the edge', async () => {
-    expect(outline((await recall({ refs: [msg(6)] })).items)).toEqual([
+    expect(outline((await expand({ refs: [msg(6)] })).items)).toEqual([
       `${msg(4)} < ${msg(6)}`,
       `${msg(5)} < ${msg(6)}`,
       msg(6),
       `${msg(7)} < ${msg(6)}`, // same instant, later position
       `${msg(8)} < ${msg(6)}`,
     ]);
-    expect(outline((await recall({ refs: [msg(11)] })).items)).toEqual([
+    expect(outline((await expand({ refs: [msg(11)] })).items)).toEqual([
       `${msg(9)} < ${msg(11)}`,
       `${msg(10)} < ${msg(11)}`,
       msg(11),
@@ -209,7 +209,7 @@ describe('memory_recall (real Postgres and NATS)', () => {
   });
 
   it('follows a fact with its sources in the conversation’s order, then the fact that superseded it', async () => {
-    const res = await recall({ refs: [`fact:${f.old}`] });
+    const res = await expand({ refs: [`fact:${f.old}`] });
     expect(outline(res.items)).toEqual([
       `fact:${f.old}`,
       `${msg(0)} < fact:${f.old}`,
@@ -221,7 +221,7 @@ describe('memory_recall (real Postgres and NATS)', () => {
   });
 
   it('answers the refs in their order, each item once at its first place', async () => {
-    const res = await recall({ refs: [msg(5), sum('l2'), `fact:${f.new}`] });
+    const res = await expand({ refs: [msg(5), sum('l2'), `fact:${f.new}`] });
     expect(outline(res.items)).toEqual([
       `${msg(3)} < ${msg(5)}`,
       `${msg(4)} < ${msg(5)}`,
@@ -239,8 +239,8 @@ describe('memory_recall (real Postgres and NATS)', () => {
     expect(error).toBeInstanceOf(RpcError);
     expect(error).toMatchObject({ code: 'NOT_FOUND', details: { refs: [...foreign, 'fact:999999'] } });
     expect(error!.message).toContain(`summary:${globex.summary}`);
-    // The owner recalls them.
-    const own = await recall({ refs: foreign }, 'globex');
+    // The owner expands them.
+    const own = await expand({ refs: foreign }, 'globex');
     expect(own.items.map((h) => h.content)).toEqual([
       'Globex secret plans',
       'Globex secrets',
@@ -267,8 +267,8 @@ describe('memory_recall (real Postgres and NATS)', () => {
   });
 
   it('records no access, and shows when a search last used an item', async () => {
-    await recall({ refs: [sum('l3')] });
-    // A search records what it returned; the recalls before it would have been recorded no later.
+    await expand({ refs: [sum('l3')] });
+    // A search records what it returned; the expansions before it would have been recorded no later.
     const search = await rpc.call(
       Rpcs.search,
       { query: 'wake six', topK: 1, filters: { kinds: ['message'] } },
@@ -288,7 +288,7 @@ describe('memory_recall (real Postgres and NATS)', () => {
       `SELECT item_kind || ':' || item_id AS ref FROM item_access`,
     );
     expect(accessed.map((a) => a.ref)).toEqual([msg(8)]);
-    const around = await recall({ refs: [msg(8)] });
+    const around = await expand({ refs: [msg(8)] });
     expect(around.items.find((h) => h.id === m[8])!.lastAccessedAt).toBeDefined();
     expect(around.items.find((h) => h.id === m[7])!.lastAccessedAt).toBeUndefined();
   });

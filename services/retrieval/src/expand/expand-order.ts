@@ -1,7 +1,7 @@
 import { candidateKey, type ItemKind } from '@engram/search';
 
-/** Most items one recall answers; every asked item is among them (at most MAX_RECALL_REFS). */
-export const MAX_RECALL_ITEMS = 500;
+/** Most items one expansion answers; every asked item is among them (at most MAX_EXPAND_REFS). */
+export const MAX_EXPAND_ITEMS = 500;
 
 /** An item by kind and id, as a ref names it ("summary:45"). */
 export interface ItemKey {
@@ -10,7 +10,7 @@ export interface ItemKey {
 }
 
 /** Where the asked items lead, as the store holds it; each list in its order. */
-export interface RecallLinks {
+export interface ExpansionLinks {
   /** A summary's id → its children (a root's or branch's summaries, a leaf's messages) by ordinal. */
   readonly children: ReadonlyMap<string, readonly ItemKey[]>;
   /** A message's id → the ids of the turns before and after it, in the conversation's order. */
@@ -23,12 +23,12 @@ export interface RecallLinks {
 }
 
 /** One item of the answer, in order: `expandedFrom` is the ref it was reached from, "" when asked. */
-export interface RecallSlot extends ItemKey {
+export interface ExpansionSlot extends ItemKey {
   readonly expandedFrom: string;
 }
 
-export interface RecallOrder {
-  readonly slots: RecallSlot[];
+export interface ExpansionOrder {
+  readonly slots: ExpansionSlot[];
   /** Expansions were left out to keep the answer within the limit. */
   readonly truncated: boolean;
 }
@@ -40,13 +40,13 @@ export interface RecallOrder {
  * item is kept, expansions stop where they would crowd one out, and nothing is expanded
  * from an item left out (so every `expandedFrom` names an item of the answer).
  */
-export function orderRecall(
+export function orderExpansion(
   asked: readonly ItemKey[],
-  links: RecallLinks,
+  links: ExpansionLinks,
   depth: number,
-  limit = MAX_RECALL_ITEMS,
-): RecallOrder {
-  const slots: RecallSlot[] = [];
+  limit = MAX_EXPAND_ITEMS,
+): ExpansionOrder {
+  const slots: ExpansionSlot[] = [];
   const placed = new Set<string>();
   const waiting = new Set(asked.map((a) => candidateKey(a.kind, a.id)));
   let truncated = false;

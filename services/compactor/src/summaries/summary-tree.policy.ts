@@ -1,10 +1,10 @@
-import type { CompactionPolicy } from '@engram/memory-core';
+import type { SummaryTreePolicy } from '@engram/memory-core';
 import type { CompactorConfig } from '../compactor.config';
 
-/** Injection token of the deployment's CompactionPolicy. */
-export const COMPACTION_POLICY = Symbol('COMPACTION_POLICY');
+/** Injection token of the deployment's SummaryTreePolicy. */
+export const SUMMARY_TREE_POLICY = Symbol('SUMMARY_TREE_POLICY');
 
-export function compactionPolicyFrom(config: CompactorConfig): CompactionPolicy {
+export function summaryTreePolicyFrom(config: CompactorConfig): SummaryTreePolicy {
   return {
     leafMessages: config.COMPACTOR_LEAF_MESSAGES,
     leafTokens: config.COMPACTOR_LEAF_TOKENS,
