@@ -1,5 +1,4 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 export const MIGRATIONS_TABLE = 'engram_migrations';
@@ -18,7 +17,10 @@ export const POOL_WAIT_MS = 30_000;
  */
 export const POOL_IDLE_MS = 5 * 60_000;
 
-/** The one way a DataSource is configured: migrations only, never synchronize. */
+/**
+ * The one way a DataSource is configured: migrations only, never synchronize, and no entities —
+ * every query is plain SQL on an EntityManager (repositories, and libs/store's own functions).
+ */
 export function dataSourceOptions(
   url: string,
   options: { poolSize: number; applicationName: string; migrations?: readonly Migration[] },
@@ -26,7 +28,7 @@ export function dataSourceOptions(
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [],
     migrations: [...(options.migrations ?? MIGRATIONS)],
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,

@@ -24,7 +24,7 @@ const RETRY_MS = 2000;
  */
 @Module({})
 export class StoreModule implements OnModuleInit {
-  private readonly logger = new Logger('StoreModule');
+  private readonly logger = new Logger(StoreModule.name);
   private connected = false;
   private role = '';
 

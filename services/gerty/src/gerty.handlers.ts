@@ -3,8 +3,8 @@ import { Rpcs, type CompleteRequest, type EmbedRequest, type SetTenantKeyRequest
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { CompleteUseCase } from './completion/complete.use-case';
 import { EmbedTextsUseCase } from './embedding/embed-texts.use-case';
-import { TenantKeysService } from './keys/tenant-keys.service';
-import { ModelRouter } from './models/model-router';
+import { PutTenantKeyUseCase } from './keys/put-tenant-key.use-case';
+import { ListModelsUseCase } from './models/list-models.use-case';
 
 /** Gerty's RPCs: the one door to every model. */
 @Controller()
@@ -12,43 +12,27 @@ export class GertyHandlers {
   constructor(
     private readonly embedTexts: EmbedTextsUseCase,
     private readonly completion: CompleteUseCase,
-    private readonly router: ModelRouter,
-    private readonly keys: TenantKeysService,
+    private readonly listModels: ListModelsUseCase,
+    private readonly putTenantKey: PutTenantKeyUseCase,
   ) {}
 
   @HandleRpc(Rpcs.gertyEmbed)
   embed(request: EmbedRequest, ctx: RpcCallContext) {
-    return this.embedTexts.execute(request, ctx.signal);
+    return this.embedTexts.embed(request, ctx.signal);
   }
 
   @HandleRpc(Rpcs.gertyComplete)
   complete(request: CompleteRequest, ctx: RpcCallContext) {
-    return this.completion.execute(request, ctx.signal);
+    return this.completion.complete(request, ctx.signal);
   }
 
-  @HandleRpc(Rpcs.gertyModels)
+  @HandleRpc(Rpcs.gertyModelsList)
   async models() {
-    const defaults = this.router.defaults;
-    return {
-      defaultEmbeddingModel: defaults.embedding,
-      defaultCompletionModel: defaults.completion,
-      models: this.router.all().map(({ definition, provider }) => ({
-        name: definition.name,
-        provider: definition.provider,
-        modelId: definition.embeds ? provider.modelId : (provider.completionModelId ?? provider.modelId),
-        embeds: definition.embeds,
-        completes: definition.completes,
-        dimensions: provider.dimensions ?? 0,
-        concurrency: definition.concurrency,
-        maxQueued: definition.maxQueued,
-      })),
-    };
+    return this.listModels.list();
   }
 
-  @HandleRpc(Rpcs.gertySetTenantKey)
+  @HandleRpc(Rpcs.gertyKeysPut)
   async setTenantKey(request: SetTenantKeyRequest, ctx: RpcCallContext) {
-    const { definition } = this.router.named(request.model);
-    await this.keys.store(ctx.tenantId, definition, request.apiKey);
-    return { model: definition.name, stored: request.apiKey !== '' };
+    return this.putTenantKey.put(ctx.tenantId, request);
   }
 }

@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { Client } from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { loadConfig } from '@engram/config';
+import { factOpen } from '@engram/store';
 import { contentTerms, LocalEmbedder } from '@engram/local-model';
 import { startNatsServer, type ServiceProcess } from '@engram/testing';
 import { agentWorkspace } from './context/agent-workspace';
@@ -236,7 +237,7 @@ async function countStickyFacts(
   try {
     const { rows } = await client.query<{ n: string }>(
       `SELECT count(*) AS n FROM facts f JOIN unnest($1::text[], $2::text[]) AS a(tenant_id, agent) USING (tenant_id, agent)
-        WHERE f.lifetime = 'sticky' AND f.valid_to IS NULL`,
+        WHERE f.lifetime = 'sticky' AND ${factOpen('f')}`,
       [agents.map((a) => a.tenantId), agents.map((a) => a.agent)],
     );
     return Number(rows[0]?.n ?? 0);

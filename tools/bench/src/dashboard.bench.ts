@@ -15,7 +15,7 @@ import { Command } from 'commander';
 import { Client } from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { request } from 'undici';
-import { ApiKeyStore, createDataSource } from '@engram/store';
+import { ApiKeyStore, createDataSource, factOpen } from '@engram/store';
 import { createMigratedDatabase, startNatsServer, type ServiceProcess } from '@engram/testing';
 import { summarizeLatencies, type LatencySummary } from './measure/latency-stats';
 import { writeResult } from './report/bench-report';
@@ -205,7 +205,7 @@ async function main(flags: Flags): Promise<void> {
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const [counts] = (
       await admin.query<{ open: string; nodes: string }>(
-        `SELECT (SELECT count(*) FROM facts WHERE tenant_id = $1 AND valid_to IS NULL) AS open,
+        `SELECT (SELECT count(*) FROM facts f WHERE f.tenant_id = $1 AND ${factOpen('f')}) AS open,
                 (SELECT count(*) FROM memory_nodes WHERE tenant_id = $1) AS nodes`,
         [TENANT],
       )

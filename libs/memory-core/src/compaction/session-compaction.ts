@@ -1,4 +1,4 @@
-import { LINE_OVERHEAD_TOKENS } from '../summaries/compaction-policy';
+import { LINE_OVERHEAD_TOKENS } from '../summaries/summary-tree-policy';
 import type { ModelWindowOverrides } from '../models/model-windows';
 
 /** When a conversation's transcript is compacted, as shares of its model's context window. */

@@ -135,8 +135,9 @@ export function reachOf(index: TenantIndex, kind: ItemKind, scope: SearchScope):
 const EMPTY = new SlotList();
 
 /**
- * A fact is in force while open and not expired (factInForce's meaning); as of a moment, when it
- * held by then and was neither closed nor expired by then. Messages and summaries always are.
+ * A fact is in force while open and not expired (memory-core's factInForce, over the index's
+ * columns); as of a moment, when it held by then and was neither closed nor expired by then
+ * (factInForceAsOf). Messages and summaries always are.
  */
 function aliveTest(
   index: TenantIndex,

@@ -80,7 +80,7 @@ export async function readTenantRows(
   const messageRows = itemsOf('m', 'message', tenantId, selection);
   const messages = wants(selection, 'message')
     ? (
-        await run<MessageRow>({
+        await run<MessageLoadRow>({
           text: `SELECT m.id::text, m.conversation_id::text, m.agent, m.role, m.author, ${us('m.created_at')} AS created_us,
                         m.stream_seq::float8 AS stream_seq, m.position, m.token_estimate,
                         right(rtrim(m.content), 1) = '?' AS asks, m.language::text AS language,
@@ -93,7 +93,7 @@ export async function readTenantRows(
   const summaryRows = itemsOf('s', 'summary', tenantId, selection);
   const summaries = wants(selection, 'summary')
     ? (
-        await run<SummaryRow>({
+        await run<SummaryLoadRow>({
           text: `SELECT s.id::text, s.conversation_id::text, s.agent, ${us('s.earliest_at')} AS earliest_us,
                         ${us('s.latest_at')} AS latest_us, s.token_estimate, s.language::text AS language, array_to_string(tsvector_to_array(s.tsv), ' ') AS lexemes,
                         coalesce((SELECT json_agg(json_build_object('kind', ss.source_kind, 'id', ss.source_id::text, 'ordinal', ss.ordinal))
@@ -106,7 +106,7 @@ export async function readTenantRows(
   const factRows = itemsOf('f', 'fact', tenantId, selection);
   const facts = wants(selection, 'fact')
     ? (
-        await run<FactRow>({
+        await run<FactLoadRow>({
           text: `SELECT f.id::text, f.conversation_id::text, f.agent, ${us('f.valid_from')} AS valid_from_us,
                         ${us('f.valid_to')} AS valid_to_us, ${us('f.expires_at')} AS expires_us, f.importance,
                         greatest(1, length(f.content) / 4) AS length, f.language::text AS language, array_to_string(tsvector_to_array(f.tsv), ' ') AS lexemes,
@@ -301,7 +301,8 @@ function lexemesOf(joined: string): string[] {
   return joined === '' ? [] : joined.split(' ');
 }
 
-interface MessageRow {
+/** A row of the load statement of messages (its lexemes and times as the index keeps them), not the table's row. */
+interface MessageLoadRow {
   language: string;
   id: string;
   conversation_id: string;
@@ -316,7 +317,8 @@ interface MessageRow {
   lexemes: string;
 }
 
-interface SummaryRow {
+/** A row of the load statement of summaries, not the table's row. */
+interface SummaryLoadRow {
   language: string;
   id: string;
   conversation_id: string;
@@ -328,7 +330,8 @@ interface SummaryRow {
   sources: Array<{ kind: 'message' | 'summary'; id: string; ordinal: number }>;
 }
 
-interface FactRow {
+/** A row of the load statement of facts (validity in microseconds), not the table's row. */
+interface FactLoadRow {
   language: string;
   id: string;
   conversation_id: string | null;
@@ -342,7 +345,7 @@ interface FactRow {
   sources: string[];
 }
 
-const toMessageDoc = (r: MessageRow): MessageDoc => ({
+const toMessageDoc = (r: MessageLoadRow): MessageDoc => ({
   id: r.id,
   conversationId: r.conversation_id,
   agent: r.agent,
@@ -357,7 +360,7 @@ const toMessageDoc = (r: MessageRow): MessageDoc => ({
   lexemes: lexemesOf(r.lexemes),
 });
 
-const toSummaryDoc = (r: SummaryRow): SummaryDoc => ({
+const toSummaryDoc = (r: SummaryLoadRow): SummaryDoc => ({
   id: r.id,
   conversationId: r.conversation_id,
   agent: r.agent,
@@ -369,7 +372,7 @@ const toSummaryDoc = (r: SummaryRow): SummaryDoc => ({
   sources: r.sources,
 });
 
-const toFactDoc = (r: FactRow): FactDoc => ({
+const toFactDoc = (r: FactLoadRow): FactDoc => ({
   id: r.id,
   conversationId: r.conversation_id,
   agent: r.agent,

@@ -1,8 +1,7 @@
 import { throughMillisecond, type SEARCH_MODES } from '@engram/contracts';
-import { DEFAULT_TEXT_SEARCH } from '@engram/memory-core';
+import { DEFAULT_TEXT_SEARCH, factInForce, factInForceAsOf } from '@engram/memory-core';
 import type { ItemKind } from '../ranking/candidate';
 import {
-  factInForce,
   Params,
   rowsById,
   scopePredicate,
@@ -60,7 +59,9 @@ export const ITEM_TABLES: Record<ItemKind, { table: string; time: string }> = {
 /** Facts in force (now, or at the scope's asOf); messages and summaries always are. */
 function alivePredicate(kind: ItemKind, scope: SearchScope, params: Params): string {
   if (kind !== 'fact') return 'true';
-  return factInForce('x', scope.asOf ? `${params.add(throughMillisecond(scope.asOf))}::timestamptz` : null);
+  return scope.asOf
+    ? factInForceAsOf('x', `${params.add(throughMillisecond(scope.asOf))}::timestamptz`)
+    : factInForce('x');
 }
 
 /**
@@ -297,7 +298,7 @@ export function itemsStatement(
   options: { readonly liveFactsOnly?: boolean; readonly asOf?: Date } = {},
 ): Statement {
   const asOf = options.liveFactsOnly ? options.asOf : undefined;
-  const at = asOf ? '$5::timestamptz' : null;
+  const facts = asOf ? factInForceAsOf('f', '$5::timestamptz') : factInForce('f');
   // Each row's conversation and last access by primary key too, joined laterally so the order holds.
   const channel = (alias: string) =>
     `(SELECT c.channel FROM conversations c WHERE c.id = ${alias}.conversation_id AND c.tenant_id = ${tenantBesideIds('$1')} LIMIT 1) c`;
@@ -317,7 +318,7 @@ export function itemsStatement(
       UNION ALL
       SELECT 'fact', f.id::text, f.content, f.agent, f.conversation_id::text, c.channel, NULL, NULL, f.valid_from, NULL,
              f.source_message_ids::text[], a.last_accessed_at
-        FROM ${rowsById('facts', 'f', '$4', '$1', options.liveFactsOnly ? factInForce('f', at) : 'true')}
+        FROM ${rowsById('facts', 'f', '$4', '$1', options.liveFactsOnly ? facts : 'true')}
         LEFT JOIN LATERAL ${channel('f')} ON true ${access('fact', 'f')}`,
     values: [tenantId, refs.message, refs.summary, refs.fact, ...(asOf ? [throughMillisecond(asOf)] : [])],
   };

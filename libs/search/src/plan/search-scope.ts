@@ -93,15 +93,3 @@ export function rowsById(table: string, alias: string, ids: string, tenant: stri
         CROSS JOIN LATERAL (SELECT * FROM ${table} ${alias}
            WHERE ${alias}.id = ${alias}_id.id AND ${alias}.tenant_id = ${tenantBesideIds(tenant)} AND ${where} LIMIT 1) ${alias}`;
 }
-
-/**
- * A fact in force (table alias `alias`): open and not expired now (`at` null), or, as of the
- * SQL time `at`, held by then and neither closed nor expired by then — a fact superseded or
- * forgotten since is in force as it was.
- */
-export function factInForce(alias: string, at: string | null): string {
-  const x = alias;
-  return at === null
-    ? `${x}.valid_to IS NULL AND (${x}.expires_at IS NULL OR ${x}.expires_at > now())`
-    : `${x}.valid_from <= ${at} AND (${x}.valid_to IS NULL OR ${x}.valid_to > ${at}) AND (${x}.expires_at IS NULL OR ${x}.expires_at > ${at})`;
-}

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { factOpen } from '@engram/store';
 
 /** One invariant of the derived data: the query returns a row per violation (at most a few, to show). */
 interface Invariant {
@@ -39,7 +40,7 @@ const INVARIANTS: readonly Invariant[] = [
   {
     what: 'open facts without a vector',
     violations: `SELECT f.id FROM facts f
-                  WHERE f.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM embeddings e
+                  WHERE ${factOpen('f')} AND NOT EXISTS (SELECT 1 FROM embeddings e
                                      WHERE e.tenant_id = f.tenant_id AND e.item_kind = 'fact' AND e.item_id = f.id)`,
   },
   {

@@ -10,7 +10,13 @@ import { TurnPublisher } from '../turns/turn-publisher';
 import { historyEntryOf, mem0Score } from './mem0-memory';
 import type { z } from 'zod';
 import type { addBody, searchBody, updateBody } from './mem0-requests';
-import { entityAgent, mem0MemoryOf, type Mem0Memory } from '@engram/memory-core';
+import {
+  entityAgent,
+  factsOfExtraction,
+  mem0MemoryOf,
+  type Mem0Memory,
+  type MessageRole,
+} from '@engram/memory-core';
 import type { Mem0Scope } from './mem0-scope';
 
 /** Where a mem0 read runs in Engram: an agent and a conversation (a run), either optional. */
@@ -74,7 +80,7 @@ export class Mem0Memories {
     const conversationId = stored[0]?.conversationId;
     const memories: Array<{
       content: string;
-      sourceMessageIds: string[];
+      sourceMessageIds: readonly string[];
       category?: string;
       importance?: number;
     }> = infer
@@ -92,9 +98,11 @@ export class Mem0Memories {
           agent,
           content: found.content,
           category: found.category ?? '',
+          // A mem0 memory lasts until deleted or its expiration_date, whatever its category.
+          lifetime: 'sticky',
           importance: found.importance ?? 0,
           ...(body.metadata && { metadata: body.metadata as JsonObject }),
-          ...(conversationId && { conversationId, sourceMessageIds: found.sourceMessageIds }),
+          ...(conversationId && { conversationId, sourceMessageIds: [...found.sourceMessageIds] }),
         },
         { tenantId },
       );
@@ -106,7 +114,10 @@ export class Mem0Memories {
     return added;
   }
 
-  /** The facts Gerty's extract_facts finds in the messages (with the stored ones' ids, when stored). */
+  /**
+   * The facts Gerty's extract_facts finds in the messages, made facts as the compactor makes them
+   * (factsOfExtraction: sources among the stored messages); their category's lifetime is not used.
+   */
   private async extracted(
     tenantId: string,
     messages: ReadonlyArray<{ role: 'user' | 'assistant' | 'system'; content: string; author: string }>,
@@ -129,13 +140,13 @@ export class Mem0Memories {
       { messages: lines, ...(userName && { userName }) },
       { tenantId, timeoutMs: EXTRACT_TIMEOUT_MS },
     );
-    const storedIds = new Set(stored.map((m) => m.id));
-    return output.facts.map((f) => ({
-      content: f.content,
-      category: f.category,
-      importance: f.importance,
-      sourceMessageIds: f.sourceMessageIds.filter((id) => storedIds.has(id)),
+    // Only stored messages can be sources: unstored lines carry made-up ids.
+    const window = stored.map((m) => ({
+      id: m.id,
+      role: m.role as MessageRole,
+      createdAt: m.createdAt ? timestampDate(m.createdAt) : new Date(now),
     }));
+    return factsOfExtraction(output.facts, window);
   }
 
   /** The turn's messages in order once ingest stored them; empty when it did not within STORED_WAIT_MS. */

@@ -21,7 +21,7 @@ export class CompactorFactsConsumer {
     const assistant = event.messages.filter((m) => m.role === 'assistant').at(-1);
     if (!assistant) return;
     try {
-      await this.extractFacts.execute({
+      await this.extractFacts.extract({
         tenantId: tenantOfSubject(d.subject),
         agent: event.agent,
         conversationId: event.conversationId,

@@ -1,24 +1,11 @@
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { Subjects } from '@engram/contracts';
 import { classifyMemoryTag, expiryOf } from '@engram/memory-core';
+import { factColumns, type FactRow } from '@engram/store';
 import { factEvents, startServiceUnderTest, waitFor, type ServiceUnderTest } from '@engram/testing';
 import { loadCompactorConfig } from '../compactor.config';
 import { CompactorModule } from '../compactor.module';
 import { ExtractFactsUseCase } from './extract-facts.use-case';
-
-interface FactRow {
-  id: string;
-  content: string;
-  category: string;
-  origin: string;
-  created_at: Date;
-  updated_at: Date;
-  valid_from: Date;
-  valid_to: Date | null;
-  superseded_by: string | null;
-  source_message_ids: string[];
-  expires_at: Date | null;
-}
 
 /**
  * Fact extraction after assistant turns, with the real ingest and Gerty (built-in model) as
@@ -31,11 +18,7 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
 
   const sql = <T extends object>(text: string, params: unknown[] = []) => compactor.sql<T>(text, params);
   const facts = (tenant: string) =>
-    sql<FactRow>(
-      `SELECT id::text, content, category, origin, created_at, updated_at, valid_from, valid_to, superseded_by::text, source_message_ids::text[], expires_at
-         FROM facts WHERE tenant_id = $1 ORDER BY id`,
-      [tenant],
-    );
+    sql<FactRow>(`SELECT ${factColumns('f')} FROM facts f WHERE f.tenant_id = $1 ORDER BY f.id`, [tenant]);
 
   /** One turn: the user's message and the assistant's answer, at `at`. */
   async function publishTurn(
@@ -98,13 +81,11 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     expect(berlin.content).toContain('2026-02-23');
     expect(berlin.content).not.toMatch(/tomorrow/i);
     expect(berlin.origin).toBe('extracted');
-    expect(berlin.valid_from).toEqual(new Date('2026-02-22T10:00:00Z'));
+    expect(berlin.validFrom).toEqual(new Date('2026-02-22T10:00:00Z'));
     // Its lifetime counts from when it was said, not from when it was extracted.
-    expect(berlin.expires_at).toEqual(
-      expiryOf(classifyMemoryTag(berlin.category).lifetime, berlin.valid_from),
-    );
+    expect(berlin.expiresAt).toEqual(expiryOf(classifyMemoryTag(berlin.category).lifetime, berlin.validFrom));
     const [user] = await messageIds('t1');
-    expect(berlin.source_message_ids).toEqual([user!.id]);
+    expect(berlin.sourceMessageIds).toEqual([user!.id]);
     const vectors = await sql<{ n: string }>(
       `SELECT count(*) AS n FROM embeddings WHERE item_kind = 'fact' AND item_id = $1`,
       [berlin.id],
@@ -136,22 +117,22 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     expect(all).toHaveLength(2);
     const again = all.find((f) => f.content.includes('Berlin'))!;
     expect(again.id).toBe(berlin.id);
-    expect(again.created_at).toEqual(berlin.created_at);
-    expect(again.updated_at.getTime()).toBeGreaterThan(berlin.updated_at.getTime());
+    expect(again.createdAt).toEqual(berlin.createdAt);
+    expect(again.updatedAt.getTime()).toBeGreaterThan(berlin.updatedAt.getTime());
   });
 
   it('a redelivered turn inserts nothing new', async () => {
     const before = await facts('acme');
     const [, assistant] = await messageIds('t2');
-    await compactor.apps[0]!.get(ExtractFactsUseCase).execute({
+    await compactor.apps[0]!.get(ExtractFactsUseCase).extract({
       tenantId: 'acme',
       agent: 'helper',
       conversationId: assistant!.conversation_id,
       turnMessageId: assistant!.id,
     });
     const after = await facts('acme');
-    expect(after.map((f) => [f.id, f.content, f.created_at])).toEqual(
-      before.map((f) => [f.id, f.content, f.created_at]),
+    expect(after.map((f) => [f.id, f.content, f.createdAt])).toEqual(
+      before.map((f) => [f.id, f.content, f.createdAt]),
     );
   });
 
@@ -172,9 +153,9 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     );
     const all = (await facts('acme')).filter((f) => f.content.includes('hiking'));
     expect(all).toHaveLength(1);
-    expect(all[0]).toMatchObject({ id: hiking.id, created_at: hiking.created_at, valid_to: null });
+    expect(all[0]).toMatchObject({ id: hiking.id, createdAt: hiking.createdAt, validTo: null });
     const [user] = await messageIds('t2b');
-    expect(all[0]!.source_message_ids).toContain(user!.id);
+    expect(all[0]!.sourceMessageIds).toContain(user!.id);
   });
 
   it('a correction closes the older fact it replaces and links the two; the next turns do not reopen it', async () => {
@@ -210,11 +191,11 @@ describe('compactor: facts after each assistant turn (real Postgres, NATS, inges
     const lisbon = all.filter((f) => f.content.includes('Lisbon') && !f.content.includes('Porto'));
     const porto = all.find((f) => f.content.includes('Porto'))!;
     expect(lisbon).toHaveLength(1);
-    expect(lisbon[0]).toMatchObject({ superseded_by: porto.id });
+    expect(lisbon[0]).toMatchObject({ supersededBy: porto.id });
     // Closed when the correction was said; both rows kept.
-    expect(lisbon[0]!.valid_to).toEqual(new Date('2026-02-22T10:15:00Z'));
+    expect(lisbon[0]!.validTo).toEqual(new Date('2026-02-22T10:15:00Z'));
     expect(porto.category).toBe('correction');
-    expect(porto.valid_to).toBeNull();
+    expect(porto.validTo).toBeNull();
   });
 
   it('a tenant with memory off gets no facts', async () => {

@@ -1,19 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Events, MsgIds } from '@engram/contracts';
 import {
-  classifyMemoryTag,
-  expiryOf,
+  extractedFactExpiry,
   extractedFactKey,
-  factSources,
+  factsOfExtraction,
   planExtractedFact,
-  statedAt,
+  type ExtractedFactCandidate,
   type FactCategory,
 } from '@engram/memory-core';
 import { eventEntry, Outbox } from '@engram/messaging';
-import { lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
+import {
+  findFact,
+  findFactByOriginKey,
+  insertFact,
+  lockFactWriters,
+  restateFact,
+  supersedeFact,
+  TenantTransactions,
+  type EntityManager,
+} from '@engram/store';
 import type { Context } from '@engram/telemetry';
 import { COMPACTOR_CONFIG, type CompactorConfig } from '../compactor.config';
-import { CompactorGertyGateway, type ExtractedFact } from '../gateway/compactor-gerty.gateway';
+import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
 import { ExtractedFactRepository, type WindowMessage } from './extracted-fact.repository';
 
 /** How many of the conversation's last messages (up to the turn) a turn's facts come from. */
@@ -46,10 +54,10 @@ export interface FactOrigin {
   readonly keyToken: string;
 }
 
-/** What Gerty made of a window, before anything is written: its facts and their vectors. */
+/** What Gerty made of a window, before anything is written: its facts (factsOfExtraction) and their vectors. */
 export interface ExtractedWindow {
   readonly window: readonly WindowMessage[];
-  readonly facts: readonly ExtractedFact[];
+  readonly facts: readonly ExtractedFactCandidate[];
   readonly vectors: ReadonlyArray<readonly number[]>;
   readonly model: string;
 }
@@ -74,12 +82,12 @@ export class ExtractFactsUseCase {
     @Inject(COMPACTOR_CONFIG) private readonly config: CompactorConfig,
   ) {}
 
-  async execute(turn: AssistantTurn): Promise<void> {
+  async extract(turn: AssistantTurn): Promise<void> {
     const { tenantId, agent } = turn;
     const window = await this.transactions.run(tenantId, (m) =>
       this.facts.window(m, turn.turnMessageId, FACT_WINDOW_MESSAGES),
     );
-    const extracted = await this.extract(tenantId, window);
+    const extracted = await this.extractWindow(tenantId, window);
     if (!extracted) return;
     const origin: FactOrigin = {
       tenantId,
@@ -94,9 +102,9 @@ export class ExtractFactsUseCase {
   }
 
   /** Gerty's facts of a window (oldest message first) and their vectors; null when there are none (or no user spoke). */
-  async extract(tenantId: string, window: readonly WindowMessage[]): Promise<ExtractedWindow | null> {
+  async extractWindow(tenantId: string, window: readonly WindowMessage[]): Promise<ExtractedWindow | null> {
     if (!window.some((w) => w.role === 'user' && w.content)) return null;
-    const facts = await this.gerty.extractFacts(
+    const answer = await this.gerty.extractFacts(
       tenantId,
       window.map((w) => ({
         id: w.id,
@@ -109,7 +117,8 @@ export class ExtractFactsUseCase {
       // The window's latest message: a conversation's first ones may predate its language.
       window.at(-1)!.language,
     );
-    if (facts.length === 0) return null;
+    if (answer.length === 0) return null;
+    const facts = factsOfExtraction(answer, window);
     const { vectors, model } = await this.gerty.embed(
       tenantId,
       facts.map((f) => f.content),
@@ -126,9 +135,7 @@ export class ExtractFactsUseCase {
   ): Promise<FactAnnouncement[]> {
     const out: FactAnnouncement[] = [];
     for (const [i, fact] of extracted.facts.entries())
-      out.push(
-        ...(await this.write(m, origin, extracted.window, fact, extracted.vectors[i]!, extracted.model)),
-      );
+      out.push(...(await this.write(m, origin, fact, extracted.vectors[i]!, extracted.model)));
     const { tenantId, agent, conversationId } = origin;
     await this.outbox.add(
       m,
@@ -156,15 +163,14 @@ export class ExtractFactsUseCase {
   private async write(
     m: EntityManager,
     origin: FactOrigin,
-    window: readonly WindowMessage[],
-    fact: ExtractedFact,
+    fact: ExtractedFactCandidate,
     vector: readonly number[],
     model: string,
   ): Promise<FactAnnouncement[]> {
     const { tenantId, agent } = origin;
     const originKey = extractedFactKey(agent, origin.keyToken, fact.content);
     // This origin already inserted it (a redelivery): its announcement is the same row again.
-    const inserted = await this.facts.findByOriginKey(m, originKey);
+    const inserted = await findFactByOriginKey(m, originKey);
     if (inserted)
       return [
         {
@@ -176,21 +182,10 @@ export class ExtractFactsUseCase {
       ];
 
     const now = await this.facts.now(m);
-    const lifetime = classifyMemoryTag(fact.category).lifetime;
-    const sourceMessageIds = factSources(fact.sourceMessageIds, window);
     // Valid time is the world's: a fact holds from when it was said, not from when it was extracted,
     // and its lifetime counts from then too.
-    const saidAt = statedAt(sourceMessageIds, window) ?? now;
-    const row = {
-      agent,
-      content: fact.content,
-      category: fact.category,
-      lifetime,
-      importance: fact.importance,
-      conversationId: origin.conversationId,
-      sourceMessageIds,
-      expiresAt: expiryOf(lifetime, saidAt),
-    };
+    const saidAt = fact.statedAt ?? now;
+    const expiresAt = extractedFactExpiry(fact, now);
     const plan = planExtractedFact(
       { category: fact.category, statedAt: saidAt },
       // In force when it was said (as ingest's dedup judges it): expiry counts from then too.
@@ -200,7 +195,7 @@ export class ExtractFactsUseCase {
     );
     if (plan.kind === 'skip') return [];
     if (plan.kind === 'update') {
-      await this.facts.update(m, plan.factId, row);
+      await restateFact(m, plan.factId, { ...fact, expiresAt });
       await this.facts.writeVector(m, tenantId, plan.factId, vector, model);
       return [
         {
@@ -211,7 +206,15 @@ export class ExtractFactsUseCase {
         },
       ];
     }
-    const factId = await this.facts.insert(m, tenantId, originKey, row, saidAt);
+    const factId = await insertFact(m, tenantId, {
+      ...fact,
+      agent,
+      origin: 'extracted',
+      originKey,
+      conversationId: origin.conversationId,
+      validFrom: saidAt,
+      expiresAt,
+    });
     await this.facts.writeVector(m, tenantId, factId, vector, model);
     const created: FactAnnouncement = {
       factId,
@@ -220,14 +223,14 @@ export class ExtractFactsUseCase {
       msgId: MsgIds.factCreated(tenantId, factId),
     };
     if (plan.kind === 'insert') return [created];
-    await this.facts.supersede(m, plan.factId, factId, saidAt);
-    const older = await this.facts.findCategory(m, plan.factId);
+    await supersedeFact(m, plan.factId, factId, { at: saidAt });
+    const older = (await findFact(m, plan.factId))!;
     return [
       created,
       {
         factId: plan.factId,
         operation: 'superseded',
-        category: older,
+        category: older.category,
         supersededBy: factId,
         msgId: MsgIds.factSuperseded(tenantId, plan.factId),
       },

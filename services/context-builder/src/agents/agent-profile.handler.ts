@@ -8,8 +8,8 @@ import {
   type PutAgentRequest,
 } from '@engram/contracts';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
-import { profileToStore } from './agent-profile';
 import { AgentProfileRepository, type StoredAgentProfile } from './agent-profile.repository';
+import { PutAgentProfileUseCase } from './put-agent-profile.use-case';
 
 type AgentProfileInit = MessageInitShape<typeof AgentProfileSchema>;
 
@@ -27,17 +27,20 @@ const asMessage = (p: StoredAgentProfile): AgentProfileInit => ({
   updatedAt: timestampFromDate(p.updatedAt),
 });
 
-/** mem.rpc.agent.put.{tenant} and mem.rpc.agent.get.{tenant}: an agent's profile. */
+/** mem.rpc.agents.put.{tenant} and mem.rpc.agents.get.{tenant}: an agent's profile. */
 @Controller()
 export class AgentProfileHandler {
-  constructor(private readonly profiles: AgentProfileRepository) {}
+  constructor(
+    private readonly putProfile: PutAgentProfileUseCase,
+    private readonly profiles: AgentProfileRepository,
+  ) {}
 
-  @HandleRpc(Rpcs.agentPut)
+  @HandleRpc(Rpcs.agentsPut)
   async put(request: PutAgentRequest, ctx: RpcCallContext): Promise<AgentProfileInit> {
-    return asMessage(await this.profiles.put(ctx.tenantId, profileToStore(request)));
+    return asMessage(await this.putProfile.put(ctx.tenantId, request));
   }
 
-  @HandleRpc(Rpcs.agentGet)
+  @HandleRpc(Rpcs.agentsGet)
   async get(request: GetAgentRequest, ctx: RpcCallContext): Promise<AgentProfileInit> {
     const profile = await this.profiles.get(ctx.tenantId, request.agent);
     if (!profile)

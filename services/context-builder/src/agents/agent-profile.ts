@@ -19,7 +19,7 @@ const text = (value: string | undefined) =>
   value === undefined || value.trim() === '' ? null : value.trim();
 
 /**
- * A mem.rpc.agent.put request as stored (it passed its rules, libs/contracts agentPutRules):
+ * A mem.rpc.agents.put request as stored (it passed its rules, libs/contracts agentPutRules):
  * texts trimmed, tools trimmed and each once. A put is the whole profile: a field left out
  * is cleared.
  */

@@ -107,7 +107,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     });
     ({ rpc, admin } = cb);
 
-    await rpc.call(Rpcs.agentPut, OPS_PROFILE, { tenantId: TENANT });
+    await rpc.call(Rpcs.agentsPut, OPS_PROFILE, { tenantId: TENANT });
     await rpc.call(
       Rpcs.workspacePut,
       {
@@ -122,7 +122,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       { tenantId: TENANT },
     );
     await rpc.call(
-      Rpcs.skillPut,
+      Rpcs.skillsPut,
       { agent: 'ops', files: [{ name: 'deploy.md', markdown: DEPLOY_SKILL }] },
       { tenantId: TENANT },
     );
@@ -380,7 +380,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
 
   it('gives a scene-memory agent (by its profile) its persona prefix, snapshot pair and latest scenes', async () => {
     await rpc.call(
-      Rpcs.agentPut,
+      Rpcs.agentsPut,
       { agent: 'ops', name: 'Ada', userName: 'Sam', tools: ['shell'], sceneMemory: true },
       { tenantId: TENANT },
     );
@@ -539,7 +539,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
       expect(layer(later, 'snapshot')[0]!.text).not.toContain('Kim asked');
       expect(layer(later, 'scenes')[0]!.sourceIds[0]).toBe(`scene:${activated[0]}`);
     } finally {
-      await rpc.call(Rpcs.agentPut, OPS_PROFILE, { tenantId: TENANT });
+      await rpc.call(Rpcs.agentsPut, OPS_PROFILE, { tenantId: TENANT });
     }
   });
 
@@ -570,7 +570,7 @@ describe('context build (real NATS, Postgres, retrieval)', () => {
     expect(layer(response, 'scenes')).toEqual([]);
 
     // A profile that says no scene memory does not undo the beings row.
-    await rpc.call(Rpcs.agentPut, { agent: 'kit', name: 'Kit', sceneMemory: false }, { tenantId: TENANT });
+    await rpc.call(Rpcs.agentsPut, { agent: 'kit', name: 'Kit', sceneMemory: false }, { tenantId: TENANT });
     const profiled = await build({ agent: 'kit', sessionKey: 'first', currentMessage: 'hi' });
     expect(layer(profiled, 'persona')).toHaveLength(1);
   });

@@ -12,7 +12,7 @@ import type {
   WorkspaceDocumentInput,
 } from '@engram/context';
 import { throughMillisecond } from '@engram/contracts';
-import type { EntityManager } from '@engram/store';
+import { factInForce, factInForceAsOf, type EntityManager } from '@engram/store';
 import type { ConversationRef } from './context-request';
 import type { AgentRow } from '../agents/agent-profile.repository';
 
@@ -49,9 +49,8 @@ const MAX_SNAPSHOT_NOTES = 200;
 /** The scenes block holds the most recently activated nodes, this many. */
 const RECENT_SCENES = 5;
 
-/** A fact in force at $2: held from then on, not closed nor expired by then. */
-const FACT_IN_FORCE_AT_2 =
-  'valid_from <= $2 AND (valid_to IS NULL OR valid_to > $2) AND (expires_at IS NULL OR expires_at > $2)';
+/** A fact (`facts f`) in force now, or, as of a past moment ($2), as it was then. */
+const factInForceThen = (asOf: boolean) => (asOf ? factInForceAsOf('f', '$2') : factInForce('f'));
 /**
  * A scene node (`m`) none of whose dates (`when`: "YYYY-MM-DD" or {date}) is after the day $3; a
  * date the being wrote as a label of its own ("Day7") places nothing, so it excludes nothing.
@@ -139,16 +138,15 @@ export class ContextSourcesRepository {
     );
     const facts: Array<{ id: string; content: string; importance: number; valid_from: Date }> =
       await manager.query(
-        `SELECT id::text, content, importance, valid_from FROM facts
-        WHERE agent = $1 AND lifetime = 'sticky' AND ${asOf ? FACT_IN_FORCE_AT_2 : 'valid_to IS NULL'}
-        ORDER BY importance DESC, valid_from DESC, id LIMIT ${MAX_STICKY_FACTS}`,
+        `SELECT f.id::text, f.content, f.importance, f.valid_from FROM facts f
+        WHERE f.agent = $1 AND f.lifetime = 'sticky' AND ${factInForceThen(asOf !== null)}
+        ORDER BY f.importance DESC, f.valid_from DESC, f.id LIMIT ${MAX_STICKY_FACTS}`,
         asOf ? [agent, asOf] : [agent],
       );
     const others: Array<{ id: string; content: string; valid_from: Date }> = await manager.query(
-      `SELECT id::text, content, valid_from FROM facts
-        WHERE agent = $1 AND lifetime <> 'sticky'
-          AND ${asOf ? FACT_IN_FORCE_AT_2 : 'valid_to IS NULL AND (expires_at IS NULL OR expires_at > now())'}
-        ORDER BY valid_from DESC, id DESC LIMIT ${MAX_RECENT_FACTS}`,
+      `SELECT f.id::text, f.content, f.valid_from FROM facts f
+        WHERE f.agent = $1 AND f.lifetime <> 'sticky' AND ${factInForceThen(asOf !== null)}
+        ORDER BY f.valid_from DESC, f.id DESC LIMIT ${MAX_RECENT_FACTS}`,
       asOf ? [agent, asOf] : [agent],
     );
     const skills: Array<{

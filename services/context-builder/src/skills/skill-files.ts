@@ -8,7 +8,7 @@ export interface SkillsWrite {
 }
 
 /**
- * Parses each file of a mem.rpc.skill.put request (which passed its rules, libs/contracts
+ * Parses each file of a mem.rpc.skills.put request (which passed its rules, libs/contracts
  * skillPutRules): a file that is not a valid skill (bad front matter, a bad pattern, a
  * skill name another file of the request already took) is rejected with its reason, the
  * others are stored.

@@ -6,21 +6,18 @@ import {
   type PutSkillsResponseSchema,
 } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
-import { skillsWrite } from './skill-files';
-import { SkillsRepository } from './skills.repository';
+import { PutSkillsUseCase } from './put-skills.use-case';
 
-/** mem.rpc.skill.put.{tenant}: an agent's skills, from markdown files with YAML front matter. */
+/** mem.rpc.skills.put.{tenant}: an agent's skills, from markdown files with YAML front matter. */
 @Controller()
 export class SkillsHandler {
-  constructor(private readonly skills: SkillsRepository) {}
+  constructor(private readonly putSkills: PutSkillsUseCase) {}
 
-  @HandleRpc(Rpcs.skillPut)
-  async put(
+  @HandleRpc(Rpcs.skillsPut)
+  put(
     request: PutSkillsRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof PutSkillsResponseSchema>> {
-    const write = skillsWrite(request);
-    await this.skills.put(ctx.tenantId, write.agent, write.skills);
-    return { stored: write.skills.map((s) => s.name), rejected: write.rejected };
+    return this.putSkills.put(ctx.tenantId, request);
   }
 }

@@ -17,7 +17,7 @@ triggers:
 Run the pipeline, then watch the dashboards.
 `;
 
-/** mem.rpc.agent.{put,get}, mem.rpc.workspace.put and mem.rpc.skill.put against real NATS and Postgres. */
+/** mem.rpc.agents.{put,get}, mem.rpc.workspace.put and mem.rpc.skills.put against real NATS and Postgres. */
 describe('agent profiles, workspace documents and skills (real Postgres and NATS)', () => {
   let cb: ServiceUnderTest;
   let rpc: RpcClient;
@@ -58,7 +58,7 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
   describe('agent profile', () => {
     it('stores a profile for a tenant that never wrote before, and reads it back', async () => {
       const put = await rpc.call(
-        Rpcs.agentPut,
+        Rpcs.agentsPut,
         {
           agent: 'helper',
           name: 'Gerty',
@@ -81,7 +81,7 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
       });
       expect((await admin.query(`SELECT tenant_id FROM tenants WHERE tenant_id = 'acme'`)).rowCount).toBe(1);
 
-      const got = await rpc.call(Rpcs.agentGet, { agent: 'helper' }, { tenantId: 'acme' });
+      const got = await rpc.call(Rpcs.agentsGet, { agent: 'helper' }, { tenantId: 'acme' });
       expect(got).toMatchObject({
         agent: 'helper',
         name: 'Gerty',
@@ -98,17 +98,21 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
 
     it('replaces the whole profile on a put; the same put again changes nothing', async () => {
       const first = await rpc.call(
-        Rpcs.agentPut,
+        Rpcs.agentsPut,
         { agent: 'helper2', name: 'Ada', job: 'coder', tools: ['shell'] },
         { tenantId: 'acme' },
       );
       const again = await rpc.call(
-        Rpcs.agentPut,
+        Rpcs.agentsPut,
         { agent: 'helper2', name: 'Ada', job: 'coder', tools: ['shell'] },
         { tenantId: 'acme' },
       );
       expect(again.updatedAt).toEqual(first.updatedAt);
-      const replaced = await rpc.call(Rpcs.agentPut, { agent: 'helper2', name: 'Ada' }, { tenantId: 'acme' });
+      const replaced = await rpc.call(
+        Rpcs.agentsPut,
+        { agent: 'helper2', name: 'Ada' },
+        { tenantId: 'acme' },
+      );
       expect(replaced.job).toBeUndefined();
       expect(replaced.tools).toEqual([]);
       const row = (
@@ -120,22 +124,22 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
     });
 
     it('answers NOT_FOUND for an agent without a profile, and for another tenant’s agent', async () => {
-      expect((await failureOf(Rpcs.agentGet, { agent: 'nobody' })).code).toBe('NOT_FOUND');
-      expect((await failureOf(Rpcs.agentGet, { agent: 'helper' }, 'globex')).code).toBe('NOT_FOUND');
+      expect((await failureOf(Rpcs.agentsGet, { agent: 'nobody' })).code).toBe('NOT_FOUND');
+      expect((await failureOf(Rpcs.agentsGet, { agent: 'helper' }, 'globex')).code).toBe('NOT_FOUND');
     });
 
     it('refuses an invalid agent token or tool name with a structured error, and stores nothing', async () => {
       const agents = async () =>
         (await admin.query(`SELECT count(*)::int AS n FROM agents`)).rows[0].n as number;
       const before = await agents();
-      const error = await failureOf(Rpcs.agentPut, { agent: 'bad agent', tools: ['web search'] });
+      const error = await failureOf(Rpcs.agentsPut, { agent: 'bad agent', tools: ['web search'] });
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.details['fieldViolations']).toEqual([
         { field: 'agent', description: expect.stringMatching(/agent must be 1-64 letters/) },
         { field: 'tools', description: expect.stringMatching(/"web search"/) },
       ]);
       expect(await agents()).toBe(before);
-      expect(await failureOf(Rpcs.agentGet, { agent: 'a.b' })).toMatchObject({
+      expect(await failureOf(Rpcs.agentsGet, { agent: 'a.b' })).toMatchObject({
         code: 'INVALID_ARGUMENT',
         details: {
           fieldViolations: [{ field: 'agent', description: expect.stringMatching(/\(got "a\.b"\)$/) }],
@@ -195,7 +199,7 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
 
     it('keeps one tenant’s documents, skills and profiles from another', async () => {
       await rpc.call(
-        Rpcs.skillPut,
+        Rpcs.skillsPut,
         { agent: 'helper', files: [{ name: 'deploy.md', markdown: DEPLOY_SKILL }] },
         { tenantId: 'acme' },
       );
@@ -275,7 +279,7 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
         { name: 'bad-pattern.md', markdown: '---\ntriggers:\n  patterns: ["deploy("]\n---\nBody' },
         { name: 'notes.md', markdown: 'Plain notes, no front matter.' },
       ];
-      const reply = await rpc.call(Rpcs.skillPut, { agent: 'helper', files }, { tenantId: 'acme' });
+      const reply = await rpc.call(Rpcs.skillsPut, { agent: 'helper', files }, { tenantId: 'acme' });
       expect(reply.stored).toEqual(['deploy', 'notes']);
       expect(reply.rejected).toMatchObject([
         { name: 'broken.md', reason: expect.stringMatching(/^invalid YAML front matter: /) },
@@ -307,13 +311,13 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
         },
       ]);
 
-      await rpc.call(Rpcs.skillPut, { agent: 'helper', files }, { tenantId: 'acme' });
+      await rpc.call(Rpcs.skillsPut, { agent: 'helper', files }, { tenantId: 'acme' });
       expect(await skillRows()).toEqual(stored);
     });
 
     it('rejects a second file naming the same skill, and refuses a bad request as a whole', async () => {
       const reply = await rpc.call(
-        Rpcs.skillPut,
+        Rpcs.skillsPut,
         {
           agent: 'helper',
           files: [
@@ -330,7 +334,7 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
       const skills = async () =>
         (await admin.query(`SELECT count(*)::int AS n FROM skills`)).rows[0].n as number;
       const before = await skills();
-      const error = await failureOf(Rpcs.skillPut, {
+      const error = await failureOf(Rpcs.skillsPut, {
         agent: 'helper',
         files: [
           { name: 'fine.md', markdown: '---\nname: fine\n---\nFine' },
@@ -342,7 +346,7 @@ describe('agent profiles, workspace documents and skills (real Postgres and NATS
         { field: 'files[1].name', description: 'files[1].name is empty' },
       ]);
       expect(await skills()).toBe(before);
-      const both = await failureOf(Rpcs.skillPut, { agent: '', files: [{ name: '', markdown: 'x' }] });
+      const both = await failureOf(Rpcs.skillsPut, { agent: '', files: [{ name: '', markdown: 'x' }] });
       expect((both.details['fieldViolations'] as Array<{ field: string }>).map((v) => v.field)).toEqual([
         'agent',
         'files[0].name',

@@ -31,7 +31,7 @@ export interface RoutedModel {
  */
 @Injectable()
 export class ModelRouter implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('ModelRouter');
+  private readonly logger = new Logger(ModelRouter.name);
   private readonly routes = new Map<string, RoutedModel>();
   private readonly clients = new Map<string, OpenAiCompatibleClient>();
   private catalog!: ModelCatalog;

@@ -10,7 +10,7 @@ export class IngestTurnsConsumer {
 
   @ConsumeEventBatches(Consumers.ingestTurns)
   async handle(deliveries: Delivery<TurnEvent>[]): Promise<void> {
-    const outcomes = await this.ingestTurns.execute(
+    const outcomes = await this.ingestTurns.ingest(
       deliveries.map((d) => ({
         event: d.message,
         envelope: { subject: d.subject, streamSequence: d.streamSequence, receivedAt: d.receivedAt },

@@ -219,7 +219,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       envelope: { subject: 'mem.turn.initech.helper', streamSequence: seq, receivedAt: new Date() },
       traceContext: ROOT_CONTEXT,
     });
-    const outcomes = await app.get(IngestTurnsUseCase).execute([incoming(900_001), incoming(900_002)]);
+    const outcomes = await app.get(IngestTurnsUseCase).ingest([incoming(900_001), incoming(900_002)]);
     expect(outcomes).toEqual([{ kind: 'stored' }, { kind: 'stored' }]);
     expect(await messagesOf('initech', 'chat-twice')).toHaveLength(2);
     expect(await sql(`SELECT message_count FROM conversations WHERE session_key = 'chat-twice'`)).toEqual([
@@ -247,7 +247,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       ],
     };
     const useCase = app.get(IngestTurnsUseCase);
-    expect(await useCase.execute([incoming(first, 900_020, false)])).toEqual([{ kind: 'stored' }]);
+    expect(await useCase.ingest([incoming(first, 900_020, false)])).toEqual([{ kind: 'stored' }]);
     const before = await messagesOf('initech', 'chat-redelivered');
 
     // As after a crash between the commit and the ack: the same turn again, with one not stored yet.
@@ -256,7 +256,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       sessionKey: 'chat-redelivered',
       messages: [{ role: 'user', content: 'ok' }],
     };
-    expect(await useCase.execute([incoming(first, 900_020, true), incoming(second, 900_021, true)])).toEqual([
+    expect(await useCase.ingest([incoming(first, 900_020, true), incoming(second, 900_021, true)])).toEqual([
       { kind: 'stored' },
       { kind: 'stored' },
     ]);
@@ -290,7 +290,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       envelope: { subject: 'mem.turn.initech.helper', streamSequence: seq, receivedAt: new Date() },
       traceContext: ROOT_CONTEXT,
     });
-    await app.get(IngestTurnsUseCase).execute([
+    await app.get(IngestTurnsUseCase).ingest([
       incoming(
         {
           turnId: 'a',
@@ -481,7 +481,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
   it('refuses a tenant settings set that sets nothing, naming the field, and changes nothing', async () => {
     const failure = await app
       .get(RpcClient)
-      .call(Rpcs.tenantSettingsSet, {}, { tenantId: 'unset' })
+      .call(Rpcs.tenantSettingsUpdate, {}, { tenantId: 'unset' })
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({
       code: 'INVALID_ARGUMENT',
@@ -498,7 +498,7 @@ describe('ingest (real Postgres and NATS JetStream)', () => {
       memoryEnabled: true,
     });
     expect(
-      await rpc.call(Rpcs.tenantSettingsSet, { memoryEnabled: false }, { tenantId: 'quiet' }),
+      await rpc.call(Rpcs.tenantSettingsUpdate, { memoryEnabled: false }, { tenantId: 'quiet' }),
     ).toMatchObject({ tenantId: 'quiet', memoryEnabled: false });
     await publish('mem.turn.quiet.helper', {
       turnId: 'q-1',

@@ -84,7 +84,7 @@ const rowKey = (conversationId: string, turnId: string, position: number) =>
  */
 @Injectable()
 export class IngestTurnsUseCase {
-  private readonly logger = new Logger('IngestTurns');
+  private readonly logger = new Logger(IngestTurnsUseCase.name);
 
   constructor(
     private readonly transactions: TenantTransactions,
@@ -94,7 +94,7 @@ export class IngestTurnsUseCase {
     @Inject(INGEST_CONFIG) private readonly config: IngestConfig,
   ) {}
 
-  async execute(incoming: readonly IncomingTurn[]): Promise<TurnOutcome[]> {
+  async ingest(incoming: readonly IncomingTurn[]): Promise<TurnOutcome[]> {
     const outcomes: TurnOutcome[] = new Array(incoming.length);
     const valid: ValidTurn[] = [];
     const duplicates: Array<{ index: number; of: number }> = [];

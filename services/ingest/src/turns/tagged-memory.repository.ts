@@ -7,7 +7,14 @@ import {
   type FactCategory,
   type FactLifetime,
 } from '@engram/memory-core';
-import { lockFactWriters, openFactsSharingWords, renewFact, type EntityManager } from '@engram/store';
+import {
+  findFactsByOriginKeys,
+  insertFactOnce,
+  lockFactWriters,
+  openFactsSharingWords,
+  renewFact,
+  type EntityManager,
+} from '@engram/store';
 
 /** A fact stated by a [MEMORY:type] tag in one stored message. */
 export interface TaggedFact {
@@ -92,17 +99,15 @@ export class TaggedMemoryRepository {
 
   /** Facts already recorded from these tags (for a turn stored by an earlier delivery). */
   async findRecordedFacts(manager: EntityManager, facts: readonly TaggedFact[]): Promise<RecordedFact[]> {
-    if (facts.length === 0) return [];
-    const rows: Array<{ id: string; agent: string; category: FactCategory; message_id: string }> =
-      await manager.query(
-        `SELECT id, agent, category, source_message_ids[1] AS message_id FROM facts WHERE origin_key = ANY($1::text[])`,
-        [facts.map((f) => tagOriginKey(f.messageId, f.tagIndex))],
-      );
+    const rows = await findFactsByOriginKeys(
+      manager,
+      facts.map((f) => tagOriginKey(f.messageId, f.tagIndex)),
+    );
     return rows.map((r) => ({
-      id: String(r.id),
+      id: r.id,
       agent: r.agent,
       category: r.category,
-      messageId: String(r.message_id),
+      messageId: r.sourceMessageIds[0]!,
     }));
   }
 
@@ -138,7 +143,8 @@ export class TaggedMemoryRepository {
     );
   }
 
-  private async insertFact(
+  /** The tag's fact, unless an earlier delivery inserted it (null then). */
+  private insertFact(
     manager: EntityManager,
     tenantId: string,
     fact: TaggedFact,
@@ -146,26 +152,18 @@ export class TaggedMemoryRepository {
     lifetime: FactLifetime,
     expiresAt: Date | null,
   ): Promise<string | null> {
-    const rows: Array<{ id: string }> = await manager.query(
-      `INSERT INTO facts (tenant_id, agent, content, category, lifetime, importance, origin, origin_key,
-                          conversation_id, source_message_ids, valid_from, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'tag', $7, $8, ARRAY[$9::bigint], $10, $11)
-       ON CONFLICT (tenant_id, origin_key) DO NOTHING
-       RETURNING id`,
-      [
-        tenantId,
-        fact.agent,
-        fact.content,
-        category,
-        lifetime,
-        DEFAULT_IMPORTANCE[category],
-        tagOriginKey(fact.messageId, fact.tagIndex),
-        fact.conversationId,
-        fact.messageId,
-        fact.statedAt.toISOString(),
-        expiresAt?.toISOString() ?? null,
-      ],
-    );
-    return rows[0] ? String(rows[0].id) : null;
+    return insertFactOnce(manager, tenantId, {
+      agent: fact.agent,
+      content: fact.content,
+      category,
+      lifetime,
+      importance: DEFAULT_IMPORTANCE[category],
+      origin: 'tag',
+      originKey: tagOriginKey(fact.messageId, fact.tagIndex),
+      conversationId: fact.conversationId,
+      sourceMessageIds: [fact.messageId],
+      validFrom: fact.statedAt,
+      expiresAt,
+    });
   }
 }

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { NormalizedMessage, NormalizedTurn } from '@engram/memory-core';
-import type { EntityManager } from '@engram/store';
+import type { EntityManager, MessageRow } from '@engram/store';
 
 /** A message row as written: the natural key and the id Postgres gave it. */
-export interface StoredMessageRow {
-  readonly id: string;
-  readonly conversationId: string;
-  readonly turnId: string;
-  readonly position: number;
-}
+export type StoredMessageRow = Pick<MessageRow, 'id' | 'conversationId' | 'turnId' | 'position'>;
 
 /** Leaves out the rows an earlier delivery stored (one probe of the unique index each). */
 const SKIP_STORED = `WHERE NOT EXISTS (SELECT FROM messages m WHERE m.conversation_id = v.conversation_id

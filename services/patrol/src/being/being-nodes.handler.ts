@@ -1,17 +1,17 @@
 import { Controller } from '@nestjs/common';
 import { Rpcs, type PinNodeRequest } from '@engram/contracts';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
-import { BeingNodesRepository } from './being-nodes.repository';
+import { PinNodeUseCase } from './pin-node.use-case';
 import { toSceneNode, type SceneNodeInit } from './scene-node';
 
-/** mem.rpc.being.node.pin.{tenant}: a pinned scene never dies. */
+/** mem.rpc.being.nodes.pin.{tenant}: a pinned scene never dies. */
 @Controller()
 export class BeingNodesHandler {
-  constructor(private readonly nodes: BeingNodesRepository) {}
+  constructor(private readonly pinNode: PinNodeUseCase) {}
 
-  @HandleRpc(Rpcs.beingNodePin)
+  @HandleRpc(Rpcs.beingNodesPin)
   async pin(request: PinNodeRequest, ctx: RpcCallContext): Promise<SceneNodeInit> {
-    const row = await this.nodes.pin(ctx.tenantId, request.agent, request.nodeId, request.pinned);
+    const row = await this.pinNode.pin(ctx.tenantId, request);
     if (!row)
       throw RpcError.notFound(`agent "${request.agent}" has no node ${request.nodeId}`, {
         agent: request.agent,

@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import {
   Rpcs,
-  timestampDate,
   type AddNoteRequest,
   type AddSceneRequest,
   type AddSceneResponseSchema,
@@ -10,42 +9,42 @@ import {
   type MarkNotesReadRequest,
   type MarkNotesReadResponseSchema,
   type MessageInitShape,
-  type NoteKind,
 } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
 import { toBeingNote, type BeingNoteInit } from './being-note';
 import { BeingNotesRepository } from './being-notes.repository';
-import { sceneNoteOf } from './scene-notes';
+import { AddNoteUseCase } from './add-note.use-case';
+import { AddSceneUseCase } from './add-scene.use-case';
+import { ReadNotesUseCase } from './read-notes.use-case';
 
 /** Notes a list answers when the request names no limit. */
 export const DEFAULT_NOTES_LIMIT = 100;
 
 /**
- * mem.rpc.being.scene.add, .note.add, .notes.list and .notes.read (each .{tenant}): what a
+ * mem.rpc.being.scenes.add, .note.add, .notes.list and .notes.read (each .{tenant}): what a
  * being writes down between patrols, and which of its notes it has read.
  */
 @Controller()
 export class BeingNotesHandler {
-  constructor(private readonly notes: BeingNotesRepository) {}
+  constructor(
+    private readonly scenes: AddSceneUseCase,
+    private readonly newNotes: AddNoteUseCase,
+    private readonly reads: ReadNotesUseCase,
+    private readonly notes: BeingNotesRepository,
+  ) {}
 
-  @HandleRpc(Rpcs.beingSceneAdd)
+  @HandleRpc(Rpcs.beingScenesAdd)
   async addScene(
     request: AddSceneRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof AddSceneResponseSchema>> {
-    const note = sceneNoteOf(request);
-    const noteId = await this.notes.addScene(ctx.tenantId, request.agent, note);
+    const { note, noteId } = await this.scenes.add(ctx.tenantId, request);
     return { noteId, parseFailed: note.parseFailed, problems: [...note.problems] };
   }
 
-  @HandleRpc(Rpcs.beingNoteAdd)
+  @HandleRpc(Rpcs.beingNotesAdd)
   async addNote(request: AddNoteRequest, ctx: RpcCallContext): Promise<BeingNoteInit> {
-    const row = await this.notes.add(ctx.tenantId, request.agent, {
-      kind: (request.kind || 'note') as Exclude<NoteKind, 'scene'>,
-      content: request.content,
-      dueAt: request.dueAt ? timestampDate(request.dueAt) : null,
-    });
-    return toBeingNote(row);
+    return toBeingNote(await this.newNotes.add(ctx.tenantId, request));
   }
 
   @HandleRpc(Rpcs.beingNotesList)
@@ -66,6 +65,6 @@ export class BeingNotesHandler {
     request: MarkNotesReadRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof MarkNotesReadResponseSchema>> {
-    return { marked: await this.notes.markRead(ctx.tenantId, request.agent, request.noteIds) };
+    return { marked: await this.reads.read(ctx.tenantId, request) };
   }
 }

@@ -12,7 +12,7 @@ const BREAD = {
   feeling: 'warm',
 };
 
-/** mem.rpc.being.scene.add, .note.add, .notes.list and .notes.read against real NATS and Postgres. */
+/** mem.rpc.being.scenes.add, .note.add, .notes.list and .notes.read against real NATS and Postgres. */
 describe('a being’s notes (real Postgres and NATS)', () => {
   let patrol: ServiceUnderTest;
   let rpc: RpcClient;
@@ -22,7 +22,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
   const noteRow = async (id: string) =>
     (await patrol.sql<Record<string, unknown>>(`SELECT * FROM notes WHERE id = $1`, [id]))[0];
   const addNote = (agent: string, content: string, kind = '', tenantId = 'acme') =>
-    rpc.call(Rpcs.beingNoteAdd, { agent, kind, content }, { tenantId });
+    rpc.call(Rpcs.beingNotesAdd, { agent, kind, content }, { tenantId });
 
   beforeAll(async () => {
     patrol = await startServiceUnderTest({
@@ -41,7 +41,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
     it('stores a parsed scene with its importance, themes and emotion, and makes the agent a being', async () => {
       const text = JSON.stringify(BREAD);
       const reply = await rpc.call(
-        Rpcs.beingSceneAdd,
+        Rpcs.beingScenesAdd,
         {
           agent: 'mia',
           scene: text,
@@ -76,7 +76,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
 
     it('keeps a scene given no importance or emotion as such: null, for the patrol to default', async () => {
       const reply = await rpc.call(
-        Rpcs.beingSceneAdd,
+        Rpcs.beingScenesAdd,
         { agent: 'mia', scene: JSON.stringify({ action: 'walked', actors: ['me'] }) },
         { tenantId: 'acme' },
       );
@@ -86,7 +86,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
     it('keeps a scene that does not parse, marked [PARSE_FAILED], and says why', async () => {
       const broken = '{"actors": [], "when": [""]}';
       const reply = await rpc.call(
-        Rpcs.beingSceneAdd,
+        Rpcs.beingScenesAdd,
         { agent: 'mia', scene: broken, themes: ['lost'] },
         { tenantId: 'acme' },
       );
@@ -102,7 +102,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
       });
 
       const notJson = await rpc.call(
-        Rpcs.beingSceneAdd,
+        Rpcs.beingScenesAdd,
         { agent: 'mia', scene: 'we baked' },
         { tenantId: 'acme' },
       );
@@ -112,7 +112,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
 
     it('refuses an empty scene or a bad importance with INVALID_ARGUMENT naming the field, storing nothing', async () => {
       const before = await patrol.count(`SELECT count(*) AS n FROM notes`);
-      const error = await failureOf(Rpcs.beingSceneAdd, {
+      const error = await failureOf(Rpcs.beingScenesAdd, {
         agent: 'mia',
         scene: ' ',
         emotion: { valence: 3 },
@@ -134,7 +134,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
       expect(plain.createdAt).toBeDefined();
       const due = new Date('2026-12-24T18:00:00Z');
       const reminder = await rpc.call(
-        Rpcs.beingNoteAdd,
+        Rpcs.beingNotesAdd,
         { agent: 'ada', kind: 'reminder', content: 'call Mia', dueAt: timestampFromDate(due) },
         { tenantId: 'acme' },
       );
@@ -146,7 +146,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
     });
 
     it('refuses a scene or unknown kind on note.add, naming the field', async () => {
-      const error = await failureOf(Rpcs.beingNoteAdd, { agent: 'ada', kind: 'diary', content: 'x' });
+      const error = await failureOf(Rpcs.beingNotesAdd, { agent: 'ada', kind: 'diary', content: 'x' });
       expect(error).toMatchObject({
         code: 'INVALID_ARGUMENT',
         details: {
@@ -174,7 +174,7 @@ describe('a being’s notes (real Postgres and NATS)', () => {
         ids[content] = (await addNote('lister', content, kind)).id;
       ids['scene'] = (
         await rpc.call(
-          Rpcs.beingSceneAdd,
+          Rpcs.beingScenesAdd,
           { agent: 'lister', scene: JSON.stringify(BREAD) },
           { tenantId: 'acme' },
         )

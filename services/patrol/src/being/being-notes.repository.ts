@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NoteKind } from '@engram/contracts';
-import { ensureBeing, TenantTransactions } from '@engram/store';
+import { TenantTransactions, type EntityManager } from '@engram/store';
 import { NOTE_COLUMNS, type NoteRow } from './being-note';
 import type { SceneNoteRecord } from './scene-notes';
 
@@ -17,44 +17,47 @@ export interface NotesQuery {
   readonly limit: number;
 }
 
-/** A being's notes (table notes): scene notes for the patrol, and notes, TODOs, reminders, knowledge. */
+/**
+ * A being's notes (table notes): scene notes for the patrol, and notes, TODOs, reminders,
+ * knowledge. Writes run in the caller's tenant transaction (WriteBeingNotesUseCase); `list` is a
+ * plain read in a transaction of its own.
+ */
 @Injectable()
 export class BeingNotesRepository {
   constructor(private readonly transactions: TenantTransactions) {}
 
-  /** Stores a scene note (parsed or not), making the agent a being first; answers its id. */
-  addScene(tenantId: string, agent: string, note: SceneNoteRecord): Promise<string> {
-    return this.transactions.run(tenantId, async (manager) => {
-      await ensureBeing(manager, tenantId, agent);
-      const rows: Array<{ id: string }> = await manager.query(
-        `INSERT INTO notes (tenant_id, agent, kind, content, scene, importance, themes, emotion, parse_failed)
-         VALUES ($1, $2, 'scene', $3, $4::jsonb, $5, $6::text[], $7::jsonb, $8)
-         RETURNING id::text AS id`,
-        [
-          tenantId,
-          agent,
-          note.content,
-          note.scene && JSON.stringify(note.scene),
-          note.importance,
-          note.themes,
-          note.emotion && JSON.stringify(note.emotion),
-          note.parseFailed,
-        ],
-      );
-      return rows[0]!.id;
-    });
+  /** Stores a scene note (parsed or not); answers its id. */
+  async addScene(
+    manager: EntityManager,
+    tenantId: string,
+    agent: string,
+    note: SceneNoteRecord,
+  ): Promise<string> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `INSERT INTO notes (tenant_id, agent, kind, content, scene, importance, themes, emotion, parse_failed)
+       VALUES ($1, $2, 'scene', $3, $4::jsonb, $5, $6::text[], $7::jsonb, $8)
+       RETURNING id::text AS id`,
+      [
+        tenantId,
+        agent,
+        note.content,
+        note.scene && JSON.stringify(note.scene),
+        note.importance,
+        note.themes,
+        note.emotion && JSON.stringify(note.emotion),
+        note.parseFailed,
+      ],
+    );
+    return rows[0]!.id;
   }
 
-  add(tenantId: string, agent: string, note: NewNote): Promise<NoteRow> {
-    return this.transactions.run(tenantId, async (manager) => {
-      await ensureBeing(manager, tenantId, agent);
-      const rows: NoteRow[] = await manager.query(
-        `INSERT INTO notes (tenant_id, agent, kind, content, due_at) VALUES ($1, $2, $3, $4, $5)
-         RETURNING ${NOTE_COLUMNS}`,
-        [tenantId, agent, note.kind, note.content, note.dueAt],
-      );
-      return rows[0]!;
-    });
+  async add(manager: EntityManager, tenantId: string, agent: string, note: NewNote): Promise<NoteRow> {
+    const rows: NoteRow[] = await manager.query(
+      `INSERT INTO notes (tenant_id, agent, kind, content, due_at) VALUES ($1, $2, $3, $4, $5)
+       RETURNING ${NOTE_COLUMNS}`,
+      [tenantId, agent, note.kind, note.content, note.dueAt],
+    );
+    return rows[0]!;
   }
 
   /** Newest first. */
@@ -73,17 +76,15 @@ export class BeingNotesRepository {
   }
 
   /** Marks the being's unread notes among `ids` read; answers how many were unread. */
-  markRead(tenantId: string, agent: string, ids: readonly string[]): Promise<number> {
-    return this.transactions.run(tenantId, async (manager) => {
-      const rows: Array<{ marked: number }> = await manager.query(
-        `WITH marked AS (
-           UPDATE notes SET read_at = now()
-            WHERE agent = $1 AND id = ANY($2::bigint[]) AND read_at IS NULL
-           RETURNING 1)
-         SELECT count(*)::int AS marked FROM marked`,
-        [agent, ids],
-      );
-      return rows[0]!.marked;
-    });
+  async markRead(manager: EntityManager, agent: string, ids: readonly string[]): Promise<number> {
+    const rows: Array<{ marked: number }> = await manager.query(
+      `WITH marked AS (
+         UPDATE notes SET read_at = now()
+          WHERE agent = $1 AND id = ANY($2::bigint[]) AND read_at IS NULL
+         RETURNING 1)
+       SELECT count(*)::int AS marked FROM marked`,
+      [agent, ids],
+    );
+    return rows[0]!.marked;
   }
 }

@@ -15,6 +15,10 @@ import {
 } from '@engram/contracts';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { BeingProfileRepository, type SoulRow } from './being-profile.repository';
+import { PutPartnerRuleUseCase } from './put-partner-rule.use-case';
+import { PutPreferenceUseCase } from './put-preference.use-case';
+import { PutRelationshipUseCase } from './put-relationship.use-case';
+import { PutSoulUseCase } from './put-soul.use-case';
 
 type SoulInit = MessageInitShape<typeof SoulSchema>;
 
@@ -28,50 +32,46 @@ const toSoul = (s: SoulRow): SoulInit => ({
 });
 
 /**
- * mem.rpc.being.rule.put, .relationship.put, .preference.put, .soul.put and mem.rpc.being.get
+ * mem.rpc.being.rules.put, .relationship.put, .preference.put, .soul.put and mem.rpc.being.get
  * (each .{tenant}): who a being is and what it knows of its partner, and the state of its memory.
  */
 @Controller()
 export class BeingProfileHandler {
-  constructor(private readonly profile: BeingProfileRepository) {}
+  constructor(
+    private readonly partnerRules: PutPartnerRuleUseCase,
+    private readonly relationships: PutRelationshipUseCase,
+    private readonly preferences: PutPreferenceUseCase,
+    private readonly souls: PutSoulUseCase,
+    private readonly profile: BeingProfileRepository,
+  ) {}
 
-  @HandleRpc(Rpcs.beingRulePut)
+  @HandleRpc(Rpcs.beingRulesPut)
   putRule(
     request: PutPartnerRuleRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof PartnerRuleSchema>> {
-    return this.profile.putRule(ctx.tenantId, request.agent, request.rule, request.enabled);
+    return this.partnerRules.put(ctx.tenantId, request);
   }
 
-  @HandleRpc(Rpcs.beingRelationshipPut)
+  @HandleRpc(Rpcs.beingRelationshipsPut)
   putRelationship(
     request: PutRelationshipRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof RelationshipSchema>> {
-    const { person, relation, notes } = request;
-    return this.profile.putRelationship(ctx.tenantId, request.agent, { person, relation, notes });
+    return this.relationships.put(ctx.tenantId, request);
   }
 
-  @HandleRpc(Rpcs.beingPreferencePut)
+  @HandleRpc(Rpcs.beingPreferencesPut)
   putPreference(
     request: PutPreferenceRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof PreferenceSchema>> {
-    const { key, value } = request;
-    return this.profile.putPreference(ctx.tenantId, request.agent, { key, value });
+    return this.preferences.put(ctx.tenantId, request);
   }
 
   @HandleRpc(Rpcs.beingSoulPut)
   async putSoul(request: PutSoulRequest, ctx: RpcCallContext): Promise<SoulInit> {
-    const soul = await this.profile.putSoul(ctx.tenantId, request.agent, {
-      personality: request.personality,
-      voice: request.voice,
-      values: request.values,
-      backstory: request.backstory,
-      inner_world: request.innerWorld,
-      examples: request.examples,
-    });
-    return toSoul(soul);
+    return toSoul(await this.souls.put(ctx.tenantId, request));
   }
 
   @HandleRpc(Rpcs.beingGet)
@@ -88,7 +88,7 @@ export class BeingProfileHandler {
         id: c.id,
         name: c.name,
         root: c.root ?? '',
-        parentId: c.parent_id,
+        parentId: c.parentId,
         active: c.active,
         dying: c.dying,
         dead: c.dead,

@@ -7,7 +7,7 @@ import { PatrolModule } from '../patrol.module';
 
 /**
  * mem.rpc.being.{rule,relationship,preference,soul}.put, mem.rpc.being.get and
- * mem.rpc.being.node.pin against real NATS and Postgres.
+ * mem.rpc.being.nodes.pin against real NATS and Postgres.
  */
 describe('a being’s profile, its state and pinned scenes (real Postgres and NATS)', () => {
   let patrol: ServiceUnderTest;
@@ -72,7 +72,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
 
     it('puts a partner rule by its text: the same again changes nothing, a new enabled moves updated_at', async () => {
       const first = await rpc.call(
-        Rpcs.beingRulePut,
+        Rpcs.beingRulesPut,
         { agent: 'mia', rule: 'No calls after 22:00', enabled: true },
         acme,
       );
@@ -83,7 +83,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
 
       expect(
         await rpc.call(
-          Rpcs.beingRulePut,
+          Rpcs.beingRulesPut,
           { agent: 'mia', rule: 'No calls after 22:00', enabled: true },
           acme,
         ),
@@ -91,7 +91,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
       expect(await at()).toEqual(t0);
 
       const off = await rpc.call(
-        Rpcs.beingRulePut,
+        Rpcs.beingRulesPut,
         { agent: 'mia', rule: 'No calls after 22:00', enabled: false },
         acme,
       );
@@ -99,7 +99,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
       expect((await at()).getTime()).toBeGreaterThan(t0.getTime());
 
       const other = await rpc.call(
-        Rpcs.beingRulePut,
+        Rpcs.beingRulesPut,
         { agent: 'mia', rule: 'Speak German', enabled: true },
         acme,
       );
@@ -109,17 +109,17 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
 
     it('puts a relationship by person and a preference by key', async () => {
       const rel = { agent: 'mia', person: 'Ada', relation: 'sister', notes: 'bakes on Sundays' };
-      expect(await rpc.call(Rpcs.beingRelationshipPut, rel, acme)).toMatchObject({
+      expect(await rpc.call(Rpcs.beingRelationshipsPut, rel, acme)).toMatchObject({
         person: 'Ada',
         relation: 'sister',
         notes: 'bakes on Sundays',
       });
       const at = () => updatedAt('relationships', `agent = 'mia' AND person = 'Ada'`, []);
       const t0 = await at();
-      await rpc.call(Rpcs.beingRelationshipPut, rel, acme);
+      await rpc.call(Rpcs.beingRelationshipsPut, rel, acme);
       expect(await at()).toEqual(t0);
       expect(
-        await rpc.call(Rpcs.beingRelationshipPut, { ...rel, notes: 'moved to Porto' }, acme),
+        await rpc.call(Rpcs.beingRelationshipsPut, { ...rel, notes: 'moved to Porto' }, acme),
       ).toMatchObject({
         relation: 'sister',
         notes: 'moved to Porto',
@@ -127,13 +127,13 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
       expect((await at()).getTime()).toBeGreaterThan(t0.getTime());
       expect(await patrol.count(`SELECT count(*) AS n FROM relationships WHERE agent = 'mia'`)).toBe(1);
 
-      await rpc.call(Rpcs.beingPreferencePut, { agent: 'mia', key: 'units', value: 'metric' }, acme);
+      await rpc.call(Rpcs.beingPreferencesPut, { agent: 'mia', key: 'units', value: 'metric' }, acme);
       const pref = () => updatedAt('user_preferences', `agent = 'mia' AND key = 'units'`, []);
       const p0 = await pref();
-      await rpc.call(Rpcs.beingPreferencePut, { agent: 'mia', key: 'units', value: 'metric' }, acme);
+      await rpc.call(Rpcs.beingPreferencesPut, { agent: 'mia', key: 'units', value: 'metric' }, acme);
       expect(await pref()).toEqual(p0);
       expect(
-        await rpc.call(Rpcs.beingPreferencePut, { agent: 'mia', key: 'units', value: 'imperial' }, acme),
+        await rpc.call(Rpcs.beingPreferencesPut, { agent: 'mia', key: 'units', value: 'imperial' }, acme),
       ).toMatchObject({
         key: 'units',
         value: 'imperial',
@@ -163,13 +163,13 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
     });
 
     it('refuses a bad field of each put with INVALID_ARGUMENT naming it', async () => {
-      expect(await violations(Rpcs.beingRulePut, { agent: 'mia', rule: '' })).toEqual([
+      expect(await violations(Rpcs.beingRulesPut, { agent: 'mia', rule: '' })).toEqual([
         { field: 'rule', description: 'rule is required' },
       ]);
-      expect(await violations(Rpcs.beingRelationshipPut, { agent: 'mia', person: ' ' })).toEqual([
+      expect(await violations(Rpcs.beingRelationshipsPut, { agent: 'mia', person: ' ' })).toEqual([
         { field: 'person', description: 'person is required' },
       ]);
-      expect(await violations(Rpcs.beingPreferencePut, { agent: 'mia', key: 'k', value: '' })).toEqual([
+      expect(await violations(Rpcs.beingPreferencesPut, { agent: 'mia', key: 'k', value: '' })).toEqual([
         { field: 'value', description: 'value is required' },
       ]);
       expect(await violations(Rpcs.beingSoulPut, { agent: 'mia', values: [''] })).toEqual([
@@ -203,18 +203,18 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
         ['todo', false],
         ['knowledge', true],
       ] as const) {
-        const note = await rpc.call(Rpcs.beingNoteAdd, { agent: 'mia', kind, content: kind }, acme);
+        const note = await rpc.call(Rpcs.beingNotesAdd, { agent: 'mia', kind, content: kind }, acme);
         if (read) await rpc.call(Rpcs.beingNotesRead, { agent: 'mia', noteIds: [note.id] }, acme);
       }
       const scene = JSON.stringify({ action: 'baked', actors: ['me'] });
-      await rpc.call(Rpcs.beingSceneAdd, { agent: 'mia', scene }, acme);
-      const processed = await rpc.call(Rpcs.beingSceneAdd, { agent: 'mia', scene }, acme);
+      await rpc.call(Rpcs.beingScenesAdd, { agent: 'mia', scene }, acme);
+      const processed = await rpc.call(Rpcs.beingScenesAdd, { agent: 'mia', scene }, acme);
       await patrol.sql(`UPDATE notes SET processed_at = now() WHERE id = $1`, [processed.noteId]);
-      await rpc.call(Rpcs.beingSceneAdd, { agent: 'mia', scene: 'not json' }, acme);
+      await rpc.call(Rpcs.beingScenesAdd, { agent: 'mia', scene: 'not json' }, acme);
       // Another being of the tenant, and the same agent name in another tenant.
-      await rpc.call(Rpcs.beingRulePut, { agent: 'leo', rule: 'Leo’s rule', enabled: true }, acme);
+      await rpc.call(Rpcs.beingRulesPut, { agent: 'leo', rule: 'Leo’s rule', enabled: true }, acme);
       await node('acme', 'leo', (await being('acme', 'leo')).private);
-      await rpc.call(Rpcs.beingNoteAdd, { agent: 'mia', content: 'globex note' }, { tenantId: 'globex' });
+      await rpc.call(Rpcs.beingNotesAdd, { agent: 'mia', content: 'globex note' }, { tenantId: 'globex' });
     });
 
     it('answers the soul, rules, relationships, preferences, clusters with their counts, and notes waiting', async () => {
@@ -308,7 +308,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
 
     it('pins a dead or dying node back to active, and answers the scene node', async () => {
       const dead = await node('acme', 'pia', roots.private, { status: 'dead' });
-      const pinned = await rpc.call(Rpcs.beingNodePin, { agent: 'pia', nodeId: dead, pinned: true }, acme);
+      const pinned = await rpc.call(Rpcs.beingNodesPin, { agent: 'pia', nodeId: dead, pinned: true }, acme);
       expect(pinned).toMatchObject({
         id: dead,
         clusterId: roots.private,
@@ -330,14 +330,14 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
       expect(await status(dead)).toEqual({ status: 'active', pinned: true });
 
       const dying = await node('acme', 'pia', roots.private, { status: 'dying' });
-      await rpc.call(Rpcs.beingNodePin, { agent: 'pia', nodeId: dying, pinned: true }, acme);
+      await rpc.call(Rpcs.beingNodesPin, { agent: 'pia', nodeId: dying, pinned: true }, acme);
       expect(await status(dying)).toEqual({ status: 'active', pinned: true });
     });
 
     it('unpins a node, leaving its status to the next patrol', async () => {
       const dying = await node('acme', 'pia', roots.private, { status: 'dying', pinned: true });
       const unpinned = await rpc.call(
-        Rpcs.beingNodePin,
+        Rpcs.beingNodesPin,
         { agent: 'pia', nodeId: dying, pinned: false },
         acme,
       );
@@ -351,7 +351,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
       const survivor = await node('acme', 'pia', roots.private);
       const merged = await node('acme', 'pia', roots.private, { status: 'dead', absorbedInto: survivor });
       for (const nodeId of [miaNode, globexNode, merged, '987654321']) {
-        const error = await failureOf(Rpcs.beingNodePin, { agent: 'pia', nodeId, pinned: true });
+        const error = await failureOf(Rpcs.beingNodesPin, { agent: 'pia', nodeId, pinned: true });
         expect({ nodeId, code: error.code }).toEqual({ nodeId, code: 'NOT_FOUND' });
       }
       for (const id of [miaNode, globexNode, merged])
@@ -359,7 +359,7 @@ describe('a being’s profile, its state and pinned scenes (real Postgres and NA
     });
 
     it('refuses a bad node id with INVALID_ARGUMENT naming it', async () => {
-      expect(await violations(Rpcs.beingNodePin, { agent: 'pia', nodeId: 'n1', pinned: true })).toEqual([
+      expect(await violations(Rpcs.beingNodesPin, { agent: 'pia', nodeId: 'n1', pinned: true })).toEqual([
         { field: 'nodeId', description: '"n1" is not a node id' },
       ]);
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ensureBeing, TenantTransactions, type EntityManager } from '@engram/store';
+import { TenantTransactions, type ClusterRow, type EntityManager } from '@engram/store';
 
 export interface RuleRow {
   id: string;
@@ -27,14 +27,11 @@ export interface SoulRow {
   examples: string[];
 }
 
-export interface ClusterRow {
-  id: string;
-  name: string;
-  root: string | null;
-  parent_id: string;
-  active: number;
-  dying: number;
-  dead: number;
+/** A cluster of the being with how many of its nodes are active, dying and dead. */
+export interface ClusterState extends Pick<ClusterRow, 'id' | 'name' | 'root' | 'parentId'> {
+  readonly active: number;
+  readonly dying: number;
+  readonly dead: number;
 }
 
 /** Everything mem.rpc.being.get answers, read in one transaction. */
@@ -43,7 +40,7 @@ export interface BeingRecord {
   readonly rules: RuleRow[];
   readonly relationships: RelationshipRow[];
   readonly preferences: PreferenceRow[];
-  readonly clusters: ClusterRow[];
+  readonly clusters: ClusterState[];
   readonly unreadNotes: number;
   readonly pendingScenes: number;
 }
@@ -52,15 +49,23 @@ const SOUL_COLUMNS = `personality, voice, "values", backstory, inner_world, exam
 
 /**
  * A being's profile: partner rules (by rule text), relationships (by person), user preferences
- * (by key) and its soul (one per being, replaced whole). Every put makes the agent a being
- * first, and an upsert that changes nothing keeps the row's updated_at.
+ * (by key) and its soul (one per being, replaced whole). Puts run in the caller's tenant
+ * transaction (PutBeingProfileUseCase, which makes the agent a being first); an upsert that
+ * changes nothing keeps the row's updated_at. `get` is a plain read in a transaction of its own.
  */
 @Injectable()
 export class BeingProfileRepository {
   constructor(private readonly transactions: TenantTransactions) {}
 
-  putRule(tenantId: string, agent: string, rule: string, enabled: boolean): Promise<RuleRow> {
+  putRule(
+    manager: EntityManager,
+    tenantId: string,
+    agent: string,
+    rule: string,
+    enabled: boolean,
+  ): Promise<RuleRow> {
     return this.upsert<RuleRow>(
+      manager,
       tenantId,
       agent,
       `INSERT INTO partner_rules AS t (tenant_id, agent, rule, enabled) VALUES ($1, $2, $3, $4)
@@ -72,8 +77,14 @@ export class BeingProfileRepository {
     );
   }
 
-  putRelationship(tenantId: string, agent: string, r: RelationshipRow): Promise<RelationshipRow> {
+  putRelationship(
+    manager: EntityManager,
+    tenantId: string,
+    agent: string,
+    r: RelationshipRow,
+  ): Promise<RelationshipRow> {
     return this.upsert<RelationshipRow>(
+      manager,
       tenantId,
       agent,
       `INSERT INTO relationships AS t (tenant_id, agent, person, relation, notes) VALUES ($1, $2, $3, $4, $5)
@@ -86,8 +97,14 @@ export class BeingProfileRepository {
     );
   }
 
-  putPreference(tenantId: string, agent: string, p: PreferenceRow): Promise<PreferenceRow> {
+  putPreference(
+    manager: EntityManager,
+    tenantId: string,
+    agent: string,
+    p: PreferenceRow,
+  ): Promise<PreferenceRow> {
     return this.upsert<PreferenceRow>(
+      manager,
       tenantId,
       agent,
       `INSERT INTO user_preferences AS t (tenant_id, agent, key, value) VALUES ($1, $2, $3, $4)
@@ -99,8 +116,9 @@ export class BeingProfileRepository {
     );
   }
 
-  putSoul(tenantId: string, agent: string, s: SoulRow): Promise<SoulRow> {
+  putSoul(manager: EntityManager, tenantId: string, agent: string, s: SoulRow): Promise<SoulRow> {
     return this.upsert<SoulRow>(
+      manager,
       tenantId,
       agent,
       `INSERT INTO souls AS t (tenant_id, agent, ${SOUL_COLUMNS}) VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8::text[])
@@ -135,8 +153,8 @@ export class BeingProfileRepository {
         `SELECT key, value FROM user_preferences WHERE agent = $1 ORDER BY key`,
       );
       // Nodes merged into another are part of it, not nodes of their own.
-      const clusters = await rows<ClusterRow>(
-        `SELECT c.id::text AS id, c.name, c.root, c.parent_id::text AS parent_id,
+      const clusters = await rows<ClusterState>(
+        `SELECT c.id::text AS id, c.name, c.root, c.parent_id::text AS "parentId",
                 count(m.id) FILTER (WHERE m.status = 'active')::int AS active,
                 count(m.id) FILTER (WHERE m.status = 'dying')::int AS dying,
                 count(m.id) FILTER (WHERE m.status = 'dead')::int AS dead
@@ -164,11 +182,12 @@ export class BeingProfileRepository {
   }
 
   /**
-   * Runs an upsert (`insert`, with $1 tenant and $2 agent, then `values`) after ensureBeing and
-   * answers the row: the one it wrote, or, when nothing changed, the one stored (`stored`: the
-   * table and WHERE of its key). A SELECT around it, so the driver answers rows.
+   * Runs an upsert (`insert`, with $1 tenant and $2 agent, then `values`) and answers the row:
+   * the one it wrote, or, when nothing changed, the one stored (`stored`: the table and WHERE of
+   * its key). A SELECT around it, so the driver answers rows.
    */
-  private upsert<T>(
+  private async upsert<T>(
+    manager: EntityManager,
     tenantId: string,
     agent: string,
     insert: string,
@@ -176,16 +195,13 @@ export class BeingProfileRepository {
     stored: string,
     values: unknown[],
   ): Promise<T> {
-    return this.transactions.run(tenantId, async (manager: EntityManager) => {
-      await ensureBeing(manager, tenantId, agent);
-      const rows: T[] = await manager.query(
-        `WITH put AS (${insert} RETURNING ${columns})
-         SELECT ${columns} FROM put
-         UNION ALL
-         SELECT ${columns} FROM ${stored} AND NOT EXISTS (SELECT 1 FROM put)`,
-        [tenantId, agent, ...values],
-      );
-      return rows[0]!;
-    });
+    const rows: T[] = await manager.query(
+      `WITH put AS (${insert} RETURNING ${columns})
+       SELECT ${columns} FROM put
+       UNION ALL
+       SELECT ${columns} FROM ${stored} AND NOT EXISTS (SELECT 1 FROM put)`,
+      [tenantId, agent, ...values],
+    );
+    return rows[0]!;
   }
 }

@@ -41,7 +41,7 @@ export class BeingViewHandler {
     return { nodes: rows.map(toSceneNode) };
   }
 
-  @HandleRpc(Rpcs.beingNodeHistory)
+  @HandleRpc(Rpcs.beingNodesHistoryGet)
   async history(
     request: NodeHistoryRequest,
     ctx: RpcCallContext,
@@ -64,7 +64,7 @@ export class BeingViewHandler {
     };
   }
 
-  @HandleRpc(Rpcs.beingJournal)
+  @HandleRpc(Rpcs.beingJournalGet)
   async journal(
     request: JournalRequest,
     ctx: RpcCallContext,

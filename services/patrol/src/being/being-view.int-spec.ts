@@ -22,10 +22,10 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
   const run = (agent: string): Promise<PatrolReport> =>
     rpc.call(Rpcs.patrolRun, { agent }, { ...acme, timeoutMs: 60_000 });
   const history = (nodeId: string, agent = 'mia', tenantId = 'acme') =>
-    rpc.call(Rpcs.beingNodeHistory, { agent, nodeId }, { tenantId });
+    rpc.call(Rpcs.beingNodesHistoryGet, { agent, nodeId }, { tenantId });
   const scene = (action: string, importance: number) =>
     rpc.call(
-      Rpcs.beingSceneAdd,
+      Rpcs.beingScenesAdd,
       {
         agent: 'mia',
         scene: JSON.stringify({ action, actors: ['me'], when: ['2026-11-02'], feeling: 'calm' }),
@@ -160,7 +160,7 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
 
     it('answers NOT_FOUND for a node the being does not have', async () => {
       expect(
-        await failureOf(Rpcs.beingNodeHistory, { agent: 'bo', nodeId: nodes['watered the tomatoes']! }),
+        await failureOf(Rpcs.beingNodesHistoryGet, { agent: 'bo', nodeId: nodes['watered the tomatoes']! }),
       ).toMatchObject({ code: 'NOT_FOUND' });
     });
   });
@@ -178,7 +178,7 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
            ('acme', 'mia', 'she likes trains', $2, NULL)`,
         [runs[0], runs[1]],
       );
-      const journal = await rpc.call(Rpcs.beingJournal, { agent: 'mia', limit: 2 }, acme);
+      const journal = await rpc.call(Rpcs.beingJournalGet, { agent: 'mia', limit: 2 }, acme);
       expect(journal.diary.map((d) => [d.day, d.content])).toEqual([
         ['2026-11-03', 'tomatoes ripened'],
         ['2026-11-02', 'trains all night'],
@@ -195,12 +195,12 @@ describe('a being’s memory, looked at (real Postgres, NATS, Gerty)', () => {
     expect((await rpc.call(Rpcs.beingNodesList, { agent: 'mia' }, { tenantId: globex })).nodes).toEqual([]);
     expect(
       await failureOf(
-        Rpcs.beingNodeHistory,
+        Rpcs.beingNodesHistoryGet,
         { agent: 'mia', nodeId: nodes['watered the tomatoes']! },
         globex,
       ),
     ).toMatchObject({ code: 'NOT_FOUND' });
-    const journal = await rpc.call(Rpcs.beingJournal, { agent: 'mia' }, { tenantId: globex });
+    const journal = await rpc.call(Rpcs.beingJournalGet, { agent: 'mia' }, { tenantId: globex });
     expect(journal).toMatchObject({ diary: [], thinkNotes: [] });
   });
 });

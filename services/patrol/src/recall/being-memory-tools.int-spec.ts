@@ -18,7 +18,7 @@ interface Seed {
   readonly absorbedInto?: string;
 }
 
-/** mem.rpc.being.recall_memory and mem.rpc.being.search_memory against real NATS and Postgres. */
+/** mem.rpc.being.clusters.recall and mem.rpc.being.nodes.search against real NATS and Postgres. */
 describe('a being’s recall_memory and search_memory (real Postgres and NATS)', () => {
   let patrol: ServiceUnderTest;
   let rpc: RpcClient;
@@ -115,7 +115,7 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
 
     it('answers every scene of the cluster, oldest first; active and dying count once more, dead twice', async () => {
       const before = await counts(Object.values(ids));
-      const reply = await rpc.call(Rpcs.beingRecallMemory, { agent: 'mia', clusterId: lakes }, acme);
+      const reply = await rpc.call(Rpcs.beingClustersRecall, { agent: 'mia', clusterId: lakes }, acme);
       expect(reply.nodes.map((n) => [n.action, n.status, n.clusterId])).toEqual([
         ['swam across', 'active', lakes],
         ['saw herons', 'dying', lakes],
@@ -129,13 +129,13 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
         [ids['dead']!]: 2,
       });
       // A root answers its own scenes, not its sub-clusters'.
-      const root = await rpc.call(Rpcs.beingRecallMemory, { agent: 'mia', clusterId: roots.private }, acme);
+      const root = await rpc.call(Rpcs.beingClustersRecall, { agent: 'mia', clusterId: roots.private }, acme);
       expect(root.nodes.map((n) => n.action)).toEqual(['in the root']);
     });
 
     it('answers no scenes for an empty cluster of the being', async () => {
       expect(
-        (await rpc.call(Rpcs.beingRecallMemory, { agent: 'mia', clusterId: empty }, acme)).nodes,
+        (await rpc.call(Rpcs.beingClustersRecall, { agent: 'mia', clusterId: empty }, acme)).nodes,
       ).toEqual([]);
     });
 
@@ -145,25 +145,25 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
       const globex = await being('globex', 'mia');
       const globexNode = await node('globex', 'mia', globex.private, { action: 'globex swam' });
       for (const clusterId of [leo.private, globex.private, '987654321']) {
-        const error = await failureOf(Rpcs.beingRecallMemory, { agent: 'mia', clusterId });
+        const error = await failureOf(Rpcs.beingClustersRecall, { agent: 'mia', clusterId });
         expect({ clusterId, code: error.code }).toEqual({ clusterId, code: 'NOT_FOUND' });
       }
       expect(await counts([leoNode, globexNode])).toEqual({ [leoNode]: 0, [globexNode]: 0 });
     });
 
     it('refuses a bad cluster id with INVALID_ARGUMENT naming it', async () => {
-      expect((await failureOf(Rpcs.beingRecallMemory, { agent: 'mia', clusterId: 'lakes' })).details).toEqual(
-        {
-          fieldViolations: [{ field: 'clusterId', description: '"lakes" is not a cluster id' }],
-        },
-      );
+      expect(
+        (await failureOf(Rpcs.beingClustersRecall, { agent: 'mia', clusterId: 'lakes' })).details,
+      ).toEqual({
+        fieldViolations: [{ field: 'clusterId', description: '"lakes" is not a cluster id' }],
+      });
     });
   });
 
   describe('search_memory', () => {
     const ids: Record<string, string> = {};
     const search = async (keywords: string[], more: { match?: string; limit?: number } = {}) =>
-      (await rpc.call(Rpcs.beingSearchMemory, { agent: 'sam', keywords, ...more }, acme)).nodes.map(
+      (await rpc.call(Rpcs.beingNodesSearch, { agent: 'sam', keywords, ...more }, acme)).nodes.map(
         (n) => n.action,
       );
 
@@ -248,7 +248,7 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
 
     it('counts what it finds as recalled: once, a dead scene twice', async () => {
       const before = await counts(Object.values(ids));
-      const reply = await rpc.call(Rpcs.beingSearchMemory, { agent: 'sam', keywords: ['bike', 'rye'] }, acme);
+      const reply = await rpc.call(Rpcs.beingNodesSearch, { agent: 'sam', keywords: ['bike', 'rye'] }, acme);
       expect(reply.nodes.map((n) => [n.action, n.status])).toEqual([
         ['Baked RYE Bread', 'active'],
         ['fixed the bike', 'dead'],
@@ -267,7 +267,7 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
 
     it('keeps two beings of one tenant, and two tenants, apart', async () => {
       const of = async (agent: string, tenantId: string) =>
-        (await rpc.call(Rpcs.beingSearchMemory, { agent, keywords: ['bread'] }, { tenantId })).nodes.map(
+        (await rpc.call(Rpcs.beingNodesSearch, { agent, keywords: ['bread'] }, { tenantId })).nodes.map(
           (n) => n.action,
         );
       expect(await of('leo', 'acme')).toEqual(['leo bread']);
@@ -277,8 +277,7 @@ describe('a being’s recall_memory and search_memory (real Postgres and NATS)',
 
     it('refuses a bad match with INVALID_ARGUMENT naming it', async () => {
       expect(
-        (await failureOf(Rpcs.beingSearchMemory, { agent: 'sam', keywords: ['bread'], match: 'xor' }))
-          .details,
+        (await failureOf(Rpcs.beingNodesSearch, { agent: 'sam', keywords: ['bread'], match: 'xor' })).details,
       ).toEqual({
         fieldViolations: [{ field: 'match', description: 'match must be one of or, and (got "xor")' }],
       });

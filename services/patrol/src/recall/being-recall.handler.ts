@@ -1,4 +1,4 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { memoryTag } from '@engram/being';
 import {
   Rpcs,
@@ -9,12 +9,9 @@ import {
   type SceneNodesResponseSchema,
   type SearchMemoryRequest,
 } from '@engram/contracts';
-import { GertyClient } from '@engram/gerty-client';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
 import { toSceneNode } from '../being/scene-node';
-import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
-import { DEFAULT_SEARCH_LIMIT } from './keyword-patterns';
-import { BeingRecallRepository } from './being-recall.repository';
+import { RecallScenesUseCase } from './recall-scenes.use-case';
 
 /**
  * The recall tools of a being (mem.rpc.being.recall, recall_memory, search_memory): what a
@@ -23,32 +20,23 @@ import { BeingRecallRepository } from './being-recall.repository';
  */
 @Controller()
 export class BeingRecallHandler {
-  constructor(
-    private readonly recalls: BeingRecallRepository,
-    private readonly gerty: GertyClient,
-    @Inject(PATROL_CONFIG) private readonly config: PatrolConfig,
-  ) {}
+  constructor(private readonly recallScenes: RecallScenesUseCase) {}
 
   @HandleRpc(Rpcs.beingRecall)
   async recall(
     request: BeingRecallRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof BeingRecallResponseSchema>> {
-    const { vectors, model } = await this.gerty.embed([request.message], {
-      tenantId: ctx.tenantId,
-      timeoutMs: this.config.PATROL_RECALL_TIMEOUT_MS,
-    });
-    const rows = await this.recalls.recall(ctx.tenantId, request.agent, vectors[0]!, model);
-    const nodes = rows.map(toSceneNode);
+    const nodes = (await this.recallScenes.recall(ctx.tenantId, request)).map(toSceneNode);
     return { text: memoryTag(nodes.map((n) => ({ action: n.action!, feeling: n.feeling || null }))), nodes };
   }
 
-  @HandleRpc(Rpcs.beingRecallMemory)
+  @HandleRpc(Rpcs.beingClustersRecall)
   async recallMemory(
     request: RecallMemoryRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof SceneNodesResponseSchema>> {
-    const rows = await this.recalls.recallCluster(ctx.tenantId, request.agent, request.clusterId);
+    const rows = await this.recallScenes.recallCluster(ctx.tenantId, request);
     if (!rows)
       throw RpcError.notFound(`"${request.agent}" has no cluster ${request.clusterId}`, {
         agent: request.agent,
@@ -57,18 +45,11 @@ export class BeingRecallHandler {
     return { nodes: rows.map(toSceneNode) };
   }
 
-  @HandleRpc(Rpcs.beingSearchMemory)
+  @HandleRpc(Rpcs.beingNodesSearch)
   async searchMemory(
     request: SearchMemoryRequest,
     ctx: RpcCallContext,
   ): Promise<MessageInitShape<typeof SceneNodesResponseSchema>> {
-    const rows = await this.recalls.search(
-      ctx.tenantId,
-      request.agent,
-      request.keywords.map((k) => k.trim()),
-      request.match === 'and' ? 'and' : 'or',
-      request.limit || DEFAULT_SEARCH_LIMIT,
-    );
-    return { nodes: rows.map(toSceneNode) };
+    return { nodes: (await this.recallScenes.search(ctx.tenantId, request)).map(toSceneNode) };
   }
 }

@@ -1,5 +1,6 @@
 import { Rpcs } from '@engram/contracts';
 import { RpcError } from '@engram/messaging';
+import { TenantTransactions } from '@engram/store';
 import { startServiceUnderTest, type ServiceUnderTest } from '@engram/testing';
 import { loadPatrolConfig } from '../patrol.config';
 import { PatrolModule } from '../patrol.module';
@@ -120,7 +121,8 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
       [`[${Array.from({ length: dims }, (_, i) => (i === 1 ? 1 : 0)).join(',')}]`],
     );
 
-    expect(await recalls.recall('acme', 'ben', nowhere, model)).toEqual([]);
+    const transactions = patrol.apps[0]!.get(TenantTransactions);
+    expect(await transactions.run('acme', (m) => recalls.recall(m, 'ben', nowhere, model))).toEqual([]);
     expect(
       (await patrol.sql<{ n: string }>(`SELECT sum(reactivation_count) AS n FROM memory_nodes`))[0]!.n,
     ).toBe(before);
@@ -135,7 +137,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
     );
 
     const answer = await patrol.rpc.call(
-      Rpcs.beingSearchMemory,
+      Rpcs.beingNodesSearch,
       { agent: 'mia', keywords: ['dog'] },
       { tenantId: 'acme', timeoutMs: 10_000 },
     );
@@ -158,7 +160,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
     const search = (keywords: string[], match = '') =>
       patrol.rpc
         .call(
-          Rpcs.beingSearchMemory,
+          Rpcs.beingNodesSearch,
           { agent: 'mia', keywords, match },
           { tenantId: 'acme', timeoutMs: 10_000 },
         )
@@ -189,7 +191,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
     await patrol.sql(`UPDATE memory_nodes SET status = 'dead' WHERE id = $1`, [members[0]!.id]);
 
     const answer = await patrol.rpc.call(
-      Rpcs.beingRecallMemory,
+      Rpcs.beingClustersRecall,
       { agent: 'mia', clusterId: cluster!.id },
       { tenantId: 'acme', timeoutMs: 10_000 },
     );
@@ -204,7 +206,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
     );
     const refused = await patrol.rpc
       .call(
-        Rpcs.beingRecallMemory,
+        Rpcs.beingClustersRecall,
         { agent: 'ben', clusterId: cluster!.id },
         { tenantId: 'acme', timeoutMs: 10_000 },
       )
@@ -213,7 +215,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
     expect(refused).toMatchObject({ code: 'NOT_FOUND' });
     const otherTenant = await patrol.rpc
       .call(
-        Rpcs.beingRecallMemory,
+        Rpcs.beingClustersRecall,
         { agent: 'mia', clusterId: cluster!.id },
         { tenantId: 'globex', timeoutMs: 10_000 },
       )
@@ -224,7 +226,7 @@ describe('being recall tools (real Postgres, NATS, Gerty on the built-in model)'
   it('refuses a bad field with INVALID_ARGUMENT naming it', async () => {
     const refused = await patrol.rpc
       .call(
-        Rpcs.beingSearchMemory,
+        Rpcs.beingNodesSearch,
         { agent: 'mia', keywords: [], match: 'xor' },
         { tenantId: 'acme', timeoutMs: 10_000 },
       )

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RECALL_LIMIT, RECALL_THRESHOLD, vectorLiteral } from '@engram/being';
 import type { SearchMatch } from '@engram/contracts';
 import { keywordSearch } from './keyword-patterns';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import type { EntityManager } from '@engram/store';
 import { nodeColumns, type NodeRow } from '../being/scene-node';
 
 /** What a recall tool adds to a node it brings back: active (and dying) +1, dead +2. */
@@ -14,31 +14,29 @@ const BUMP = `CASE WHEN m.status = 'dead' THEN 2 ELSE 1 END`;
  * are never returned (they live on in their survivor). Like retrieval's access counts, the
  * bumps do not wait for the disk (synchronous_commit off): a crash of Postgres itself loses
  * at most the last moment's bumps, never the store's consistency, and a recall answers
- * without an fsync.
+ * without an fsync. In the caller's tenant transaction, set up first by `settle`.
  */
 @Injectable()
 export class BeingRecallRepository {
-  constructor(private readonly transactions: TenantTransactions) {}
-
-  private run<T>(tenantId: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.transactions.run(tenantId, async (manager) => {
-      // One being's nodes are a small scan: starting parallel workers for it costs more than it saves.
-      await manager.query(
-        `SET LOCAL synchronous_commit = off; SET LOCAL max_parallel_workers_per_gather = 0`,
-      );
-      return work(manager);
-    });
+  /** Sets the transaction up for the recall tools: bumps without an fsync, no parallel workers. */
+  async settle(manager: EntityManager): Promise<void> {
+    // One being's nodes are a small scan: starting parallel workers for it costs more than it saves.
+    await manager.query(`SET LOCAL synchronous_commit = off; SET LOCAL max_parallel_workers_per_gather = 0`);
   }
 
   /**
    * The being's RECALL_LIMIT nodes of any status most similar to `vector` (by `model`'s
    * vectors) at cosine ≥ RECALL_THRESHOLD, most similar first, each bumped by 1.
    */
-  recall(tenantId: string, agent: string, vector: readonly number[], model: string): Promise<NodeRow[]> {
-    return this.run(tenantId, (manager) =>
-      manager.query(
-        // The distance once per node (ordered by its alias), an exact scan of the being's vectors.
-        `WITH hits AS (
+  recall(
+    manager: EntityManager,
+    agent: string,
+    vector: readonly number[],
+    model: string,
+  ): Promise<NodeRow[]> {
+    return manager.query(
+      // The distance once per node (ordered by its alias), an exact scan of the being's vectors.
+      `WITH hits AS (
            SELECT id, embedding <=> $3::halfvec AS distance FROM memory_nodes
             WHERE agent = $1 AND embedding_model = $2 AND absorbed_into IS NULL
             ORDER BY distance LIMIT ${RECALL_LIMIT}),
@@ -47,28 +45,25 @@ export class BeingRecallRepository {
              FROM hits WHERE m.id = hits.id AND 1 - hits.distance >= ${RECALL_THRESHOLD}
            RETURNING ${nodeColumns('m')}, hits.distance)
          SELECT * FROM bumped ORDER BY distance, id`,
-        [agent, model, vectorLiteral(vector)],
-      ),
+      [agent, model, vectorLiteral(vector)],
     );
   }
 
   /** Every node of the cluster, oldest first, bumped; null when the being has no such cluster. */
-  recallCluster(tenantId: string, agent: string, clusterId: string): Promise<NodeRow[] | null> {
-    return this.run(tenantId, async (manager) => {
-      const [cluster] = await manager.query(`SELECT 1 FROM clusters WHERE agent = $1 AND id = $2`, [
-        agent,
-        clusterId,
-      ]);
-      if (!cluster) return null;
-      return manager.query(
-        `WITH bumped AS (
-           UPDATE memory_nodes m SET reactivation_count = m.reactivation_count + ${BUMP}, last_activated = now()
-            WHERE m.agent = $1 AND m.cluster_id = $2 AND m.absorbed_into IS NULL
-           RETURNING ${nodeColumns('m')})
-         SELECT * FROM bumped ORDER BY id`,
-        [agent, clusterId],
-      );
-    });
+  async recallCluster(manager: EntityManager, agent: string, clusterId: string): Promise<NodeRow[] | null> {
+    const [cluster] = await manager.query(`SELECT 1 FROM clusters WHERE agent = $1 AND id = $2`, [
+      agent,
+      clusterId,
+    ]);
+    if (!cluster) return null;
+    return manager.query(
+      `WITH bumped AS (
+         UPDATE memory_nodes m SET reactivation_count = m.reactivation_count + ${BUMP}, last_activated = now()
+          WHERE m.agent = $1 AND m.cluster_id = $2 AND m.absorbed_into IS NULL
+         RETURNING ${nodeColumns('m')})
+       SELECT * FROM bumped ORDER BY id`,
+      [agent, clusterId],
+    );
   }
 
   /**
@@ -77,16 +72,15 @@ export class BeingRecallRepository {
    * recently activated; `limit` of them, bumped.
    */
   search(
-    tenantId: string,
+    manager: EntityManager,
     agent: string,
     keywords: readonly string[],
     match: SearchMatch,
     limit: number,
   ): Promise<NodeRow[]> {
     const search = keywordSearch(keywords, match);
-    return this.run(tenantId, (manager) =>
-      manager.query(
-        `WITH searchable AS (
+    return manager.query(
+      `WITH searchable AS (
            SELECT m.id, concat_ws(' ', m.scene ->> 'action', m.feeling, m.scene ->> 'feeling',
                     array_to_string(m.themes, ' '),
                     (SELECT string_agg(CASE jsonb_typeof(w) WHEN 'string' THEN w #>> '{}'
@@ -108,8 +102,7 @@ export class BeingRecallRepository {
              FROM hits WHERE m.id = hits.id
            RETURNING ${nodeColumns('m')}, hits.matched, hits.last_activated AS before)
          SELECT * FROM bumped ORDER BY matched DESC, before DESC NULLS LAST, id`,
-        [agent, search.patterns, search.atLeast, limit],
-      ),
+      [agent, search.patterns, search.atLeast, limit],
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@engram/store';
+import { factInForce, type EntityManager } from '@engram/store';
 
 /** One agent of the tenant with its stored profile (columns null without one) and its counts. */
 export interface AgentSummaryRow {
@@ -17,6 +17,7 @@ export interface AgentSummaryRow {
   readonly profile_updated_at: Date | null;
   readonly conversations: string;
   readonly messages: string;
+  /** Its facts in force (the RPC's openFacts), as search serves them. */
   readonly open_facts: string;
   readonly scene_nodes: string;
   readonly last_message_at: Date | null;
@@ -26,18 +27,18 @@ export interface AgentSummaryRow {
 /*
  * Each count is one grouped read of an index led by (tenant_id, agent): conversations_tenant_agent
  * (messages are the conversations' counters, so the cost follows conversations, not messages),
- * facts_active (open facts only), memory_nodes_of_being, and the primary keys of agents and beings.
- * An agent whose facts are all closed and that has nothing else is not listed: closed facts
- * have no index by agent, and such an agent has no memory in use.
+ * facts_active (open facts only; those in force are a subset), memory_nodes_of_being, and the
+ * primary keys of agents and beings. An agent whose facts are all closed or expired and that has
+ * nothing else is not listed: such an agent has no memory in use (nothing of it is served).
  */
 const AGENTS = `
   WITH conv AS (
          SELECT agent, count(*) AS conversations, sum(message_count) AS messages, max(last_message_at) AS last_message_at
            FROM conversations GROUP BY agent),
-       open_facts AS (SELECT agent, count(*) AS n FROM facts WHERE valid_to IS NULL GROUP BY agent),
+       in_force AS (SELECT f.agent, count(*) AS n FROM facts f WHERE ${factInForce('f')} GROUP BY f.agent),
        nodes AS (SELECT agent, count(*) AS n FROM memory_nodes WHERE status <> 'dead' GROUP BY agent),
        named AS (
-         SELECT agent FROM conv UNION SELECT agent FROM open_facts UNION SELECT agent FROM agents
+         SELECT agent FROM conv UNION SELECT agent FROM in_force UNION SELECT agent FROM agents
          UNION SELECT agent FROM beings UNION SELECT agent FROM nodes),
        page AS (SELECT agent, count(*) OVER () AS total FROM named ORDER BY agent LIMIT $1 OFFSET $2)
   SELECT p.agent, p.total, a.agent IS NOT NULL AS has_profile,
@@ -47,14 +48,14 @@ const AGENTS = `
          c.last_message_at, coalesce(f.n, 0) AS open_facts, coalesce(n.n, 0) AS scene_nodes
     FROM page p
     LEFT JOIN conv c ON c.agent = p.agent
-    LEFT JOIN open_facts f ON f.agent = p.agent
+    LEFT JOIN in_force f ON f.agent = p.agent
     LEFT JOIN nodes n ON n.agent = p.agent
     LEFT JOIN agents a ON a.agent = p.agent
    ORDER BY p.agent`;
 
 const COUNT = `
   SELECT count(*) AS total FROM (
-    SELECT agent FROM conversations UNION SELECT agent FROM facts WHERE valid_to IS NULL
+    SELECT agent FROM conversations UNION SELECT f.agent FROM facts f WHERE ${factInForce('f')}
     UNION SELECT agent FROM agents UNION SELECT agent FROM beings
     UNION SELECT agent FROM memory_nodes WHERE status <> 'dead') named`;
 

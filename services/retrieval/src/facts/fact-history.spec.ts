@@ -7,6 +7,7 @@ const at = (iso: string) => new Date(iso);
 function version(id: string, content: string, overrides: Partial<FactRecord> = {}): FactRecord {
   return {
     id,
+    tenantId: 'acme',
     agent: 'helper',
     content,
     category: 'fact',
@@ -28,6 +29,7 @@ function version(id: string, content: string, overrides: Partial<FactRecord> = {
     firstId: '1',
     metadata: {},
     saveKey: null,
+    language: 'english',
     ...overrides,
   };
 }

@@ -1,35 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { FactCategory, FactLifetime } from '@engram/memory-core';
 import type { JsonObject } from '@bufbuild/protobuf';
-import type { EntityManager } from '@engram/store';
+import { factColumns, factInForce, type EntityManager, type FactRow } from '@engram/store';
 
-/** A fact row whole, as mem.rpc.facts.* answer it. */
-export interface FactRecord {
-  readonly id: string;
-  readonly agent: string;
-  readonly content: string;
-  readonly category: FactCategory;
-  readonly lifetime: FactLifetime;
-  readonly importance: number;
-  readonly origin: string;
-  readonly originKey: string;
-  readonly conversationId: string | null;
-  readonly sourceMessageIds: readonly string[];
-  readonly validFrom: Date;
-  readonly validTo: Date | null;
-  readonly supersededBy: string | null;
-  readonly forgetReason: string | null;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-  readonly expiresAt: Date | null;
+/** A fact row whole, as mem.rpc.facts.* answer it: the row, its access statistics and its chain's first version. */
+export interface FactRecord extends Omit<FactRow, 'metadata'> {
   readonly accessCount: number;
   readonly lastAccessedAt: Date | null;
   /** The first version of its supersession chain (its own id when it supersedes nothing). */
   readonly firstId: string;
   /** The caller's JSON object ({} for none). */
   readonly metadata: JsonObject;
-  /** The idempotency key the chain was saved with; null for none. */
-  readonly saveKey: string | null;
 }
 
 /** Which facts a list asks for; empty lists and nulls restrict nothing. */
@@ -47,42 +27,13 @@ export interface FactFilter {
   readonly ids: readonly string[];
 }
 
-interface RawFact {
-  id: string;
-  agent: string;
-  content: string;
-  category: FactCategory;
-  lifetime: FactLifetime;
-  importance: number;
-  origin: string;
-  origin_key: string;
-  conversation_id: string | null;
-  source_message_ids: string[];
-  valid_from: Date;
-  valid_to: Date | null;
-  superseded_by: string | null;
-  forget_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-  expires_at: Date | null;
-  access_count: number;
-  last_accessed_at: Date | null;
-  metadata: JsonObject;
-  save_key: string | null;
-}
+/** A fact row as SELECT_FACTS reads it: the row, and its access statistics (kept apart, in item_access). */
+type ReadFact = Omit<FactRecord, 'firstId'>;
 
-/** Every column a Fact carries, with its access statistics (kept apart, in item_access). */
 const SELECT_FACTS = `
-  SELECT f.id::text, f.agent, f.content, f.category, f.lifetime, f.importance, f.origin, f.origin_key,
-         f.conversation_id::text, f.source_message_ids::text[] AS source_message_ids,
-         f.valid_from, f.valid_to, f.superseded_by::text, f.forget_reason,
-         f.created_at, f.updated_at, f.expires_at,
-         coalesce(a.access_count, 0) AS access_count, a.last_accessed_at, f.metadata, f.save_key
+  SELECT ${factColumns('f')}, coalesce(a.access_count, 0) AS "accessCount", a.last_accessed_at AS "lastAccessedAt"
     FROM facts f
     LEFT JOIN item_access a ON a.item_kind = 'fact' AND a.item_id = f.id`;
-
-/** The same condition memory_search serves facts under: open and not expired. */
-const IN_FORCE = 'f.valid_to IS NULL AND (f.expires_at IS NULL OR f.expires_at > now())';
 
 /** The WHERE clause of a filter, with its parameters numbered from 1. */
 function whereOf(filter: FactFilter): { where: string; params: unknown[] } {
@@ -92,7 +43,7 @@ function whereOf(filter: FactFilter): { where: string; params: unknown[] } {
     params.push(value);
     return `$${params.length}`;
   };
-  if (!filter.includeClosed) conditions.push(IN_FORCE);
+  if (!filter.includeClosed) conditions.push(factInForce('f'));
   if (filter.ids.length > 0) conditions.push(`f.id = ANY(${param(filter.ids)}::bigint[])`);
   if (filter.agents.length > 0) conditions.push(`f.agent = ANY(${param(filter.agents)}::text[])`);
   if (filter.categories.length > 0) conditions.push(`f.category = ANY(${param(filter.categories)}::text[])`);
@@ -121,7 +72,7 @@ export class FactRecordsRepository {
       `SELECT count(*) AS total FROM facts f ${where}`,
       params,
     );
-    const rows: RawFact[] = await manager.query(
+    const rows: ReadFact[] = await manager.query(
       `${SELECT_FACTS} ${where}
         ORDER BY f.created_at DESC, f.id DESC
         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -131,7 +82,7 @@ export class FactRecordsRepository {
   }
 
   async get(manager: EntityManager, factId: string): Promise<FactRecord | null> {
-    const rows: RawFact[] = await manager.query(`${SELECT_FACTS} WHERE f.id = $1`, [factId]);
+    const rows: ReadFact[] = await manager.query(`${SELECT_FACTS} WHERE f.id = $1`, [factId]);
     return (await this.withFirstIds(manager, rows))[0] ?? null;
   }
 
@@ -143,7 +94,7 @@ export class FactRecordsRepository {
     const firstIds = await this.firstIdsOf(manager, [factId]);
     const first = firstIds.get(factId);
     if (first === undefined) return [];
-    const rows: RawFact[] = await manager.query(
+    const rows: ReadFact[] = await manager.query(
       `WITH RECURSIVE chain (id, step) AS (
          SELECT id, 0 FROM facts WHERE id = $1
          UNION ALL
@@ -155,7 +106,7 @@ export class FactRecordsRepository {
     return rows.map((r) => factRecord(r, first));
   }
 
-  private async withFirstIds(manager: EntityManager, rows: RawFact[]): Promise<FactRecord[]> {
+  private async withFirstIds(manager: EntityManager, rows: ReadFact[]): Promise<FactRecord[]> {
     if (rows.length === 0) return [];
     const firstIds = await this.firstIdsOf(
       manager,
@@ -182,29 +133,7 @@ export class FactRecordsRepository {
   }
 }
 
-function factRecord(r: RawFact, firstId: string): FactRecord {
-  return {
-    id: r.id,
-    agent: r.agent,
-    content: r.content,
-    category: r.category,
-    lifetime: r.lifetime,
-    importance: Number(r.importance),
-    origin: r.origin,
-    originKey: r.origin_key,
-    conversationId: r.conversation_id,
-    sourceMessageIds: r.source_message_ids,
-    validFrom: r.valid_from,
-    validTo: r.valid_to,
-    supersededBy: r.superseded_by,
-    forgetReason: r.forget_reason,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    expiresAt: r.expires_at,
-    accessCount: Number(r.access_count),
-    lastAccessedAt: r.last_accessed_at,
-    firstId,
-    metadata: r.metadata,
-    saveKey: r.save_key,
-  };
+/** A fact read, with its chain's first version. */
+function factRecord(r: ReadFact, firstId: string): FactRecord {
+  return { ...r, importance: Number(r.importance), accessCount: Number(r.accessCount), firstId };
 }

@@ -8,8 +8,7 @@ import {
   type MessageInitShape,
 } from '@engram/contracts';
 import { Outbox, RpcError } from '@engram/messaging';
-import { lockFactWriters, TenantTransactions } from '@engram/store';
-import { FactRepository } from './fact.repository';
+import { findFact, forgetFact, lockFactWriters, TenantTransactions } from '@engram/store';
 
 type ForgetResponseInit = MessageInitShape<typeof ForgetResponseSchema>;
 
@@ -24,7 +23,6 @@ type ForgetResponseInit = MessageInitShape<typeof ForgetResponseSchema>;
 export class ForgetFactUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
-    private readonly facts: FactRepository,
     private readonly outbox: Outbox,
   ) {}
 
@@ -33,12 +31,12 @@ export class ForgetFactUseCase {
     const reason = request.reason.trim();
 
     const fact = await this.transactions.run(tenantId, async (manager) => {
-      const found = await this.facts.findById(manager, factId);
+      const found = await findFact(manager, factId);
       if (!found) throw RpcError.notFound(`fact ${factId} not found`, { factId });
       // Serialised with the agent's other fact writers: a save deduplicating onto this fact
       // either finished before, or sees it closed and stores a fact of its own.
       await lockFactWriters(manager, tenantId, found.agent);
-      const closed = await this.facts.close(manager, factId, reason === '' ? null : reason);
+      const closed = await forgetFact(manager, factId, reason === '' ? null : reason);
       if (closed?.validTo && closed.supersededBy === null) {
         // Forgotten again: the same msg id, so the outbox adds no second event.
         await this.outbox.announce(

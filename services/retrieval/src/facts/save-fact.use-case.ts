@@ -10,14 +10,18 @@ import { expiryOf, findDuplicateFact, type FactCategory } from '@engram/memory-c
 import { Outbox, RpcError } from '@engram/messaging';
 import {
   ensureTenant,
+  findFactByOriginKey,
+  insertFact,
+  isFactInForce,
   lockFactWriters,
   openFactsSharingWords,
   renewFact,
   TenantTransactions,
   type EntityManager,
+  type FactRow,
 } from '@engram/store';
 import { FactRecordsRepository } from './fact-records.repository';
-import { FactRepository, type FactRow } from './fact.repository';
+import { FactRepository } from './fact.repository';
 import { FACTS_OPTIONS, type FactsOptions } from './facts.options';
 import { factToSave, type FactToSave } from './fact-to-save';
 import { keyedFactKey, resavedFactKey, savedFactKey } from './saved-fact-key';
@@ -105,13 +109,12 @@ export class SaveFactUseCase {
   private async store(manager: EntityManager, tenantId: string, fact: FactToSave): Promise<SaveOutcome> {
     const now = await this.facts.now(manager);
     const expiresAt = expiryOf(fact.lifetime, now);
-    const inForce = (f: FactRow) => f.validTo === null && (f.expiresAt === null || f.expiresAt > now);
 
     // A keyed save is the caller's identity for the fact: the key, not the words, says whether
     // it is saved already, in force or not (an import run twice adds nothing).
     if (fact.key !== null) {
       const originKey = keyedFactKey(fact.agent, fact.key);
-      const saved = await this.facts.findByOriginKey(manager, originKey);
+      const saved = await findFactByOriginKey(manager, originKey);
       if (saved) {
         const chain = await this.records.chain(manager, saved.id);
         return { factId: chain[chain.length - 1]!.id, deduplicated: true, announce: null };
@@ -122,7 +125,7 @@ export class SaveFactUseCase {
 
     // The same save again (a retry, or sent twice): its own fact; its `created` is already in
     // the outbox (announcing it again adds nothing).
-    const byKey = await this.lookUpKey(manager, savedFactKey(fact.agent, fact.content), inForce);
+    const byKey = await this.lookUpKey(manager, savedFactKey(fact.agent, fact.content), now);
     if (byKey.kind === 'saved') {
       if (expiresAt) await renewFact(manager, byKey.fact.id, expiresAt);
       return { factId: byKey.fact.id, deduplicated: true, announce: byKey.fact };
@@ -148,8 +151,9 @@ export class SaveFactUseCase {
     now: Date,
     expiresAt: Date | null,
   ): Promise<string> {
-    return this.facts.insertSaved(manager, tenantId, {
+    return insertFact(manager, tenantId, {
       ...fact,
+      origin: 'saved',
       originKey,
       validFrom: fact.validFrom ?? now,
       createdAt: fact.validFrom,
@@ -161,18 +165,15 @@ export class SaveFactUseCase {
 
   /**
    * Follows the content's keys: the first save of it takes the base key; one said again
-   * after its predecessor was closed or expired takes a key naming that predecessor.
+   * after its predecessor was closed or expired (no longer in force at `now`) takes a key
+   * naming that predecessor.
    */
-  private async lookUpKey(
-    manager: EntityManager,
-    baseKey: string,
-    inForce: (f: FactRow) => boolean,
-  ): Promise<KeyLookup> {
+  private async lookUpKey(manager: EntityManager, baseKey: string, now: Date): Promise<KeyLookup> {
     let originKey = baseKey;
     for (let i = 0; i < MAX_RESAVES; i++) {
-      const fact = await this.facts.findByOriginKey(manager, originKey);
+      const fact = await findFactByOriginKey(manager, originKey);
       if (!fact) return { kind: 'free', originKey };
-      if (inForce(fact)) return { kind: 'saved', fact };
+      if (isFactInForce(fact, now)) return { kind: 'saved', fact };
       originKey = resavedFactKey(baseKey, fact.id);
     }
     throw RpcError.failedPrecondition(`this fact was saved and forgotten more than ${MAX_RESAVES} times`);

@@ -10,7 +10,14 @@ import {
 } from '@engram/contracts';
 import { expiryOf, type FactCategory } from '@engram/memory-core';
 import { eventEntry, Outbox, RpcError } from '@engram/messaging';
-import { ensureTenant, lockFactWriters, TenantTransactions, type EntityManager } from '@engram/store';
+import {
+  ensureTenant,
+  insertFact,
+  lockFactWriters,
+  supersedeFact,
+  TenantTransactions,
+  type EntityManager,
+} from '@engram/store';
 import { factMessage } from './fact-history';
 import { FactRecordsRepository, type FactRecord } from './fact-records.repository';
 import { FactRepository } from './fact.repository';
@@ -92,8 +99,9 @@ export class UpdateFactUseCase {
         setting: 'memoryEnabled',
       });
     const now = await this.facts.now(manager);
-    const newId = await this.facts.insertUpdated(manager, tenantId, {
+    const newId = await insertFact(manager, tenantId, {
       agent: old.agent,
+      origin: 'updated',
       ...wanted,
       lifetime: old.lifetime,
       originKey: updatedFactKey(old.id),
@@ -103,7 +111,7 @@ export class UpdateFactUseCase {
       expiresAt: expiryOf(old.lifetime, now),
       saveKey: old.saveKey,
     });
-    if (!(await this.facts.supersede(manager, old.id, newId, reason)))
+    if (!(await supersedeFact(manager, old.id, newId, { reason })))
       throw new Error(`fact ${old.id} was closed under its writers' lock`);
     const conversationId = old.conversationId ?? '';
     await this.outbox.add(manager, tenantId, [
