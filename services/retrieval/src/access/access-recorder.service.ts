@@ -23,7 +23,7 @@ interface PendingAccess {
  */
 @Injectable()
 export class AccessRecorder implements BeforeApplicationShutdown {
-  private readonly logger = new Logger('AccessRecorder');
+  private readonly logger = new Logger(AccessRecorder.name);
   private pending = new Map<string, PendingAccess>();
   private refsPending = 0;
   private timer?: NodeJS.Timeout;

@@ -56,14 +56,14 @@ describe('RecordAccessUseCase (real Postgres)', () => {
     );
 
   it("counts each tenant's events for its own items, each event once, whatever the batches", async () => {
-    await recordAccess.execute([
+    await recordAccess.record([
       event('acme', 'e1', '2026-01-01T10:00:00Z'),
       event('globex', 'g1', '2026-01-01T11:00:00Z'),
       event('acme', 'e2', '2026-01-01T12:00:00Z'),
       event('acme', 'e1', '2026-01-01T10:00:00Z'), // delivered twice in one batch
     ]);
     // A batch redelivered after a crash: e2 was counted already, e3 is new.
-    await recordAccess.execute([
+    await recordAccess.record([
       event('acme', 'e2', '2026-01-01T12:00:00Z'),
       event('acme', 'e3', '2026-01-01T09:00:00Z'),
     ]);
@@ -77,8 +77,8 @@ describe('RecordAccessUseCase (real Postgres)', () => {
     const [acme, globex] = await counts();
     // Its time cannot be written: the batch fails at globex, after acme's event.
     const bad = { ...event('globex', 'g2', '2026-01-02T00:00:00Z'), at: new Date(Number.NaN) };
-    await expect(recordAccess.execute([event('acme', 'e4', '2026-01-02T00:00:00Z'), bad])).rejects.toThrow();
-    await recordAccess.execute([
+    await expect(recordAccess.record([event('acme', 'e4', '2026-01-02T00:00:00Z'), bad])).rejects.toThrow();
+    await recordAccess.record([
       event('acme', 'e4', '2026-01-02T00:00:00Z'),
       event('globex', 'g2', '2026-01-02T00:00:00Z'),
     ]);

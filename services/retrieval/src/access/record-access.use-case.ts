@@ -18,7 +18,7 @@ export class RecordAccessUseCase {
     private readonly repository: AccessRepository,
   ) {}
 
-  async execute(events: readonly AccessEvent[]): Promise<void> {
+  async record(events: readonly AccessEvent[]): Promise<void> {
     const byTenant = new Map<string, AccessEvent[]>();
     for (const e of events) byTenant.set(e.tenantId, [...(byTenant.get(e.tenantId) ?? []), e]);
     for (const [tenantId, group] of byTenant) {

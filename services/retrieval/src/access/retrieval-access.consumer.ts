@@ -10,7 +10,7 @@ export class RetrievalAccessConsumer {
 
   @ConsumeEventBatches(Consumers.retrievalAccess)
   handle(deliveries: Delivery<AccessRecorded>[]): Promise<void> {
-    return this.recordAccess.execute(
+    return this.recordAccess.record(
       deliveries.map((d) => ({
         tenantId: tenantOfSubject(d.subject),
         // Our own events carry an id; an event without one is keyed by its place in the stream.

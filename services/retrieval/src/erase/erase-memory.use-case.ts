@@ -37,7 +37,7 @@ const plus = (a: StreamsErased, b: StreamsErased): StreamsErased => ({
  */
 @Injectable()
 export class EraseMemoryUseCase {
-  private readonly logger = new Logger('EraseMemory');
+  private readonly logger = new Logger(EraseMemoryUseCase.name);
 
   constructor(
     private readonly transactions: TenantTransactions,

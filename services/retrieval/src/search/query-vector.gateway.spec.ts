@@ -27,7 +27,7 @@ describe('QueryVectorGateway', () => {
     const rpc = {
       call: (spec: unknown, request: { texts?: string[] }) => {
         calls.push(spec);
-        return spec === Rpcs.gertyModels ? models() : Promise.resolve(gerty.vectors(request.texts ?? []));
+        return spec === Rpcs.gertyModelsList ? models() : Promise.resolve(gerty.vectors(request.texts ?? []));
       },
     } as unknown as RpcClient;
     return { gateway: new QueryVectorGateway(new GertyClient(rpc, new ReadinessRegistry()), config), calls };
@@ -45,7 +45,7 @@ describe('QueryVectorGateway', () => {
       vector: Array.from(builtin.embed(['cats and dogs'])[0]!),
       model: LOCAL_EMBEDDING_MODEL_ID,
     });
-    expect(calls).toEqual([Rpcs.gertyModels]);
+    expect(calls).toEqual([Rpcs.gertyModelsList]);
   });
 
   it('makes the vector only once it is awaited', async () => {
@@ -67,7 +67,7 @@ describe('QueryVectorGateway', () => {
     const res = await gateway.embed('cats', 'acme');
     await gateway.embed('dogs', 'acme');
     expect(res).toMatchObject({ model: 'openai:e' });
-    expect(calls).toEqual([Rpcs.gertyModels, Rpcs.gertyEmbed, Rpcs.gertyEmbed]);
+    expect(calls).toEqual([Rpcs.gertyModelsList, Rpcs.gertyEmbed, Rpcs.gertyEmbed]);
   });
 
   it('asks Gerty for the vector when Gerty could not list its models', async () => {
@@ -75,7 +75,7 @@ describe('QueryVectorGateway', () => {
       Promise.reject(new RpcError('UNAVAILABLE', 'no service answers')),
     );
     expect(await gateway.embed('cats', 'acme')).toMatchObject({ model: 'openai:e' });
-    expect(calls).toEqual([Rpcs.gertyModels, Rpcs.gertyEmbed]);
+    expect(calls).toEqual([Rpcs.gertyModelsList, Rpcs.gertyEmbed]);
   });
 
   it('asks for the listing again about a second after it failed, then makes the vectors itself', async () => {
@@ -91,7 +91,7 @@ describe('QueryVectorGateway', () => {
       // A second, give or take retryDelayMs' 20 % jitter.
       await jest.advanceTimersByTimeAsync(1_200);
       expect(await gateway.embed('dogs', 'acme')).toMatchObject({ model: LOCAL_EMBEDDING_MODEL_ID });
-      expect(calls).toEqual([Rpcs.gertyModels, Rpcs.gertyEmbed, Rpcs.gertyModels]);
+      expect(calls).toEqual([Rpcs.gertyModelsList, Rpcs.gertyEmbed, Rpcs.gertyModelsList]);
       gateway.onApplicationShutdown();
     } finally {
       jest.useRealTimers();
@@ -105,7 +105,7 @@ describe('QueryVectorGateway', () => {
     ]) {
       const { gateway, calls } = gatewayOf(async () => other);
       await gateway.embed('cats', 'acme');
-      expect(calls).toEqual([Rpcs.gertyModels, Rpcs.gertyEmbed]);
+      expect(calls).toEqual([Rpcs.gertyModelsList, Rpcs.gertyEmbed]);
     }
   });
 });

@@ -20,7 +20,7 @@ export const QUERY_MODEL_RETRY_MS = 1_000;
  * The query's vector, or why there is none: a search then answers from full text, so Gerty
  * down or late (SEARCH_EMBED_TIMEOUT_MS) is a reason, never a failure.
  *
- * Gerty says which model embeds by default (gerty.rpc.models, asked before the first query and
+ * Gerty says which model embeds by default (gerty.rpc.models.list, asked before the first query and
  * every QUERY_MODEL_REFRESH_MS). When it is the built-in model, the vector is made here, by the
  * same LocalEmbedder Gerty runs (deterministic: the same text gives the same vector in every
  * process), and only when the search gets as far as needing it: no hop to Gerty and back per
@@ -32,7 +32,7 @@ export const QUERY_MODEL_RETRY_MS = 1_000;
  */
 @Injectable()
 export class QueryVectorGateway implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('QueryVectorGateway');
+  private readonly logger = new Logger(QueryVectorGateway.name);
   /** The built-in model, when Gerty's default embedding model is it; null: ask Gerty. */
   private local: LocalEmbedder | null = null;
   private learned: Promise<void> | null = null;

@@ -11,7 +11,7 @@ export const QUEUE_STATS_TIMEOUT_MS = 1000;
  */
 @Injectable()
 export class QueueStatsReader {
-  private readonly logger = new Logger('QueueStats');
+  private readonly logger = new Logger(QueueStatsReader.name);
 
   constructor(private readonly nats: NatsClient) {}
 

@@ -1,15 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { Rpcs, type StatsRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
-import { MemoryStatsUseCase } from './memory-stats.use-case';
+import { GetStatsUseCase } from './get-stats.use-case';
 
-/** mem.rpc.stats.{tenant} */
+/** mem.rpc.stats.get.{tenant} */
 @Controller()
 export class StatsHandler {
-  constructor(private readonly memoryStats: MemoryStatsUseCase) {}
+  constructor(private readonly getStats: GetStatsUseCase) {}
 
-  @HandleRpc(Rpcs.stats)
+  @HandleRpc(Rpcs.statsGet)
   stats(request: StatsRequest, ctx: RpcCallContext) {
-    return this.memoryStats.stats(ctx.tenantId, request);
+    return this.getStats.get(ctx.tenantId, request);
   }
 }

@@ -27,7 +27,7 @@ describe('memory_stats (real Postgres and NATS)', () => {
   const dims = loadConfig(['EMBEDDING_DIMENSIONS']).EMBEDDING_DIMENSIONS;
 
   const stats = (request: Parameters<RpcClient['call']>[1], tenantId = 'acme') =>
-    rpc.call(Rpcs.stats, request, { tenantId });
+    rpc.call(Rpcs.statsGet, request, { tenantId });
 
   /** `count` messages in a conversation; returns their ids in order. */
   async function addMessages(
@@ -150,14 +150,15 @@ describe('memory_stats (real Postgres and NATS)', () => {
     await retrieval?.stop();
   });
 
-  it('counts the tenant’s messages, vectors, summaries and open facts as seeded', async () => {
+  it('counts the tenant’s messages, vectors, summaries and facts in force as seeded', async () => {
     const answer = await stats({});
     expect(answer).toMatchObject({
       messages: 19n,
       messagesEmbedded: 8n,
       conversationsCompacted: 2n,
       summaryTreeDepth: 2, // leaves and a branch: two levels
-      factsByCategory: { ...NO_FACTS, preference: 1n, fact: 1n, general: 1n, task: 1n },
+      // In force only, as search serves them: the closed and the expired ones are kept, not counted.
+      factsByCategory: { ...NO_FACTS, preference: 1n, fact: 1n, task: 1n },
     });
     expect(answer.embeddingCoverage).toBeCloseTo(8 / 19, 10);
     expect(answer.unsummarisedByConversation).toEqual({
@@ -175,7 +176,7 @@ describe('memory_stats (real Postgres and NATS)', () => {
       unsummarisedByConversation: { [conversation['chat-1']!]: 2n, [conversation['chat-2']!]: 5n },
       conversationsCompacted: 1n,
       summaryTreeDepth: 2,
-      factsByCategory: { ...NO_FACTS, preference: 1n, fact: 1n, general: 1n },
+      factsByCategory: { ...NO_FACTS, preference: 1n, fact: 1n },
     });
     expect(helper.embeddingCoverage).toBeCloseTo(6 / 15, 10);
     const other = await stats({ agent: 'other' });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FACT_CATEGORIES } from '@engram/memory-core';
-import type { EntityManager } from '@engram/store';
+import { factInForce, type EntityManager } from '@engram/store';
 
 /** Conversations listed in unsummarisedByConversation: the ones with most messages left. */
 export const MAX_UNSUMMARISED_CONVERSATIONS = 100;
@@ -13,7 +13,7 @@ export interface StoreStats {
   readonly conversationsCompacted: bigint;
   /** Levels of the tallest summary tree: 0 none, 1 leaves, 2 branches, 3 a root. */
   readonly summaryTreeLevels: number;
-  /** Every category, zero included. */
+  /** Facts in force by category, every category (zero included). */
   readonly factsByCategory: Record<string, bigint>;
 }
 
@@ -58,9 +58,9 @@ export class StatsRepository {
       params,
     );
 
-    // Open facts: validity not closed (expired ones included: they are kept, only not served).
+    // Facts in force, as search serves them (closed and expired ones are kept, only not served).
     const facts: Array<{ category: string; n: string }> = await manager.query(
-      `SELECT f.category, count(*) AS n FROM facts f WHERE f.valid_to IS NULL AND ${byAgent('f')} GROUP BY f.category`,
+      `SELECT f.category, count(*) AS n FROM facts f WHERE ${factInForce('f')} AND ${byAgent('f')} GROUP BY f.category`,
       params,
     );
 

@@ -119,21 +119,21 @@ function respond(rows: TranscriptRow[], exist: { before: boolean; after: boolean
   const last = rows[rows.length - 1];
   return {
     messages: rows.map((r) => ({
-      id: String(r.id),
-      conversationId: String(r.conversation_id),
+      id: r.id,
+      conversationId: r.conversationId,
       agent: r.agent,
-      turnId: r.turn_id,
+      turnId: r.turnId,
       role: r.role,
       author: r.author ?? '',
       content: r.content,
-      rawContent: r.raw_content ?? '',
-      contentSynthesised: r.content_synthesised,
-      toolName: r.tool_name ?? '',
-      toolCallId: r.tool_call_id ?? '',
-      toolArgs: jsonValue(r.tool_args),
-      toolResult: jsonValue(r.tool_result),
+      rawContent: r.rawContent ?? '',
+      contentSynthesised: r.contentSynthesised,
+      toolName: r.toolName ?? '',
+      toolCallId: r.toolCallId ?? '',
+      toolArgs: jsonValue(r.toolArgs),
+      toolResult: jsonValue(r.toolResult),
       metadata: r.metadata as never,
-      createdAt: timestampFromDate(r.created_at),
+      createdAt: timestampFromDate(r.createdAt),
     })),
     nextCursor: last && exist.after ? encodeCursor({ ...positionOf(last), direction: 'forward' }) : '',
     prevCursor: first && exist.before ? encodeCursor({ ...positionOf(first), direction: 'backward' }) : '',
@@ -142,10 +142,10 @@ function respond(rows: TranscriptRow[], exist: { before: boolean; after: boolean
 
 function positionOf(row: TranscriptRow): TranscriptPosition {
   return {
-    createdAt: row.created_at_text,
-    streamSeq: String(row.stream_seq),
+    createdAt: row.createdAtText,
+    streamSeq: row.streamSeq,
     position: row.position,
-    id: String(row.id),
+    id: row.id,
   };
 }
 

@@ -9,7 +9,7 @@ import { RetrievalModule } from '../retrieval.module';
  * mem.rpc.compactions.list over compactions written as the compactor's session compaction
  * writes them (a rolling summary per step, spanning everything compacted so far, its messages
  * marked compacted), a conversation never compacted, and another tenant's compaction.
- * Unknown and foreign conversations are NOT_FOUND, as for mem.rpc.summaries.tree.
+ * Unknown and foreign conversations are NOT_FOUND, as for mem.rpc.summaries.list.
  */
 describe('mem.rpc.compactions.list (real Postgres and NATS)', () => {
   let retrieval: ServiceUnderTest;

@@ -1,21 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from '@engram/store';
+import type { ConversationRow, EntityManager } from '@engram/store';
 
-export interface ConversationRow {
-  readonly id: string;
-  readonly agent: string;
-  readonly session_key: string;
-  readonly channel: string | null;
-  readonly channel_id: string | null;
-  readonly bot_identity: string | null;
-  readonly title: string | null;
-  readonly model: string | null;
-  readonly settings: Record<string, unknown>;
-  readonly message_count: number;
-  readonly first_message_at: Date | null;
-  readonly last_message_at: Date | null;
-  readonly created_at: Date;
-}
+/** A conversation as mem.rpc.conversations.list answers it. */
+export type ListedConversation = Pick<
+  ConversationRow,
+  | 'id'
+  | 'agent'
+  | 'sessionKey'
+  | 'channel'
+  | 'channelId'
+  | 'botIdentity'
+  | 'title'
+  | 'model'
+  | 'settings'
+  | 'messageCount'
+  | 'firstMessageAt'
+  | 'lastMessageAt'
+  | 'createdAt'
+>;
 
 /** Which conversations: an agent's, one by id, or all (nulls restrict nothing), holding every word. */
 export interface ConversationFilter {
@@ -44,15 +46,16 @@ export class ConversationsRepository {
     manager: EntityManager,
     filter: ConversationFilter,
     page: { limit: number; offset: number; newestFirst: boolean },
-  ): Promise<{ conversations: ConversationRow[]; total: number }> {
+  ): Promise<{ conversations: ListedConversation[]; total: number }> {
     const params = [filter.agent, filter.conversationId, filter.words.map(containsPattern)];
     const [{ total }]: Array<{ total: string }> = await manager.query(
       `SELECT count(*) AS total FROM conversations c ${WHERE}`,
       params,
     );
-    const conversations: ConversationRow[] = await manager.query(
-      `SELECT c.id::text, c.agent, c.session_key, c.channel, c.channel_id, c.bot_identity, c.title, c.model,
-              c.settings, c.message_count, c.first_message_at, c.last_message_at, c.created_at
+    const conversations: ListedConversation[] = await manager.query(
+      `SELECT c.id::text, c.agent, c.session_key AS "sessionKey", c.channel, c.channel_id AS "channelId",
+              c.bot_identity AS "botIdentity", c.title, c.model, c.settings, c.message_count AS "messageCount",
+              c.first_message_at AS "firstMessageAt", c.last_message_at AS "lastMessageAt", c.created_at AS "createdAt"
          FROM conversations c ${WHERE}
         ORDER BY ${page.newestFirst ? 'c.last_message_at DESC NULLS LAST' : 'c.first_message_at NULLS LAST'},
                  c.agent, c.session_key

@@ -7,7 +7,7 @@ import {
   type MessageInitShape,
 } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
-import { ConversationsRepository, type ConversationRow } from './conversations.repository';
+import { ConversationsRepository, type ListedConversation } from './conversations.repository';
 
 export const DEFAULT_CONVERSATIONS_PAGE = 100;
 
@@ -46,20 +46,20 @@ export class ListConversationsUseCase {
   }
 }
 
-function conversationMessage(c: ConversationRow) {
+function conversationMessage(c: ListedConversation) {
   return {
     id: c.id,
     agent: c.agent,
-    sessionKey: c.session_key,
+    sessionKey: c.sessionKey,
     channel: c.channel ?? '',
-    channelId: c.channel_id ?? '',
-    botIdentity: c.bot_identity ?? '',
+    channelId: c.channelId ?? '',
+    botIdentity: c.botIdentity ?? '',
     title: c.title ?? '',
     model: c.model ?? '',
     settings: c.settings as never,
-    messageCount: BigInt(c.message_count),
-    firstMessageAt: optionalTimestamp(c.first_message_at),
-    lastMessageAt: optionalTimestamp(c.last_message_at),
-    createdAt: timestampFromDate(c.created_at),
+    messageCount: BigInt(c.messageCount),
+    firstMessageAt: optionalTimestamp(c.firstMessageAt),
+    lastMessageAt: optionalTimestamp(c.lastMessageAt),
+    createdAt: timestampFromDate(c.createdAt),
   };
 }

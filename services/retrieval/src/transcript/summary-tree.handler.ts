@@ -1,15 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { Rpcs, type SummaryTreeRequest } from '@engram/contracts';
 import { HandleRpc, type RpcCallContext } from '@engram/messaging';
-import { SummaryTreeUseCase } from './summary-tree.use-case';
+import { ListSummariesUseCase } from './list-summaries.use-case';
 
-/** mem.rpc.summaries.tree.{tenant} */
+/** mem.rpc.summaries.list.{tenant} */
 @Controller()
 export class SummaryTreeHandler {
-  constructor(private readonly summaryTree: SummaryTreeUseCase) {}
+  constructor(private readonly listSummaries: ListSummariesUseCase) {}
 
-  @HandleRpc(Rpcs.summariesTree)
+  @HandleRpc(Rpcs.summariesList)
   tree(request: SummaryTreeRequest, ctx: RpcCallContext) {
-    return this.summaryTree.tree(ctx.tenantId, request);
+    return this.listSummaries.list(ctx.tenantId, request);
   }
 }

@@ -6,11 +6,11 @@ import { loadRetrievalConfig } from '../retrieval.config';
 import { RetrievalModule } from '../retrieval.module';
 
 /**
- * mem.rpc.summaries.tree over one conversation's tree as the compactor leaves it — a root over
+ * mem.rpc.summaries.list over one conversation's tree as the compactor leaves it — a root over
  * two branches over three leaves over six messages, plus a leaf not yet under a branch — an
  * empty conversation, and another tenant's conversation.
  */
-describe('mem.rpc.summaries.tree (real Postgres and NATS)', () => {
+describe('mem.rpc.summaries.list (real Postgres and NATS)', () => {
   let retrieval: ServiceUnderTest;
   let rpc: RpcClient;
   let admin: Client;
@@ -83,7 +83,7 @@ describe('mem.rpc.summaries.tree (real Postgres and NATS)', () => {
   }
 
   const tree = (conversationId: string, tenantId = 'acme') =>
-    rpc.call(Rpcs.summariesTree, { conversationId }, { tenantId });
+    rpc.call(Rpcs.summariesList, { conversationId }, { tenantId });
 
   beforeAll(async () => {
     retrieval = await startServiceUnderTest({
@@ -123,25 +123,25 @@ describe('mem.rpc.summaries.tree (real Postgres and NATS)', () => {
   });
 
   it('does not find another tenant’s conversation, or one that does not exist', async () => {
-    expect(await rpcFailure(rpc, Rpcs.summariesTree, { conversationId: c.theirs })).toMatchObject({
+    expect(await rpcFailure(rpc, Rpcs.summariesList, { conversationId: c.theirs })).toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(await rpcFailure(rpc, Rpcs.summariesTree, { conversationId: c.chat }, 'globex')).toMatchObject({
+    expect(await rpcFailure(rpc, Rpcs.summariesList, { conversationId: c.chat }, 'globex')).toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(await rpcFailure(rpc, Rpcs.summariesTree, { conversationId: '999999' })).toMatchObject({
+    expect(await rpcFailure(rpc, Rpcs.summariesList, { conversationId: '999999' })).toMatchObject({
       code: 'NOT_FOUND',
     });
     expect((await tree(c.theirs, 'globex')).summaries).toHaveLength(1);
   });
 
   it('refuses a bad or missing conversation id with a violation naming it', async () => {
-    expect(await rpcFailure(rpc, Rpcs.summariesTree, { conversationId: 'chat-7' })).toMatchObject({
+    expect(await rpcFailure(rpc, Rpcs.summariesList, { conversationId: 'chat-7' })).toMatchObject({
       code: 'INVALID_ARGUMENT',
       details: {
         fieldViolations: [{ field: 'conversationId', description: '"chat-7" is not a conversation id' }],
       },
     });
-    expect(await rpcFailure(rpc, Rpcs.summariesTree, {})).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await rpcFailure(rpc, Rpcs.summariesList, {})).toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });

@@ -1,29 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import type { PageDirection, TranscriptPosition } from '@engram/contracts';
-import type { EntityManager } from '@engram/store';
+import type { EntityManager, MessageRow } from '@engram/store';
 
 /** Whose messages a page holds: one conversation, or every conversation of an agent. */
 export type TranscriptScope = { readonly conversationId: string } | { readonly agent: string };
 
-export interface TranscriptRow {
-  readonly id: string;
-  readonly conversation_id: string;
-  readonly agent: string;
-  readonly turn_id: string;
-  readonly role: string;
-  readonly author: string | null;
-  readonly content: string;
-  readonly raw_content: string | null;
-  readonly content_synthesised: boolean;
-  readonly tool_name: string | null;
-  readonly tool_call_id: string | null;
-  readonly tool_args: unknown;
-  readonly tool_result: unknown;
-  readonly metadata: Record<string, unknown>;
-  readonly created_at: Date;
-  readonly created_at_text: string;
-  readonly stream_seq: string;
-  readonly position: number;
+/** A message of a transcript page, with its time as Postgres spells it (a cursor's exact key). */
+export interface TranscriptRow extends Pick<
+  MessageRow,
+  | 'id'
+  | 'conversationId'
+  | 'agent'
+  | 'turnId'
+  | 'role'
+  | 'author'
+  | 'content'
+  | 'rawContent'
+  | 'contentSynthesised'
+  | 'toolName'
+  | 'toolCallId'
+  | 'toolArgs'
+  | 'toolResult'
+  | 'metadata'
+  | 'createdAt'
+  | 'streamSeq'
+  | 'position'
+> {
+  readonly createdAtText: string;
 }
 
 export type PageStart =
@@ -95,9 +98,11 @@ export class TranscriptReaderRepository {
     }
     const order = forward ? 'ASC' : 'DESC';
     return manager.query(
-      `SELECT m.id, m.conversation_id, m.agent, m.turn_id, m.role, m.author, m.content, m.raw_content,
-              m.content_synthesised, m.tool_name, m.tool_call_id, m.tool_args, m.tool_result, m.metadata, m.created_at, m.created_at::text AS created_at_text,
-              m.stream_seq, m.position
+      `SELECT m.id::text, m.conversation_id::text AS "conversationId", m.agent, m.turn_id AS "turnId", m.role, m.author,
+              m.content, m.raw_content AS "rawContent", m.content_synthesised AS "contentSynthesised",
+              m.tool_name AS "toolName", m.tool_call_id AS "toolCallId", m.tool_args AS "toolArgs",
+              m.tool_result AS "toolResult", m.metadata, m.created_at AS "createdAt",
+              m.created_at::text AS "createdAtText", m.stream_seq::text AS "streamSeq", m.position
          FROM messages m
         WHERE ${filter} ${bound}
         ORDER BY m.created_at ${order}, m.stream_seq ${order}, m.position ${order}, m.id ${order}

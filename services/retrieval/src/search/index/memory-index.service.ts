@@ -8,7 +8,7 @@ import {
 import { DeliverPolicy, type ConsumerMessages } from '@nats-io/jetstream';
 import { Followers } from '@engram/contracts';
 import { NatsClient } from '@engram/messaging';
-import { gauge, ShutdownBudget } from '@engram/platform';
+import { gauge, PeriodicTask, ShutdownBudget } from '@engram/platform';
 import {
   Foreground,
   LexemeCache,
@@ -52,7 +52,7 @@ export const STRONG_CATCH_UP_LIMIT = 5000;
  */
 @Injectable()
 export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('MemoryIndex');
+  private readonly logger = new Logger(MemoryIndex.name);
   private readonly indexes: TenantIndexes;
   readonly lexemes = new LexemeCache();
   /** Searches in flight: a tenant's load steps aside for them. */
@@ -60,7 +60,7 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
   private events?: ConsumerMessages;
   private listening = false;
   private stopping = false;
-  private reconciler?: NodeJS.Timeout;
+  private readonly reconciler: PeriodicTask<number>;
   /** The store's counts at each index's last reconciliation. */
   private readonly storeCounts = new WeakMap<TenantIndex, ItemCounts>();
   /** readStoreChanges at the last reconciliation. */
@@ -88,6 +88,12 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
       log: (message) => this.logger.log(message),
       foreground: this.foreground,
     });
+    this.reconciler = new PeriodicTask({
+      name: 'the search index reconciler',
+      run: () => this.compareWithStore(),
+      intervalMs: config.RETRIEVAL_INDEX_RECONCILE_MS,
+      shutdown,
+    });
   }
 
   get enabled(): boolean {
@@ -105,13 +111,13 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     }
     held.add(this.indexes);
     void this.listen();
-    this.reconciler = setInterval(() => void this.reconcile(), this.config.RETRIEVAL_INDEX_RECONCILE_MS);
-    this.reconciler.unref();
+    this.reconciler.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.reconciler);
+    // A reconciliation in progress ends before the indexes it reads close.
+    await this.reconciler.stop();
     this.indexes.close();
     held.delete(this.indexes);
     // Closing the ordered consumer asks NATS, which may be gone.
@@ -250,15 +256,20 @@ export class MemoryIndex implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /** A reconciliation now, or the one in progress (they never overlap); resolves to the tenants it counted (tests). */
+  async reconcile(): Promise<number> {
+    return (await this.reconciler.runNow()) ?? 0;
+  }
+
   /**
    * Compares each loaded index with the store's counts: one that holds less than the store held
    * a round ago (an event it never heard), or more than the store holds now, is loaded again.
    * (Counts taken under ingest always run a little ahead of the events: that alone is no drift.)
    * An index that holds what the store held last round, while the store's tables had no insert or
    * delete since, is current without counting: an idle store costs no count of every row.
-   * Resolves to the tenants whose rows it counted (the timer, and tests).
+   * Resolves to the tenants whose rows it counted.
    */
-  async reconcile(): Promise<number> {
+  private async compareWithStore(): Promise<number> {
     let counted = 0;
     const changes = await this.transactions
       .runAcrossTenants((manager) => readStoreChanges(statementRunner(manager)))

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/agents.proto.
  */
 export const file_memory_v1_agents: GenFile = /*@__PURE__*/
-  fileDesc("ChZtZW1vcnkvdjEvYWdlbnRzLnByb3RvEgltZW1vcnkudjEi8QIKDEFnZW50UHJvZmlsZRINCgVhZ2VudBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGAoLcGVyc29uYWxpdHkYAyABKAlIAYgBARIQCgNqb2IYBCABKAlIAogBARIWCgl1c2VyX25hbWUYBSABKAlIA4gBARINCgV0b29scxgGIAMoCRIUCgxzY2VuZV9tZW1vcnkYByABKAgSEgoFbW9kZWwYCCABKAlIBIgBARIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX25hbWVCDgoMX3BlcnNvbmFsaXR5QgYKBF9qb2JCDAoKX3VzZXJfbmFtZUIICgZfbW9kZWwilAIKD1B1dEFnZW50UmVxdWVzdBINCgVhZ2VudBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGAoLcGVyc29uYWxpdHkYAyABKAlIAYgBARIQCgNqb2IYBCABKAlIAogBARIWCgl1c2VyX25hbWUYBSABKAlIA4gBARINCgV0b29scxgGIAMoCRIUCgxzY2VuZV9tZW1vcnkYByABKAgSEgoFbW9kZWwYCCABKAlIBIgBARIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCBwoFX25hbWVCDgoMX3BlcnNvbmFsaXR5QgYKBF9qb2JCDAoKX3VzZXJfbmFtZUIICgZfbW9kZWwiIAoPR2V0QWdlbnRSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIjIKEVdvcmtzcGFjZURvY3VtZW50EgwKBG5hbWUYASABKAkSDwoHY29udGVudBgCIAEoCSJVChNQdXRXb3Jrc3BhY2VSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEi8KCWRvY3VtZW50cxgCIAMoCzIcLm1lbW9yeS52MS5Xb3Jrc3BhY2VEb2N1bWVudCIrCgtTa2lwcGVkRmlsZRIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPChRQdXRXb3Jrc3BhY2VSZXNwb25zZRIOCgZzdG9yZWQYASADKAkSJwoHc2tpcHBlZBgCIAMoCzIWLm1lbW9yeS52MS5Ta2lwcGVkRmlsZSIrCglTa2lsbEZpbGUSDAoEbmFtZRgBIAEoCRIQCghtYXJrZG93bhgCIAEoCSJGChBQdXRTa2lsbHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEiMKBWZpbGVzGAIgAygLMhQubWVtb3J5LnYxLlNraWxsRmlsZSJNChFQdXRTa2lsbHNSZXNwb25zZRIOCgZzdG9yZWQYASADKAkSKAoIcmVqZWN0ZWQYAiADKAsyFi5tZW1vcnkudjEuU2tpcHBlZEZpbGUyqQIKDEFnZW50U2VydmljZRI/CghQdXRBZ2VudBIaLm1lbW9yeS52MS5QdXRBZ2VudFJlcXVlc3QaFy5tZW1vcnkudjEuQWdlbnRQcm9maWxlEj8KCEdldEFnZW50EhoubWVtb3J5LnYxLkdldEFnZW50UmVxdWVzdBoXLm1lbW9yeS52MS5BZ2VudFByb2ZpbGUSTwoMUHV0V29ya3NwYWNlEh4ubWVtb3J5LnYxLlB1dFdvcmtzcGFjZVJlcXVlc3QaHy5tZW1vcnkudjEuUHV0V29ya3NwYWNlUmVzcG9uc2USRgoJUHV0U2tpbGxzEhsubWVtb3J5LnYxLlB1dFNraWxsc1JlcXVlc3QaHC5tZW1vcnkudjEuUHV0U2tpbGxzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChZtZW1vcnkvdjEvYWdlbnRzLnByb3RvEgltZW1vcnkudjEi8QIKDEFnZW50UHJvZmlsZRINCgVhZ2VudBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGAoLcGVyc29uYWxpdHkYAyABKAlIAYgBARIQCgNqb2IYBCABKAlIAogBARIWCgl1c2VyX25hbWUYBSABKAlIA4gBARINCgV0b29scxgGIAMoCRIUCgxzY2VuZV9tZW1vcnkYByABKAgSEgoFbW9kZWwYCCABKAlIBIgBARIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCBwoFX25hbWVCDgoMX3BlcnNvbmFsaXR5QgYKBF9qb2JCDAoKX3VzZXJfbmFtZUIICgZfbW9kZWwilAIKD1B1dEFnZW50UmVxdWVzdBINCgVhZ2VudBgBIAEoCRIRCgRuYW1lGAIgASgJSACIAQESGAoLcGVyc29uYWxpdHkYAyABKAlIAYgBARIQCgNqb2IYBCABKAlIAogBARIWCgl1c2VyX25hbWUYBSABKAlIA4gBARINCgV0b29scxgGIAMoCRIUCgxzY2VuZV9tZW1vcnkYByABKAgSEgoFbW9kZWwYCCABKAlIBIgBARIpCghzZXR0aW5ncxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3RCBwoFX25hbWVCDgoMX3BlcnNvbmFsaXR5QgYKBF9qb2JCDAoKX3VzZXJfbmFtZUIICgZfbW9kZWwiIAoPR2V0QWdlbnRSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIjIKEVdvcmtzcGFjZURvY3VtZW50EgwKBG5hbWUYASABKAkSDwoHY29udGVudBgCIAEoCSJVChNQdXRXb3Jrc3BhY2VSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEi8KCWRvY3VtZW50cxgCIAMoCzIcLm1lbW9yeS52MS5Xb3Jrc3BhY2VEb2N1bWVudCIrCgtTa2lwcGVkRmlsZRIMCgRuYW1lGAEgASgJEg4KBnJlYXNvbhgCIAEoCSJPChRQdXRXb3Jrc3BhY2VSZXNwb25zZRIOCgZzdG9yZWQYASADKAkSJwoHc2tpcHBlZBgCIAMoCzIWLm1lbW9yeS52MS5Ta2lwcGVkRmlsZSIrCglTa2lsbEZpbGUSDAoEbmFtZRgBIAEoCRIQCghtYXJrZG93bhgCIAEoCSJGChBQdXRTa2lsbHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJEiMKBWZpbGVzGAIgAygLMhQubWVtb3J5LnYxLlNraWxsRmlsZSJNChFQdXRTa2lsbHNSZXNwb25zZRIOCgZzdG9yZWQYASADKAkSKAoIcmVqZWN0ZWQYAiADKAsyFi5tZW1vcnkudjEuU2tpcHBlZEZpbGUiMgoRTGlzdEFnZW50c1JlcXVlc3QSDQoFbGltaXQYASABKAUSDgoGb2Zmc2V0GAIgASgFIs4BCgxBZ2VudFN1bW1hcnkSDQoFYWdlbnQYASABKAkSKAoHcHJvZmlsZRgCIAEoCzIXLm1lbW9yeS52MS5BZ2VudFByb2ZpbGUSEAoIbWVzc2FnZXMYAyABKAQSFQoNY29udmVyc2F0aW9ucxgEIAEoBBISCgpvcGVuX2ZhY3RzGAUgASgEEhMKC3NjZW5lX25vZGVzGAYgASgEEjMKD2xhc3RfbWVzc2FnZV9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiTAoSTGlzdEFnZW50c1Jlc3BvbnNlEicKBmFnZW50cxgBIAMoCzIXLm1lbW9yeS52MS5BZ2VudFN1bW1hcnkSDQoFdG90YWwYAiABKAQy9AIKDEFnZW50U2VydmljZRI/CghQdXRBZ2VudBIaLm1lbW9yeS52MS5QdXRBZ2VudFJlcXVlc3QaFy5tZW1vcnkudjEuQWdlbnRQcm9maWxlEj8KCEdldEFnZW50EhoubWVtb3J5LnYxLkdldEFnZW50UmVxdWVzdBoXLm1lbW9yeS52MS5BZ2VudFByb2ZpbGUSTwoMUHV0V29ya3NwYWNlEh4ubWVtb3J5LnYxLlB1dFdvcmtzcGFjZVJlcXVlc3QaHy5tZW1vcnkudjEuUHV0V29ya3NwYWNlUmVzcG9uc2USRgoJUHV0U2tpbGxzEhsubWVtb3J5LnYxLlB1dFNraWxsc1JlcXVlc3QaHC5tZW1vcnkudjEuUHV0U2tpbGxzUmVzcG9uc2USSQoKTGlzdEFnZW50cxIcLm1lbW9yeS52MS5MaXN0QWdlbnRzUmVxdWVzdBodLm1lbW9yeS52MS5MaXN0QWdlbnRzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.AgentProfile
@@ -597,13 +597,219 @@ export const PutSkillsResponseSchema: GenMessage<PutSkillsResponse, {jsonType: P
   messageDesc(file_memory_v1_agents, 9);
 
 /**
- * An agent's profile and workspace: what its prompt is built from. Served by context-builder.
+ * mem.rpc.agents.list.{tenant}: every agent of the tenant, by name: each agent that has a
+ * conversation, an open fact, a stored profile (mem.rpc.agents.put) or being memory.
+ *
+ * @generated from message memory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequest = Message<"memory.v1.ListAgentsRequest"> & {
+  /**
+   * 1..1000; 0 = 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset: number;
+};
+
+/**
+ * mem.rpc.agents.list.{tenant}: every agent of the tenant, by name: each agent that has a
+ * conversation, an open fact, a stored profile (mem.rpc.agents.put) or being memory.
+ *
+ * @generated from message memory.v1.ListAgentsRequest
+ */
+export type ListAgentsRequestJson = {
+  /**
+   * 1..1000; 0 = 100.
+   *
+   * @generated from field: int32 limit = 1;
+   */
+  limit?: number;
+
+  /**
+   * @generated from field: int32 offset = 2;
+   */
+  offset?: number;
+};
+
+/**
+ * Describes the message memory.v1.ListAgentsRequest.
+ * Use `create(ListAgentsRequestSchema)` to create a new message.
+ */
+export const ListAgentsRequestSchema: GenMessage<ListAgentsRequest, {jsonType: ListAgentsRequestJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_agents, 10);
+
+/**
+ * One agent: its profile when one is stored, and how much memory it has.
+ *
+ * @generated from message memory.v1.AgentSummary
+ */
+export type AgentSummary = Message<"memory.v1.AgentSummary"> & {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent: string;
+
+  /**
+   * Absent when the agent has no stored profile.
+   *
+   * @generated from field: memory.v1.AgentProfile profile = 2;
+   */
+  profile?: AgentProfile | undefined;
+
+  /**
+   * Messages of its conversations (the conversations' counters, kept by ingest with the
+   * messages they count).
+   *
+   * @generated from field: uint64 messages = 3;
+   */
+  messages: bigint;
+
+  /**
+   * @generated from field: uint64 conversations = 4;
+   */
+  conversations: bigint;
+
+  /**
+   * Facts in force: not superseded, forgotten or expired (as in mem.rpc.stats.get and search).
+   *
+   * @generated from field: uint64 open_facts = 5;
+   */
+  openFacts: bigint;
+
+  /**
+   * Scene nodes of its being memory that are not dead (active or dying).
+   *
+   * @generated from field: uint64 scene_nodes = 6;
+   */
+  sceneNodes: bigint;
+
+  /**
+   * Its latest message; absent when it has none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_message_at = 7;
+   */
+  lastMessageAt?: Timestamp | undefined;
+};
+
+/**
+ * One agent: its profile when one is stored, and how much memory it has.
+ *
+ * @generated from message memory.v1.AgentSummary
+ */
+export type AgentSummaryJson = {
+  /**
+   * @generated from field: string agent = 1;
+   */
+  agent?: string;
+
+  /**
+   * Absent when the agent has no stored profile.
+   *
+   * @generated from field: memory.v1.AgentProfile profile = 2;
+   */
+  profile?: AgentProfileJson;
+
+  /**
+   * Messages of its conversations (the conversations' counters, kept by ingest with the
+   * messages they count).
+   *
+   * @generated from field: uint64 messages = 3;
+   */
+  messages?: string;
+
+  /**
+   * @generated from field: uint64 conversations = 4;
+   */
+  conversations?: string;
+
+  /**
+   * Facts in force: not superseded, forgotten or expired (as in mem.rpc.stats.get and search).
+   *
+   * @generated from field: uint64 open_facts = 5;
+   */
+  openFacts?: string;
+
+  /**
+   * Scene nodes of its being memory that are not dead (active or dying).
+   *
+   * @generated from field: uint64 scene_nodes = 6;
+   */
+  sceneNodes?: string;
+
+  /**
+   * Its latest message; absent when it has none.
+   *
+   * @generated from field: google.protobuf.Timestamp last_message_at = 7;
+   */
+  lastMessageAt?: TimestampJson;
+};
+
+/**
+ * Describes the message memory.v1.AgentSummary.
+ * Use `create(AgentSummarySchema)` to create a new message.
+ */
+export const AgentSummarySchema: GenMessage<AgentSummary, {jsonType: AgentSummaryJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_agents, 11);
+
+/**
+ * @generated from message memory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponse = Message<"memory.v1.ListAgentsResponse"> & {
+  /**
+   * By agent name.
+   *
+   * @generated from field: repeated memory.v1.AgentSummary agents = 1;
+   */
+  agents: AgentSummary[];
+
+  /**
+   * How many agents the tenant has, whatever the limit and offset.
+   *
+   * @generated from field: uint64 total = 2;
+   */
+  total: bigint;
+};
+
+/**
+ * @generated from message memory.v1.ListAgentsResponse
+ */
+export type ListAgentsResponseJson = {
+  /**
+   * By agent name.
+   *
+   * @generated from field: repeated memory.v1.AgentSummary agents = 1;
+   */
+  agents?: AgentSummaryJson[];
+
+  /**
+   * How many agents the tenant has, whatever the limit and offset.
+   *
+   * @generated from field: uint64 total = 2;
+   */
+  total?: string;
+};
+
+/**
+ * Describes the message memory.v1.ListAgentsResponse.
+ * Use `create(ListAgentsResponseSchema)` to create a new message.
+ */
+export const ListAgentsResponseSchema: GenMessage<ListAgentsResponse, {jsonType: ListAgentsResponseJson}> = /*@__PURE__*/
+  messageDesc(file_memory_v1_agents, 12);
+
+/**
+ * An agent's profile and workspace, what its prompt is built from, served by context-builder;
+ * and the tenant's list of agents, served by retrieval.
  *
  * @generated from service memory.v1.AgentService
  */
 export const AgentService: GenService<{
   /**
-   * mem.rpc.agent.put.{tenant}: stores the profile as given (a put replaces the whole profile).
+   * mem.rpc.agents.put.{tenant}: stores the profile as given (a put replaces the whole profile).
    *
    * @generated from rpc memory.v1.AgentService.PutAgent
    */
@@ -613,7 +819,7 @@ export const AgentService: GenService<{
     output: typeof AgentProfileSchema;
   },
   /**
-   * mem.rpc.agent.get.{tenant}: NOT_FOUND when the agent has no profile.
+   * mem.rpc.agents.get.{tenant}: NOT_FOUND when the agent has no profile.
    *
    * @generated from rpc memory.v1.AgentService.GetAgent
    */
@@ -633,7 +839,7 @@ export const AgentService: GenService<{
     output: typeof PutWorkspaceResponseSchema;
   },
   /**
-   * mem.rpc.skill.put.{tenant}
+   * mem.rpc.skills.put.{tenant}
    *
    * @generated from rpc memory.v1.AgentService.PutSkills
    */
@@ -641,6 +847,16 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof PutSkillsRequestSchema;
     output: typeof PutSkillsResponseSchema;
+  },
+  /**
+   * mem.rpc.agents.list.{tenant}: the tenant's agents with their profiles, counts and last activity.
+   *
+   * @generated from rpc memory.v1.AgentService.ListAgents
+   */
+  listAgents: {
+    methodKind: "unary";
+    input: typeof ListAgentsRequestSchema;
+    output: typeof ListAgentsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_memory_v1_agents, 0);

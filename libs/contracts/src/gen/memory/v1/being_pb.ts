@@ -2412,14 +2412,14 @@ export const PatrolReportSchema: GenMessage<PatrolReport, {jsonType: PatrolRepor
 /**
  * Being memory: what a companion agent (a being: tenant + agent) remembers as scenes,
  * notes, its diary and its soul. Served by patrol; each RPC is a NATS request on
- * <subject>.{tenant}. Scene recall lives under mem.rpc.being.*, apart from mem.rpc.recall
+ * <subject>.{tenant}. Scene recall lives under mem.rpc.being.*, apart from mem.rpc.expand
  * (retrieval's drill-down by id).
  *
  * @generated from service memory.v1.BeingService
  */
 export const BeingService: GenService<{
   /**
-   * mem.rpc.being.scene.add.{tenant}: a scene note, turned into a node by the next patrol.
+   * mem.rpc.being.scenes.add.{tenant}: a scene note, turned into a node by the next patrol.
    *
    * @generated from rpc memory.v1.BeingService.AddScene
    */
@@ -2429,7 +2429,7 @@ export const BeingService: GenService<{
     output: typeof AddSceneResponseSchema;
   },
   /**
-   * mem.rpc.being.note.add.{tenant}: a note, TODO, reminder or piece of knowledge.
+   * mem.rpc.being.notes.add.{tenant}: a note, TODO, reminder or piece of knowledge.
    *
    * @generated from rpc memory.v1.BeingService.AddNote
    */
@@ -2459,7 +2459,7 @@ export const BeingService: GenService<{
     output: typeof MarkNotesReadResponseSchema;
   },
   /**
-   * mem.rpc.being.rule.put.{tenant}: a partner rule, upserted by its text.
+   * mem.rpc.being.rules.put.{tenant}: a partner rule, upserted by its text.
    *
    * @generated from rpc memory.v1.BeingService.PutPartnerRule
    */
@@ -2469,7 +2469,7 @@ export const BeingService: GenService<{
     output: typeof PartnerRuleSchema;
   },
   /**
-   * mem.rpc.being.relationship.put.{tenant}: upserted by person.
+   * mem.rpc.being.relationships.put.{tenant}: upserted by person.
    *
    * @generated from rpc memory.v1.BeingService.PutRelationship
    */
@@ -2479,7 +2479,7 @@ export const BeingService: GenService<{
     output: typeof RelationshipSchema;
   },
   /**
-   * mem.rpc.being.preference.put.{tenant}: a user preference, upserted by key.
+   * mem.rpc.being.preferences.put.{tenant}: a user preference, upserted by key.
    *
    * @generated from rpc memory.v1.BeingService.PutPreference
    */
@@ -2509,7 +2509,7 @@ export const BeingService: GenService<{
     output: typeof BeingSchema;
   },
   /**
-   * mem.rpc.being.node.pin.{tenant}: a pinned node never dies.
+   * mem.rpc.being.nodes.pin.{tenant}: a pinned node never dies.
    *
    * @generated from rpc memory.v1.BeingService.PinNode
    */
@@ -2529,7 +2529,7 @@ export const BeingService: GenService<{
     output: typeof BeingRecallResponseSchema;
   },
   /**
-   * mem.rpc.being.recall_memory.{tenant}: a cluster's scenes.
+   * mem.rpc.being.clusters.recall.{tenant}: a cluster's scenes.
    *
    * @generated from rpc memory.v1.BeingService.RecallMemory
    */
@@ -2539,7 +2539,7 @@ export const BeingService: GenService<{
     output: typeof SceneNodesResponseSchema;
   },
   /**
-   * mem.rpc.being.search_memory.{tenant}: scenes by keywords.
+   * mem.rpc.being.nodes.search.{tenant}: scenes by keywords.
    *
    * @generated from rpc memory.v1.BeingService.SearchMemory
    */
@@ -2559,7 +2559,7 @@ export const BeingService: GenService<{
     output: typeof SceneNodesResponseSchema;
   },
   /**
-   * mem.rpc.being.node.history.{tenant}: a node's importance and status, patrol run by run.
+   * mem.rpc.being.nodes.history.get.{tenant}: a node's importance and status, patrol run by run.
    *
    * @generated from rpc memory.v1.BeingService.NodeHistory
    */
@@ -2569,7 +2569,7 @@ export const BeingService: GenService<{
     output: typeof NodeHistoryResponseSchema;
   },
   /**
-   * mem.rpc.being.journal.{tenant}: the diary, newest day first, and the think notes in force.
+   * mem.rpc.being.journal.get.{tenant}: the diary, newest day first, and the think notes in force.
    *
    * @generated from rpc memory.v1.BeingService.Journal
    */

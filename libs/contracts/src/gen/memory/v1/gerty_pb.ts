@@ -656,7 +656,7 @@ export const GertyService: GenService<{
     output: typeof CompleteResponseSchema;
   },
   /**
-   * gerty.rpc.models: what is configured, and the defaults.
+   * gerty.rpc.models.list: what is configured, and the defaults.
    *
    * @generated from rpc memory.v1.GertyService.ListModels
    */
@@ -666,7 +666,7 @@ export const GertyService: GenService<{
     output: typeof ListModelsResponseSchema;
   },
   /**
-   * gerty.rpc.keys.set.{tenant}: a tenant's own API key for a model, stored encrypted.
+   * gerty.rpc.keys.put.{tenant}: a tenant's own API key for a model, stored encrypted.
    *
    * @generated from rpc memory.v1.GertyService.SetTenantKey
    */

@@ -12,7 +12,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file memory/v1/retrieval.proto.
  */
 export const file_memory_v1_retrieval: GenFile = /*@__PURE__*/
-  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEi4wEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCG1ldGFkYXRhGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKYAgoNU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIMCgRtb2RlGAIgASgJEikKB2ZpbHRlcnMYAyABKAsyGC5tZW1vcnkudjEuU2VhcmNoRmlsdGVycxINCgV0b3BfaxgEIAEoBRIOCgZmdXNpb24YBSABKAkSEwoGZXhwYW5kGAYgASgISACIAQESEgoKc3ludGhlc2l6ZRgHIAEoCBIaCg1yZWNvcmRfYWNjZXNzGAggASgISAGIAQESEwoLY29uc2lzdGVuY3kYCSABKAkSKQoFYXNfb2YYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgkKB19leHBhbmRCEAoOX3JlY29yZF9hY2Nlc3MiewoMU2lnbmFsU2NvcmVzEhAKCGZ1bGx0ZXh0GAEgASgBEhAKCHNlbWFudGljGAIgASgBEhAKCHRlbXBvcmFsGAMgASgBEhIKCmltcG9ydGFuY2UYBCABKAESDQoFZnVzZWQYBSABKAESEgoKdGltZV9tYXRjaBgGIAEoASKOAQoKUHJvdmVuYW5jZRINCgVhZ2VudBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDwoHY2hhbm5lbBgDIAEoCRIMCgRyb2xlGAQgASgJEg4KBmF1dGhvchgFIAEoCRINCgVkZXB0aBgGIAEoBRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYByADKAkilwIKCVNlYXJjaEhpdBIKCgJpZBgBIAEoCRIMCgRraW5kGAIgASgJEg8KB2NvbnRlbnQYAyABKAkSDQoFc2NvcmUYBCABKAESKAoHc2lnbmFscxgFIAEoCzIXLm1lbW9yeS52MS5TaWduYWxTY29yZXMSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoQbGFzdF9hY2Nlc3NlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoKcHJvdmVuYW5jZRgIIAEoCzIVLm1lbW9yeS52MS5Qcm92ZW5hbmNlEhUKDWV4cGFuZGVkX2Zyb20YCSABKAkiPQoJU3ludGhlc2lzEg4KBmFuc3dlchgBIAEoCRIRCgljaXRlZF9pZHMYAiADKAkSDQoFbW9kZWwYAyABKAkirgEKDlNlYXJjaFJlc3BvbnNlEiIKBGhpdHMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0EhAKCGRlZ3JhZGVkGAIgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgDIAEoCRInCglzeW50aGVzaXMYBCABKAsyFC5tZW1vcnkudjEuU3ludGhlc2lzEg8KB3Rvb2tfbXMYBSABKAESEwoLYW5zd2VyZWRfYnkYBiABKAkiwwEKDUJyb3dzZVJlcXVlc3QSFwoPY29udmVyc2F0aW9uX2lkGAEgASgJEg0KBWFnZW50GAIgASgJEg4KBmN1cnNvchgDIAEoCRIoCgRmcm9tGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIZChFhcm91bmRfbWVzc2FnZV9pZBgFIAEoCRIRCglkaXJlY3Rpb24YBiABKAkSDQoFbGltaXQYByABKAUSEwoLc2Vzc2lvbl9rZXkYCCABKAkilQMKEVRyYW5zY3JpcHRNZXNzYWdlEgoKAmlkGAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRINCgVhZ2VudBgDIAEoCRIMCgRyb2xlGAQgASgJEg4KBmF1dGhvchgFIAEoCRIPCgdjb250ZW50GAYgASgJEhEKCXRvb2xfbmFtZRgHIAEoCRIpCgl0b29sX2FyZ3MYCCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKwoLdG9vbF9yZXN1bHQYCSABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKQoIbWV0YWRhdGEYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE2NvbnRlbnRfc3ludGhlc2lzZWQYDCABKAgSDwoHdHVybl9pZBgNIAEoCRIUCgx0b29sX2NhbGxfaWQYDiABKAkSEwoLcmF3X2NvbnRlbnQYDyABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1SZWNhbGxSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiSAoOUmVjYWxsUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0EhEKCXRydW5jYXRlZBgCIAEoCCKwAgoLU2F2ZVJlcXVlc3QSDQoFYWdlbnQYASABKAkSDwoHY29udGVudBgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRIQCghsaWZldGltZRgEIAEoCRISCgppbXBvcnRhbmNlGAUgASgFEhcKD2NvbnZlcnNhdGlvbl9pZBgGIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYByADKAkSKQoIbWV0YWRhdGEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCnZhbGlkX2Zyb20YCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCHZhbGlkX3RvGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBILCgNrZXkYCyABKAkiNQoMU2F2ZVJlc3BvbnNlEg8KB2ZhY3RfaWQYASABKAkSFAoMZGVkdXBsaWNhdGVkGAIgASgIIjAKDUZvcmdldFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiTwoORm9yZ2V0UmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIsCgh2YWxpZF90bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiJwoWTGlzdERlYWRMZXR0ZXJzUmVxdWVzdBINCgVsaW1pdBgBIAEoDSL6AQoPRGVhZExldHRlckVudHJ5EhAKCHNlcXVlbmNlGAEgASgEEg4KBnN0cmVhbRgCIAEoCRIQCghjb25zdW1lchgDIAEoCRIYChBvcmlnaW5hbF9zdWJqZWN0GAQgASgJEg0KBWNhdXNlGAUgASgJEg4KBnJlYXNvbhgGIAEoCRISCgpkZWxpdmVyaWVzGAcgASgNEisKB2RlYWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3BheWxvYWQYCSABKAkSKAoHZGV0YWlscxgKIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiRgoXTGlzdERlYWRMZXR0ZXJzUmVzcG9uc2USKwoHbGV0dGVycxgBIAMoCzIaLm1lbW9yeS52MS5EZWFkTGV0dGVyRW50cnkiLAoYUmVkcml2ZURlYWRMZXR0ZXJSZXF1ZXN0EhAKCHNlcXVlbmNlGAEgASgEIj4KGVJlZHJpdmVEZWFkTGV0dGVyUmVzcG9uc2USDwoHc3ViamVjdBgBIAEoCRIQCghzZXF1ZW5jZRgCIAEoBDKAAwoNTWVtb3J5U2VydmljZRI9CgZTZWFyY2gSGC5tZW1vcnkudjEuU2VhcmNoUmVxdWVzdBoZLm1lbW9yeS52MS5TZWFyY2hSZXNwb25zZRI9CgZCcm93c2USGC5tZW1vcnkudjEuQnJvd3NlUmVxdWVzdBoZLm1lbW9yeS52MS5Ccm93c2VSZXNwb25zZRI6CgVTdGF0cxIXLm1lbW9yeS52MS5TdGF0c1JlcXVlc3QaGC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZRI9CgZSZWNhbGwSGC5tZW1vcnkudjEuUmVjYWxsUmVxdWVzdBoZLm1lbW9yeS52MS5SZWNhbGxSZXNwb25zZRI3CgRTYXZlEhYubWVtb3J5LnYxLlNhdmVSZXF1ZXN0GhcubWVtb3J5LnYxLlNhdmVSZXNwb25zZRI9CgZGb3JnZXQSGC5tZW1vcnkudjEuRm9yZ2V0UmVxdWVzdBoZLm1lbW9yeS52MS5Gb3JnZXRSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChltZW1vcnkvdjEvcmV0cmlldmFsLnByb3RvEgltZW1vcnkudjEi4wEKDVNlYXJjaEZpbHRlcnMSDQoFYWdlbnQYASABKAkSDwoHY2hhbm5lbBgCIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAyABKAkSDQoFcm9sZXMYBCADKAkSDQoFa2luZHMYBSADKAkSKAoEZnJvbRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEikKCG1ldGFkYXRhGAggASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKYAgoNU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIMCgRtb2RlGAIgASgJEikKB2ZpbHRlcnMYAyABKAsyGC5tZW1vcnkudjEuU2VhcmNoRmlsdGVycxINCgV0b3BfaxgEIAEoBRIOCgZmdXNpb24YBSABKAkSEwoGZXhwYW5kGAYgASgISACIAQESEgoKc3ludGhlc2l6ZRgHIAEoCBIaCg1yZWNvcmRfYWNjZXNzGAggASgISAGIAQESEwoLY29uc2lzdGVuY3kYCSABKAkSKQoFYXNfb2YYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQgkKB19leHBhbmRCEAoOX3JlY29yZF9hY2Nlc3MiewoMU2lnbmFsU2NvcmVzEhAKCGZ1bGx0ZXh0GAEgASgBEhAKCHNlbWFudGljGAIgASgBEhAKCHRlbXBvcmFsGAMgASgBEhIKCmltcG9ydGFuY2UYBCABKAESDQoFZnVzZWQYBSABKAESEgoKdGltZV9tYXRjaBgGIAEoASKOAQoKUHJvdmVuYW5jZRINCgVhZ2VudBgBIAEoCRIXCg9jb252ZXJzYXRpb25faWQYAiABKAkSDwoHY2hhbm5lbBgDIAEoCRIMCgRyb2xlGAQgASgJEg4KBmF1dGhvchgFIAEoCRINCgVkZXB0aBgGIAEoBRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYByADKAkilwIKCVNlYXJjaEhpdBIKCgJpZBgBIAEoCRIMCgRraW5kGAIgASgJEg8KB2NvbnRlbnQYAyABKAkSDQoFc2NvcmUYBCABKAESKAoHc2lnbmFscxgFIAEoCzIXLm1lbW9yeS52MS5TaWduYWxTY29yZXMSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNAoQbGFzdF9hY2Nlc3NlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoKcHJvdmVuYW5jZRgIIAEoCzIVLm1lbW9yeS52MS5Qcm92ZW5hbmNlEhUKDWV4cGFuZGVkX2Zyb20YCSABKAkiPQoJU3ludGhlc2lzEg4KBmFuc3dlchgBIAEoCRIRCgljaXRlZF9pZHMYAiADKAkSDQoFbW9kZWwYAyABKAkirgEKDlNlYXJjaFJlc3BvbnNlEiIKBGhpdHMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0EhAKCGRlZ3JhZGVkGAIgASgIEhcKD2RlZ3JhZGVkX3JlYXNvbhgDIAEoCRInCglzeW50aGVzaXMYBCABKAsyFC5tZW1vcnkudjEuU3ludGhlc2lzEg8KB3Rvb2tfbXMYBSABKAESEwoLYW5zd2VyZWRfYnkYBiABKAkiwwEKDUJyb3dzZVJlcXVlc3QSFwoPY29udmVyc2F0aW9uX2lkGAEgASgJEg0KBWFnZW50GAIgASgJEg4KBmN1cnNvchgDIAEoCRIoCgRmcm9tGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIZChFhcm91bmRfbWVzc2FnZV9pZBgFIAEoCRIRCglkaXJlY3Rpb24YBiABKAkSDQoFbGltaXQYByABKAUSEwoLc2Vzc2lvbl9rZXkYCCABKAkilQMKEVRyYW5zY3JpcHRNZXNzYWdlEgoKAmlkGAEgASgJEhcKD2NvbnZlcnNhdGlvbl9pZBgCIAEoCRINCgVhZ2VudBgDIAEoCRIMCgRyb2xlGAQgASgJEg4KBmF1dGhvchgFIAEoCRIPCgdjb250ZW50GAYgASgJEhEKCXRvb2xfbmFtZRgHIAEoCRIpCgl0b29sX2FyZ3MYCCABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKwoLdG9vbF9yZXN1bHQYCSABKAsyFi5nb29nbGUucHJvdG9idWYuVmFsdWUSKQoIbWV0YWRhdGEYCiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhsKE2NvbnRlbnRfc3ludGhlc2lzZWQYDCABKAgSDwoHdHVybl9pZBgNIAEoCRIUCgx0b29sX2NhbGxfaWQYDiABKAkSEwoLcmF3X2NvbnRlbnQYDyABKAkiagoOQnJvd3NlUmVzcG9uc2USLgoIbWVzc2FnZXMYASADKAsyHC5tZW1vcnkudjEuVHJhbnNjcmlwdE1lc3NhZ2USEwoLbmV4dF9jdXJzb3IYAiABKAkSEwoLcHJldl9jdXJzb3IYAyABKAkiHQoMU3RhdHNSZXF1ZXN0Eg0KBWFnZW50GAEgASgJIk4KClF1ZXVlU3RhdHMSDAoEbmFtZRgBIAEoCRIPCgdwZW5kaW5nGAIgASgEEhEKCWluX2ZsaWdodBgDIAEoBBIOCgZmYWlsZWQYBCABKAQi9wMKDVN0YXRzUmVzcG9uc2USEAoIbWVzc2FnZXMYASABKAQSGQoRbWVzc2FnZXNfZW1iZWRkZWQYAiABKAQSGgoSZW1iZWRkaW5nX2NvdmVyYWdlGAMgASgBEiUKBnF1ZXVlcxgEIAMoCzIVLm1lbW9yeS52MS5RdWV1ZVN0YXRzEl4KHHVuc3VtbWFyaXNlZF9ieV9jb252ZXJzYXRpb24YBSADKAsyOC5tZW1vcnkudjEuU3RhdHNSZXNwb25zZS5VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5Eh8KF2NvbnZlcnNhdGlvbnNfY29tcGFjdGVkGAYgASgEEhoKEnN1bW1hcnlfdHJlZV9kZXB0aBgHIAEoBRJIChFmYWN0c19ieV9jYXRlZ29yeRgIIAMoCzItLm1lbW9yeS52MS5TdGF0c1Jlc3BvbnNlLkZhY3RzQnlDYXRlZ29yeUVudHJ5EhQKDGRlYWRfbGV0dGVycxgJIAEoBBpBCh9VbnN1bW1hcmlzZWRCeUNvbnZlcnNhdGlvbkVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoBDoCOAEaNgoURmFjdHNCeUNhdGVnb3J5RW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgEOgI4ASIsCg1FeHBhbmRSZXF1ZXN0EgwKBHJlZnMYASADKAkSDQoFZGVwdGgYAiABKAUiSAoORXhwYW5kUmVzcG9uc2USIwoFaXRlbXMYASADKAsyFC5tZW1vcnkudjEuU2VhcmNoSGl0EhEKCXRydW5jYXRlZBgCIAEoCCKwAgoLU2F2ZVJlcXVlc3QSDQoFYWdlbnQYASABKAkSDwoHY29udGVudBgCIAEoCRIQCghjYXRlZ29yeRgDIAEoCRIQCghsaWZldGltZRgEIAEoCRISCgppbXBvcnRhbmNlGAUgASgFEhcKD2NvbnZlcnNhdGlvbl9pZBgGIAEoCRIaChJzb3VyY2VfbWVzc2FnZV9pZHMYByADKAkSKQoIbWV0YWRhdGEYCCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ei4KCnZhbGlkX2Zyb20YCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiwKCHZhbGlkX3RvGAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBILCgNrZXkYCyABKAkiNQoMU2F2ZVJlc3BvbnNlEg8KB2ZhY3RfaWQYASABKAkSFAoMZGVkdXBsaWNhdGVkGAIgASgIIjAKDUZvcmdldFJlcXVlc3QSDwoHZmFjdF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiTwoORm9yZ2V0UmVzcG9uc2USDwoHZmFjdF9pZBgBIAEoCRIsCgh2YWxpZF90bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAygAMKDU1lbW9yeVNlcnZpY2USPQoGU2VhcmNoEhgubWVtb3J5LnYxLlNlYXJjaFJlcXVlc3QaGS5tZW1vcnkudjEuU2VhcmNoUmVzcG9uc2USPQoGQnJvd3NlEhgubWVtb3J5LnYxLkJyb3dzZVJlcXVlc3QaGS5tZW1vcnkudjEuQnJvd3NlUmVzcG9uc2USOgoFU3RhdHMSFy5tZW1vcnkudjEuU3RhdHNSZXF1ZXN0GhgubWVtb3J5LnYxLlN0YXRzUmVzcG9uc2USPQoGRXhwYW5kEhgubWVtb3J5LnYxLkV4cGFuZFJlcXVlc3QaGS5tZW1vcnkudjEuRXhwYW5kUmVzcG9uc2USNwoEU2F2ZRIWLm1lbW9yeS52MS5TYXZlUmVxdWVzdBoXLm1lbW9yeS52MS5TYXZlUmVzcG9uc2USPQoGRm9yZ2V0EhgubWVtb3J5LnYxLkZvcmdldFJlcXVlc3QaGS5tZW1vcnkudjEuRm9yZ2V0UmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message memory.v1.SearchFilters
@@ -1199,7 +1199,7 @@ export const QueueStatsSchema: GenMessage<QueueStats, {jsonType: QueueStatsJson}
   messageDesc(file_memory_v1_retrieval, 11);
 
 /**
- * mem.rpc.stats: counts of the tenant's memory (or one agent's), read from the store
+ * mem.rpc.stats.get: counts of the tenant's memory (or one agent's), read from the store
  * under the tenant's isolation; queues and dead letters come from JetStream and are
  * over all tenants. When JetStream cannot answer, queues is empty and dead_letters 0.
  *
@@ -1256,8 +1256,8 @@ export type StatsResponse = Message<"memory.v1.StatsResponse"> & {
   summaryTreeDepth: number;
 
   /**
-   * Open facts (validity not closed; expired ones included) per category, every
-   * category listed.
+   * Facts in force (not superseded, forgotten or expired: what search serves) per
+   * category, every category listed.
    *
    * @generated from field: map<string, uint64> facts_by_category = 8;
    */
@@ -1273,7 +1273,7 @@ export type StatsResponse = Message<"memory.v1.StatsResponse"> & {
 };
 
 /**
- * mem.rpc.stats: counts of the tenant's memory (or one agent's), read from the store
+ * mem.rpc.stats.get: counts of the tenant's memory (or one agent's), read from the store
  * under the tenant's isolation; queues and dead letters come from JetStream and are
  * over all tenants. When JetStream cannot answer, queues is empty and dead_letters 0.
  *
@@ -1330,8 +1330,8 @@ export type StatsResponseJson = {
   summaryTreeDepth?: number;
 
   /**
-   * Open facts (validity not closed; expired ones included) per category, every
-   * category listed.
+   * Facts in force (not superseded, forgotten or expired: what search serves) per
+   * category, every category listed.
    *
    * @generated from field: map<string, uint64> facts_by_category = 8;
    */
@@ -1354,15 +1354,15 @@ export const StatsResponseSchema: GenMessage<StatsResponse, {jsonType: StatsResp
   messageDesc(file_memory_v1_retrieval, 12);
 
 /**
- * mem.rpc.recall: items by id, each followed by what it stands for, read under the
+ * mem.rpc.expand (formerly mem.rpc.recall): items by id, each followed by what it stands for, read under the
  * tenant's isolation. Every ref must name one of the tenant's items: otherwise the call
  * fails with NOT_FOUND listing the refs not found (another tenant's item is not found
- * either). Recall records no access: it shows items the caller already holds (the search
+ * either). Expand records no access: it shows items the caller already holds (the search
  * that returned them recorded it), and opening a tree in a dashboard is not using memory.
  *
- * @generated from message memory.v1.RecallRequest
+ * @generated from message memory.v1.ExpandRequest
  */
-export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
+export type ExpandRequest = Message<"memory.v1.ExpandRequest"> & {
   /**
    * 1..100 of "message:123", "summary:45", "fact:6", answered in this order:
    *  - a summary: itself, then its children in their order (a root's or a branch's
@@ -1387,15 +1387,15 @@ export type RecallRequest = Message<"memory.v1.RecallRequest"> & {
 };
 
 /**
- * mem.rpc.recall: items by id, each followed by what it stands for, read under the
+ * mem.rpc.expand (formerly mem.rpc.recall): items by id, each followed by what it stands for, read under the
  * tenant's isolation. Every ref must name one of the tenant's items: otherwise the call
  * fails with NOT_FOUND listing the refs not found (another tenant's item is not found
- * either). Recall records no access: it shows items the caller already holds (the search
+ * either). Expand records no access: it shows items the caller already holds (the search
  * that returned them recorded it), and opening a tree in a dashboard is not using memory.
  *
- * @generated from message memory.v1.RecallRequest
+ * @generated from message memory.v1.ExpandRequest
  */
-export type RecallRequestJson = {
+export type ExpandRequestJson = {
   /**
    * 1..100 of "message:123", "summary:45", "fact:6", answered in this order:
    *  - a summary: itself, then its children in their order (a root's or a branch's
@@ -1420,16 +1420,16 @@ export type RecallRequestJson = {
 };
 
 /**
- * Describes the message memory.v1.RecallRequest.
- * Use `create(RecallRequestSchema)` to create a new message.
+ * Describes the message memory.v1.ExpandRequest.
+ * Use `create(ExpandRequestSchema)` to create a new message.
  */
-export const RecallRequestSchema: GenMessage<RecallRequest, {jsonType: RecallRequestJson}> = /*@__PURE__*/
+export const ExpandRequestSchema: GenMessage<ExpandRequest, {jsonType: ExpandRequestJson}> = /*@__PURE__*/
   messageDesc(file_memory_v1_retrieval, 13);
 
 /**
- * @generated from message memory.v1.RecallResponse
+ * @generated from message memory.v1.ExpandResponse
  */
-export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
+export type ExpandResponse = Message<"memory.v1.ExpandResponse"> & {
   /**
    * The asked items and what they expand to, without score or signals. An expansion's
    * expanded_from is the ref it was reached from (its parent summary, its fact, the
@@ -1450,9 +1450,9 @@ export type RecallResponse = Message<"memory.v1.RecallResponse"> & {
 };
 
 /**
- * @generated from message memory.v1.RecallResponse
+ * @generated from message memory.v1.ExpandResponse
  */
-export type RecallResponseJson = {
+export type ExpandResponseJson = {
   /**
    * The asked items and what they expand to, without score or signals. An expansion's
    * expanded_from is the ref it was reached from (its parent summary, its fact, the
@@ -1473,10 +1473,10 @@ export type RecallResponseJson = {
 };
 
 /**
- * Describes the message memory.v1.RecallResponse.
- * Use `create(RecallResponseSchema)` to create a new message.
+ * Describes the message memory.v1.ExpandResponse.
+ * Use `create(ExpandResponseSchema)` to create a new message.
  */
-export const RecallResponseSchema: GenMessage<RecallResponse, {jsonType: RecallResponseJson}> = /*@__PURE__*/
+export const ExpandResponseSchema: GenMessage<ExpandResponse, {jsonType: ExpandResponseJson}> = /*@__PURE__*/
   messageDesc(file_memory_v1_retrieval, 14);
 
 /**
@@ -1786,287 +1786,6 @@ export const ForgetResponseSchema: GenMessage<ForgetResponse, {jsonType: ForgetR
   messageDesc(file_memory_v1_retrieval, 18);
 
 /**
- * mem.rpc.deadletters.list.{tenant}: the tenant's dead letters (messages a worker gave up on,
- * with the reason), newest first. A letter belongs to the tenant its original subject names.
- *
- * @generated from message memory.v1.ListDeadLettersRequest
- */
-export type ListDeadLettersRequest = Message<"memory.v1.ListDeadLettersRequest"> & {
-  /**
-   * At most this many letters (default 50, at most 500).
-   *
-   * @generated from field: uint32 limit = 1;
-   */
-  limit: number;
-};
-
-/**
- * mem.rpc.deadletters.list.{tenant}: the tenant's dead letters (messages a worker gave up on,
- * with the reason), newest first. A letter belongs to the tenant its original subject names.
- *
- * @generated from message memory.v1.ListDeadLettersRequest
- */
-export type ListDeadLettersRequestJson = {
-  /**
-   * At most this many letters (default 50, at most 500).
-   *
-   * @generated from field: uint32 limit = 1;
-   */
-  limit?: number;
-};
-
-/**
- * Describes the message memory.v1.ListDeadLettersRequest.
- * Use `create(ListDeadLettersRequestSchema)` to create a new message.
- */
-export const ListDeadLettersRequestSchema: GenMessage<ListDeadLettersRequest, {jsonType: ListDeadLettersRequestJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_retrieval, 19);
-
-/**
- * One message a worker gave up on.
- *
- * @generated from message memory.v1.DeadLetterEntry
- */
-export type DeadLetterEntry = Message<"memory.v1.DeadLetterEntry"> & {
-  /**
-   * Its sequence in the DEADLETTERS stream: what a re-drive names.
-   *
-   * @generated from field: uint64 sequence = 1;
-   */
-  sequence: bigint;
-
-  /**
-   * The stream and the worker's consumer that gave up, e.g. TURNS / ingest-turns.
-   *
-   * @generated from field: string stream = 2;
-   */
-  stream: string;
-
-  /**
-   * @generated from field: string consumer = 3;
-   */
-  consumer: string;
-
-  /**
-   * Where the message was published, e.g. mem.turn.acme.helper.
-   *
-   * @generated from field: string original_subject = 4;
-   */
-  originalSubject: string;
-
-  /**
-   * "invalid" (it can never succeed as it is) or "exhausted" (every retry failed).
-   *
-   * @generated from field: string cause = 5;
-   */
-  cause: string;
-
-  /**
-   * @generated from field: string reason = 6;
-   */
-  reason: string;
-
-  /**
-   * @generated from field: uint32 deliveries = 7;
-   */
-  deliveries: number;
-
-  /**
-   * @generated from field: google.protobuf.Timestamp dead_at = 8;
-   */
-  deadAt?: Timestamp | undefined;
-
-  /**
-   * The original message as text, cut at 4,096 characters.
-   *
-   * @generated from field: string payload = 9;
-   */
-  payload: string;
-
-  /**
-   * @generated from field: google.protobuf.Struct details = 10;
-   */
-  details?: JsonObject | undefined;
-};
-
-/**
- * One message a worker gave up on.
- *
- * @generated from message memory.v1.DeadLetterEntry
- */
-export type DeadLetterEntryJson = {
-  /**
-   * Its sequence in the DEADLETTERS stream: what a re-drive names.
-   *
-   * @generated from field: uint64 sequence = 1;
-   */
-  sequence?: string;
-
-  /**
-   * The stream and the worker's consumer that gave up, e.g. TURNS / ingest-turns.
-   *
-   * @generated from field: string stream = 2;
-   */
-  stream?: string;
-
-  /**
-   * @generated from field: string consumer = 3;
-   */
-  consumer?: string;
-
-  /**
-   * Where the message was published, e.g. mem.turn.acme.helper.
-   *
-   * @generated from field: string original_subject = 4;
-   */
-  originalSubject?: string;
-
-  /**
-   * "invalid" (it can never succeed as it is) or "exhausted" (every retry failed).
-   *
-   * @generated from field: string cause = 5;
-   */
-  cause?: string;
-
-  /**
-   * @generated from field: string reason = 6;
-   */
-  reason?: string;
-
-  /**
-   * @generated from field: uint32 deliveries = 7;
-   */
-  deliveries?: number;
-
-  /**
-   * @generated from field: google.protobuf.Timestamp dead_at = 8;
-   */
-  deadAt?: TimestampJson;
-
-  /**
-   * The original message as text, cut at 4,096 characters.
-   *
-   * @generated from field: string payload = 9;
-   */
-  payload?: string;
-
-  /**
-   * @generated from field: google.protobuf.Struct details = 10;
-   */
-  details?: StructJson;
-};
-
-/**
- * Describes the message memory.v1.DeadLetterEntry.
- * Use `create(DeadLetterEntrySchema)` to create a new message.
- */
-export const DeadLetterEntrySchema: GenMessage<DeadLetterEntry, {jsonType: DeadLetterEntryJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_retrieval, 20);
-
-/**
- * @generated from message memory.v1.ListDeadLettersResponse
- */
-export type ListDeadLettersResponse = Message<"memory.v1.ListDeadLettersResponse"> & {
-  /**
-   * @generated from field: repeated memory.v1.DeadLetterEntry letters = 1;
-   */
-  letters: DeadLetterEntry[];
-};
-
-/**
- * @generated from message memory.v1.ListDeadLettersResponse
- */
-export type ListDeadLettersResponseJson = {
-  /**
-   * @generated from field: repeated memory.v1.DeadLetterEntry letters = 1;
-   */
-  letters?: DeadLetterEntryJson[];
-};
-
-/**
- * Describes the message memory.v1.ListDeadLettersResponse.
- * Use `create(ListDeadLettersResponseSchema)` to create a new message.
- */
-export const ListDeadLettersResponseSchema: GenMessage<ListDeadLettersResponse, {jsonType: ListDeadLettersResponseJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_retrieval, 21);
-
-/**
- * mem.rpc.deadletters.redrive.{tenant}: publishes a dead letter's original message again on
- * its original subject (every worker of that subject sees it once more; they are idempotent)
- * and removes the letter.
- *
- * @generated from message memory.v1.RedriveDeadLetterRequest
- */
-export type RedriveDeadLetterRequest = Message<"memory.v1.RedriveDeadLetterRequest"> & {
-  /**
-   * @generated from field: uint64 sequence = 1;
-   */
-  sequence: bigint;
-};
-
-/**
- * mem.rpc.deadletters.redrive.{tenant}: publishes a dead letter's original message again on
- * its original subject (every worker of that subject sees it once more; they are idempotent)
- * and removes the letter.
- *
- * @generated from message memory.v1.RedriveDeadLetterRequest
- */
-export type RedriveDeadLetterRequestJson = {
-  /**
-   * @generated from field: uint64 sequence = 1;
-   */
-  sequence?: string;
-};
-
-/**
- * Describes the message memory.v1.RedriveDeadLetterRequest.
- * Use `create(RedriveDeadLetterRequestSchema)` to create a new message.
- */
-export const RedriveDeadLetterRequestSchema: GenMessage<RedriveDeadLetterRequest, {jsonType: RedriveDeadLetterRequestJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_retrieval, 22);
-
-/**
- * @generated from message memory.v1.RedriveDeadLetterResponse
- */
-export type RedriveDeadLetterResponse = Message<"memory.v1.RedriveDeadLetterResponse"> & {
-  /**
-   * Where it was published, and its new sequence in that stream.
-   *
-   * @generated from field: string subject = 1;
-   */
-  subject: string;
-
-  /**
-   * @generated from field: uint64 sequence = 2;
-   */
-  sequence: bigint;
-};
-
-/**
- * @generated from message memory.v1.RedriveDeadLetterResponse
- */
-export type RedriveDeadLetterResponseJson = {
-  /**
-   * Where it was published, and its new sequence in that stream.
-   *
-   * @generated from field: string subject = 1;
-   */
-  subject?: string;
-
-  /**
-   * @generated from field: uint64 sequence = 2;
-   */
-  sequence?: string;
-};
-
-/**
- * Describes the message memory.v1.RedriveDeadLetterResponse.
- * Use `create(RedriveDeadLetterResponseSchema)` to create a new message.
- */
-export const RedriveDeadLetterResponseSchema: GenMessage<RedriveDeadLetterResponse, {jsonType: RedriveDeadLetterResponseJson}> = /*@__PURE__*/
-  messageDesc(file_memory_v1_retrieval, 23);
-
-/**
  * The memory RPCs. Each is a NATS request on mem.rpc.<name>.{tenant}; the tenant is
  * the subject's last token (so NATS permissions can confine a runtime to its tenant).
  *
@@ -2094,7 +1813,7 @@ export const MemoryService: GenService<{
     output: typeof BrowseResponseSchema;
   },
   /**
-   * mem.rpc.stats.{tenant}
+   * mem.rpc.stats.get.{tenant}
    *
    * @generated from rpc memory.v1.MemoryService.Stats
    */
@@ -2104,14 +1823,14 @@ export const MemoryService: GenService<{
     output: typeof StatsResponseSchema;
   },
   /**
-   * mem.rpc.recall.{tenant}: items by id, drilled down to their sources.
+   * mem.rpc.expand.{tenant}: items by id, drilled down to their sources.
    *
-   * @generated from rpc memory.v1.MemoryService.Recall
+   * @generated from rpc memory.v1.MemoryService.Expand
    */
-  recall: {
+  expand: {
     methodKind: "unary";
-    input: typeof RecallRequestSchema;
-    output: typeof RecallResponseSchema;
+    input: typeof ExpandRequestSchema;
+    output: typeof ExpandResponseSchema;
   },
   /**
    * mem.rpc.save.{tenant}

@@ -116,7 +116,7 @@ export const TenantService: GenService<{
     output: typeof TenantSettingsSchema;
   },
   /**
-   * mem.rpc.tenant.settings.set.{tenant}
+   * mem.rpc.tenant.settings.update.{tenant}
    *
    * @generated from rpc memory.v1.TenantService.SetSettings
    */

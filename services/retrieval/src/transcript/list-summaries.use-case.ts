@@ -10,18 +10,18 @@ import { readOfConversation } from './conversation-read';
 import { SummaryTreeRepository, type SummaryNodeRow } from './summary-tree.repository';
 
 /**
- * mem.rpc.summaries.tree: every summary of one conversation, roots first, each with its
+ * mem.rpc.summaries.list: every summary of one conversation, roots first, each with its
  * children (or a leaf's messages) in order. Another tenant's conversation does not exist
  * here (NOT_FOUND, like an unknown id); a conversation not yet compacted has no summaries.
  */
 @Injectable()
-export class SummaryTreeUseCase {
+export class ListSummariesUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly summaries: SummaryTreeRepository,
   ) {}
 
-  async tree(
+  async list(
     tenantId: string,
     request: SummaryTreeRequest,
   ): Promise<MessageInitShape<typeof SummaryTreeResponseSchema>> {
@@ -38,10 +38,10 @@ function summaryNode(n: SummaryNodeRow) {
     id: n.id,
     depth: n.depth,
     content: n.content,
-    earliestAt: timestampFromDate(n.earliest_at),
-    latestAt: timestampFromDate(n.latest_at),
-    messageCount: BigInt(n.message_count),
+    earliestAt: timestampFromDate(n.earliestAt),
+    latestAt: timestampFromDate(n.latestAt),
+    messageCount: BigInt(n.messageCount),
     children: n.children,
-    messageIds: n.message_ids,
+    messageIds: n.messageIds,
   };
 }

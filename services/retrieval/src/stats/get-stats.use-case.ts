@@ -7,19 +7,19 @@ import { StatsRepository } from './stats.repository';
 type StatsResponseInit = MessageInitShape<typeof StatsResponseSchema>;
 
 /**
- * memory_stats: how much of a tenant's memory (or one agent's) is stored, embedded,
+ * mem.rpc.stats.get (memory_stats): how much of a tenant's memory (or one agent's) is stored, embedded,
  * summarised and distilled, and how the workers' queues stand. Store counts and queue
  * state are read at the same time.
  */
 @Injectable()
-export class MemoryStatsUseCase {
+export class GetStatsUseCase {
   constructor(
     private readonly transactions: TenantTransactions,
     private readonly store: StatsRepository,
     private readonly queues: QueueStatsReader,
   ) {}
 
-  async stats(tenantId: string, request: StatsRequest): Promise<StatsResponseInit> {
+  async get(tenantId: string, request: StatsRequest): Promise<StatsResponseInit> {
     const agent = request.agent === '' ? null : request.agent;
     const [store, queues] = await Promise.all([
       this.transactions.run(tenantId, (manager) => this.store.read(manager, agent)),
