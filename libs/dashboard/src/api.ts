@@ -1,5 +1,31 @@
 /** The HTTP API as the page uses it: `POST /v1/<rpc>` with the signed-in key, JSON both ways. */
 
+import type {
+  AgentProfileJson,
+  AgentSummaryJson,
+  BrowseResponseJson,
+  CompactionJson,
+  ConversationJson,
+  DeadLetterEntryJson,
+  DependencyStatusJson,
+  FactJson,
+  FactVersionJson,
+  InstanceHealthJson,
+  MinuteActivityJson,
+  ProvenanceJson,
+  QueueStatsJson,
+  SearchHitJson,
+  SearchResponseJson,
+  ServiceHealthJson,
+  SignalScoresJson,
+  StateEntryJson,
+  SynthesisJson,
+  SystemHealthJson,
+  TenantSettingsJson,
+  TranscriptMessageJson,
+} from '@engram/contracts';
+import type { Emitted, With } from './wire';
+
 /** A problem+json answer (or a network failure) as an Error the page can show. */
 export class ApiError extends Error {
   constructor(
@@ -42,185 +68,76 @@ async function answerOf<T>(response: Response): Promise<T> {
   return json as T;
 }
 
-// The shapes the page reads (the protobuf JSON mapping of libs/contracts; see /openapi.json).
+// The messages the page reads: the contracts' protobuf JSON types, as the services emit them (wire.ts).
 
-export interface AgentProfile {
-  agent: string;
-  name?: string;
-  personality?: string;
-  job?: string;
-  userName?: string;
-  tools: string[];
-  model?: string;
-  updatedAt?: string;
-}
+/** An agent's profile (mem.rpc.agents.get); its `optional` fields are absent when not set. */
+export type AgentProfile = Emitted<
+  AgentProfileJson,
+  'name' | 'personality' | 'job' | 'userName' | 'model' | 'settings' | 'createdAt' | 'updatedAt'
+>;
 
 /** One agent of agents/list: its profile when stored, its counts and its latest message. */
-export interface AgentSummary {
-  agent: string;
-  profile?: AgentProfile;
-  messages: string;
-  conversations: string;
-  openFacts: string;
-  sceneNodes: string;
-  lastMessageAt?: string;
-}
+export type AgentSummary = With<Emitted<AgentSummaryJson, 'lastMessageAt'>, { profile?: AgentProfile }>;
 
-export interface TenantSettings {
-  tenantId: string;
-  memoryEnabled: boolean;
-}
+export type TenantSettings = Emitted<TenantSettingsJson>;
 
-export interface Fact {
-  id: string;
-  agent: string;
-  content: string;
-  category: string;
-  lifetime: string;
-  importance: number;
-  origin: string;
-  conversationId: string;
-  sourceMessageIds: string[];
-  validFrom?: string;
-  validTo?: string;
-  supersededBy: string;
-  forgetReason: string;
-  createdAt?: string;
-  expiresAt?: string;
-  accessCount: string;
-  firstId: string;
-}
+export type Fact = Emitted<
+  FactJson,
+  'validFrom' | 'validTo' | 'createdAt' | 'updatedAt' | 'expiresAt' | 'lastAccessedAt' | 'metadata'
+>;
 
-export interface FactVersion {
-  fact: Fact;
-  event: string;
-  oldContent: string;
-  newContent: string;
-  at?: string;
-}
+export type FactVersion = With<Emitted<FactVersionJson, 'at'>, { fact: Fact }>;
 
-export interface StateEntry {
-  key: string;
-  value: string;
-  statedAt?: string;
-  sourceMessageId: string;
-}
+export type StateEntry = Emitted<StateEntryJson, 'statedAt' | 'updatedAt'>;
 
-export interface Conversation {
-  id: string;
-  agent: string;
-  sessionKey: string;
-  channel: string;
-  title: string;
-  model: string;
-  messageCount: string;
-  firstMessageAt?: string;
-  lastMessageAt?: string;
-}
+export type Conversation = Emitted<
+  ConversationJson,
+  'settings' | 'firstMessageAt' | 'lastMessageAt' | 'createdAt'
+>;
 
-export interface TranscriptMessage {
-  id: string;
-  conversationId: string;
-  agent: string;
-  role: string;
-  author: string;
-  content: string;
-  toolName: string;
-  toolArgs?: unknown;
-  toolResult?: unknown;
-  createdAt?: string;
-  contentSynthesised: boolean;
-  toolCallId: string;
-}
+export type TranscriptMessage = Emitted<
+  TranscriptMessageJson,
+  'toolArgs' | 'toolResult' | 'metadata' | 'createdAt'
+>;
 
-export interface Signals {
-  fulltext: number;
-  semantic: number;
-  temporal: number;
-  importance: number;
-  fused: number;
-  timeMatch: number;
-}
+export type Signals = Emitted<SignalScoresJson>;
 
-export interface SearchHit {
-  id: string;
-  kind: string;
-  content: string;
-  score: number;
-  signals?: Signals;
-  createdAt?: string;
-  provenance?: {
-    agent: string;
-    conversationId: string;
-    channel: string;
-    role: string;
-    author: string;
-    depth: number;
-    sourceMessageIds: string[];
-  };
-  expandedFrom: string;
-}
+export type SearchHit = With<
+  Emitted<SearchHitJson, 'createdAt' | 'lastAccessedAt'>,
+  { signals?: Signals; provenance?: Emitted<ProvenanceJson> }
+>;
 
-export interface SearchResponse {
-  hits: SearchHit[];
-  degraded: boolean;
-  degradedReason: string;
-  tookMs: number;
-  answeredBy: string;
-  synthesis?: { answer: string; citedIds: string[]; model: string };
-}
+export type SearchResponse = With<
+  Emitted<SearchResponseJson>,
+  { hits: SearchHit[]; synthesis?: Emitted<SynthesisJson> }
+>;
 
-export interface BrowsePage {
-  messages: TranscriptMessage[];
-  nextCursor: string;
-  prevCursor: string;
-}
+export type BrowsePage = With<Emitted<BrowseResponseJson>, { messages: TranscriptMessage[] }>;
 
-export interface Compaction {
-  id: string;
-  content: string;
-  firstMessageId: string;
-  lastMessageId: string;
-  messageCount: number;
-  compactedTokens: number;
-  tokenEstimate: number;
-  earliestAt?: string;
-  latestAt?: string;
-  model: string;
-  createdAt?: string;
-}
+export type Compaction = Emitted<CompactionJson, 'earliestAt' | 'latestAt' | 'createdAt'>;
 
-export interface DependencyStatus {
-  name: string;
-  up: boolean;
-  reason: string;
-}
+export type DependencyStatus = Emitted<DependencyStatusJson>;
 
-export interface SystemHealth {
-  services: Array<{
-    service: string;
-    status: 'up' | 'degraded' | 'down';
-    instances: Array<{
-      instance: string;
-      ready: boolean;
-      dependencies: DependencyStatus[];
-      startedAt?: string;
-      lastSeenAt?: string;
-    }>;
-  }>;
-  queues: Array<{ name: string; pending: string; inFlight: string; failed: string }>;
-  deadLetters: string;
-  activity: Array<{ minute: string; messagesStored: number; vectorsMade: number; meanVectorLagMs: number }>;
-}
+/** GET /v1/health: each service from its replicas' heartbeats, the queues and the last hour's activity. */
+export type SystemHealth = With<
+  Emitted<SystemHealthJson>,
+  {
+    services: Array<
+      With<
+        Emitted<ServiceHealthJson>,
+        {
+          instances: Array<
+            With<
+              Emitted<InstanceHealthJson, 'startedAt' | 'lastSeenAt'>,
+              { dependencies: DependencyStatus[] }
+            >
+          >;
+        }
+      >
+    >;
+    queues: Array<Emitted<QueueStatsJson>>;
+    activity: Array<Emitted<MinuteActivityJson>>;
+  }
+>;
 
-export interface DeadLetter {
-  sequence: string;
-  stream: string;
-  consumer: string;
-  originalSubject: string;
-  cause: string;
-  reason: string;
-  deliveries: number;
-  deadAt?: string;
-  payload: string;
-}
+export type DeadLetter = Emitted<DeadLetterEntryJson, 'deadAt' | 'details'>;

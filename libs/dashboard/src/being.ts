@@ -3,79 +3,48 @@
  * emitted) and the pure shaping of it: the cluster tree and a node's importance curve.
  */
 
-export interface ClusterSummary {
-  id: string;
-  name: string;
-  /** "business" or "private" on the two roots; empty on sub-clusters. */
-  root: string;
-  /** A root's parent is itself. */
-  parentId: string;
-  active: number;
-  dying: number;
-  dead: number;
-}
+import type {
+  BeingJson,
+  BeingNoteJson,
+  ClusterSummaryJson,
+  DiaryEntryJson,
+  JournalResponseJson,
+  NodeHistoryPointJson,
+  PatrolReportJson,
+  PatrolStepReportJson,
+  SceneNodeJson,
+  ThinkNoteJson,
+  WhenItemJson,
+} from '@engram/contracts';
+import type { Emitted, With } from './wire';
 
-export interface Being {
-  agent: string;
-  clusters: ClusterSummary[];
-  unreadNotes: number;
-  pendingScenes: number;
-}
+export type ClusterSummary = Emitted<ClusterSummaryJson>;
 
-export interface SceneNode {
-  id: string;
-  clusterId: string;
-  action: string;
-  actors: string[];
-  when: Array<{ date: string; action: string }>;
-  setting: string;
-  dialogue: string[];
-  sensory: string[];
-  feeling: string;
-  importance: number;
-  themes: string[];
-  status: 'active' | 'dying' | 'dead';
-  fresh: boolean;
-  pinned: boolean;
-  sessionCount: number;
-  reactivationCount: number;
-  lastActivated?: string;
-  text: string;
-}
+export type Being = With<Emitted<BeingJson, 'soul'>, { clusters: ClusterSummary[] }>;
 
-export interface NodeHistoryPoint {
-  runId: string;
-  step: 'scenes' | 'decay';
-  importance: number;
-  effectiveImportance: number;
-  status: string;
-  recordedAt: string;
-}
+/** A scene node; `status` is "active", "dying" or "dead". */
+export type SceneNode = With<
+  Emitted<SceneNodeJson, 'emotion' | 'lastActivated'>,
+  { when: Array<Emitted<WhenItemJson>> }
+>;
 
-export interface Journal {
-  diary: Array<{ day: string; content: string; updatedAt: string }>;
-  thinkNotes: Array<{ id: string; content: string; runId: string; createdAt: string }>;
-}
+/** A point of a node's importance curve; `step` is "scenes" (the run that made it) or "decay". */
+export type NodeHistoryPoint = Emitted<NodeHistoryPointJson, 'recordedAt'>;
 
-export interface BeingNote {
-  id: string;
-  kind: string;
-  content: string;
-  parseFailed: boolean;
-  dueAt?: string;
-  readAt?: string;
-  createdAt?: string;
-  processedAt?: string;
-}
+export type Journal = With<
+  Emitted<JournalResponseJson>,
+  {
+    diary: Array<Emitted<DiaryEntryJson, 'updatedAt'>>;
+    thinkNotes: Array<Emitted<ThinkNoteJson, 'createdAt'>>;
+  }
+>;
 
-export interface PatrolReport {
-  runId: string;
-  agent: string;
-  resumed: boolean;
-  steps: Array<{ step: string; skipped: boolean; reason: string; counts: Record<string, number> }>;
-  startedAt?: string;
-  finishedAt?: string;
-}
+export type BeingNote = Emitted<BeingNoteJson, 'dueAt' | 'readAt' | 'createdAt' | 'processedAt'>;
+
+export type PatrolReport = With<
+  Emitted<PatrolReportJson, 'startedAt' | 'finishedAt'>,
+  { steps: Array<Emitted<PatrolStepReportJson>> }
+>;
 
 /** A cluster with its sub-clusters, and the node counts of it and everything below it. */
 export interface ClusterBranch {

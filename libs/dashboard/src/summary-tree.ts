@@ -1,16 +1,10 @@
 /** A conversation's summary tree as the page nests it: pure, so the unit spec beside it pins it down. */
 
-/** One summary as mem.rpc.summaries.tree answers it (protobuf JSON). */
-export interface SummaryNode {
-  id: string;
-  depth: number;
-  content: string;
-  earliestAt?: string;
-  latestAt?: string;
-  messageCount: string;
-  children: string[];
-  messageIds: string[];
-}
+import type { SummaryNodeJson } from '@engram/contracts';
+import type { Emitted } from './wire';
+
+/** One summary as mem.rpc.summaries.list answers it. */
+export type SummaryNode = Emitted<SummaryNodeJson, 'earliestAt' | 'latestAt'>;
 
 /** A summary with its child summaries nested, in their order. */
 export interface SummaryBranch {

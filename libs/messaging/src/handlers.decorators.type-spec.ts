@@ -34,7 +34,7 @@ export class RpcHandlers {
     return { hits: [], degraded: false };
   }
 
-  @HandleRpc(Rpcs.gertyModels)
+  @HandleRpc(Rpcs.gertyModelsList)
   async withoutParameters() {
     return { models: [], defaultEmbeddingModel: 'local', defaultCompletionModel: 'local' };
   }
@@ -52,7 +52,7 @@ export class RpcHandlers {
   }
 
   // @ts-expect-error -- the response of another RPC (stats answers counts, not hits)
-  @HandleRpc(Rpcs.stats)
+  @HandleRpc(Rpcs.statsGet)
   async wrongResponse(_request: StatsRequest) {
     return answer;
   }

@@ -17,6 +17,7 @@ export { DEADLINE_HEADER, PRINCIPAL_HEADER, type RpcCallContext } from './rpc/rp
 export * from './rpc/rpc-partitioning';
 export * from './tracing/trace-headers';
 export * from './messaging-options.factory';
+export * from './service-imports';
 export * from './consumers/failure-kind';
 export * from './consumers/error-message';
 export * from './listen-on-jetstream';

@@ -83,7 +83,7 @@ class TestHandlers {
     return this.script.onRpc(ctx.tenantId);
   }
 
-  @HandleRpc(Rpcs.tenantSettingsSet)
+  @HandleRpc(Rpcs.tenantSettingsUpdate)
   setSettings(request: SetTenantSettingsRequest) {
     return this.script.onSet(request);
   }
@@ -442,7 +442,7 @@ describe('JetStreamServer (real nats-server)', () => {
       };
       const client = app.get(RpcClient);
       const failure = await client
-        .call(Rpcs.tenantSettingsSet, {}, { tenantId: 'acme' })
+        .call(Rpcs.tenantSettingsUpdate, {}, { tenantId: 'acme' })
         .catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(RpcError);
       expect(failure).toMatchObject({
@@ -460,7 +460,7 @@ describe('JetStreamServer (real nats-server)', () => {
       expect(handled).toEqual([]);
 
       expect(
-        await client.call(Rpcs.tenantSettingsSet, { memoryEnabled: false }, { tenantId: 'acme' }),
+        await client.call(Rpcs.tenantSettingsUpdate, { memoryEnabled: false }, { tenantId: 'acme' }),
       ).toMatchObject({ memoryEnabled: false });
       expect(handled.map((r) => r.memoryEnabled)).toEqual([false]);
     });

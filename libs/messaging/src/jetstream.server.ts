@@ -20,7 +20,7 @@ import { TopologyProvisioner } from './topology/topology.provisioner';
  */
 @Injectable()
 export class JetStreamServer extends Server implements CustomTransportStrategy {
-  private readonly log = new Logger('JetStreamServer');
+  private readonly log = new Logger(JetStreamServer.name);
   private readonly runners: ConsumerRunner[] = [];
   private readonly endpoints: RpcEndpoint[] = [];
   private readonly advisories: Subscription[] = [];

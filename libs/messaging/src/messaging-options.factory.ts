@@ -3,7 +3,8 @@ import { Consumers } from '@engram/contracts';
 import type { ConsumerRuntimeOptions, MessagingOptions } from './messaging.options';
 import { rpcPartitioningFrom, type RpcPartitioningConfig } from './rpc/rpc-partitioning';
 
-type ServiceMessagingConfig = ConfigOf<
+/** What a service's config holds for messagingOptionsFrom. */
+export type ServiceMessagingConfig = ConfigOf<
   'NATS_URL' | 'NATS_STREAM_REPLICAS' | 'RPC_CONCURRENCY' | 'RPC_MAX_QUEUED' | 'SHUTDOWN_GRACE_MS'
 > &
   Partial<

@@ -6,3 +6,4 @@ export * from './bootstrap/shutdown-budget';
 export * from './faults/failpoint';
 export * from './lanes/lanes';
 export * from './lanes/semaphore';
+export * from './scheduling/periodic-task';

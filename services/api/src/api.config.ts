@@ -1,21 +1,10 @@
-import { SERVICE_VARIABLES, loadConfig, type ConfigOf } from '@engram/config';
+import { loadConfig, ServiceVariables, type ServiceConfig } from '@engram/config';
 
-// Postgres only for API keys: every memory route translates to a NATS RPC or publish.
-const API_VARIABLES = [
-  ...SERVICE_VARIABLES,
-  'API_RATE_LIMIT_PER_MINUTE',
-  'API_MAX_BODY_BYTES',
-  'API_KEY_CACHE_MS',
-  'API_RPC_TIMEOUT_MS',
-  // A turn is checked here as ingest will check it, so a bad one is refused with a 400 at once.
-  'INGEST_MAX_MESSAGES_PER_TURN',
-  'INGEST_MAX_CONTENT_CHARS',
-] as const;
-
-export type ApiConfig = ConfigOf<(typeof API_VARIABLES)[number]>;
+/** The values of the variables ServiceVariables.api lists (libs/config), validated. */
+export type ApiConfig = ServiceConfig<'api'>;
 
 export function loadApiConfig(): ApiConfig {
-  return loadConfig(API_VARIABLES);
+  return loadConfig(ServiceVariables.api);
 }
 
 /** The config as a Nest provider. */

@@ -1,8 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
-import { PlatformModule } from '@engram/platform';
-import { StoreModule } from '@engram/store';
+import { serviceImports } from '@engram/messaging';
 import { API_CONFIG, type ApiConfig } from './api.config';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { ApiKeyVerifier } from './auth/api-key.verifier';
@@ -25,17 +23,9 @@ export class ApiModule {
   static register(config: ApiConfig): DynamicModule {
     return {
       module: ApiModule,
-      imports: [
-        PlatformModule.forRoot({ service: 'api', logLevel: config.LOG_LEVEL }),
-        // For RPCs and turn publishes; main.ts starts no transport (the api consumes nothing).
-        MessagingModule.forRoot(messagingOptionsFrom('api', config)),
-        // API keys only.
-        StoreModule.forRoot({
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          service: 'api',
-        }),
-      ],
+      // NATS for RPCs and turn publishes (main.ts starts no transport: the api consumes nothing);
+      // Postgres for API keys only.
+      imports: serviceImports('api', config),
       controllers: [
         TurnsController,
         RpcController,

@@ -1,8 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
-import { PlatformModule } from '@engram/platform';
-import { StoreModule } from '@engram/store';
+import { serviceImports } from '@engram/messaging';
 import { COMPACTOR_CONFIG, type CompactorConfig } from './compactor.config';
 import { CompactorFactsConsumer } from './facts/compactor-facts.consumer';
 import { ExtractFactsUseCase } from './facts/extract-facts.use-case';
@@ -12,7 +10,7 @@ import { CompactSessionUseCase } from './sessions/compact-session.use-case';
 import { CompactorSessionsConsumer } from './sessions/compactor-sessions.consumer';
 import { SESSION_COMPACTION_POLICY, sessionCompactionPolicyFrom } from './sessions/session-compaction.policy';
 import { SessionCompactionRepository } from './sessions/session-compaction.repository';
-import { COMPACTION_POLICY, compactionPolicyFrom } from './summaries/compaction.policy';
+import { SUMMARY_TREE_POLICY, summaryTreePolicyFrom } from './summaries/summary-tree.policy';
 import { GrowSummaryTreeUseCase } from './summaries/grow-summary-tree.use-case';
 import { CompactorSummariesConsumer } from './summaries/compactor-summaries.consumer';
 import { SummaryRepository } from './summaries/summary.repository';
@@ -22,20 +20,11 @@ export class CompactorModule {
   static register(config: CompactorConfig): DynamicModule {
     return {
       module: CompactorModule,
-      imports: [
-        PlatformModule.forRoot({ service: 'compactor', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(messagingOptionsFrom('compactor', config)),
-        StoreModule.forRoot({
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          service: 'compactor',
-        }),
-        OutboxModule.forRoot(outboxOptionsFrom(config)),
-      ],
+      imports: serviceImports('compactor', config, { outbox: true }),
       controllers: [CompactorSummariesConsumer, CompactorFactsConsumer, CompactorSessionsConsumer],
       providers: [
         { provide: COMPACTOR_CONFIG, useValue: config },
-        { provide: COMPACTION_POLICY, useValue: compactionPolicyFrom(config) },
+        { provide: SUMMARY_TREE_POLICY, useValue: summaryTreePolicyFrom(config) },
         GertyClient,
         CompactorGertyGateway,
         SummaryRepository,

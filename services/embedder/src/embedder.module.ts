@@ -1,15 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { Consumers } from '@engram/contracts';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
-import { PlatformModule } from '@engram/platform';
-import { StoreModule } from '@engram/store';
+import { serviceImports } from '@engram/messaging';
 import { EMBEDDER_CONFIG, type EmbedderConfig } from './embedder.config';
 import { EmbedderGertyGateway } from './gateway/embedder-gerty.gateway';
-import { DescribeToolCallsUseCase } from './tool-calls/describe-tool-calls.use-case';
-import { ToolCallRepository } from './tool-calls/tool-call.repository';
-import { EmbedderToolsynthConsumer } from './tool-calls/embedder-toolsynth.consumer';
-import { ToolSynthesisQueue } from './tool-calls/tool-synthesis.queue';
+import { DescribeToolCallsUseCase } from './tool-synthesis/describe-tool-calls.use-case';
+import { ToolCallRepository } from './tool-synthesis/tool-call.repository';
+import { EmbedderToolsynthConsumer } from './tool-synthesis/embedder-toolsynth.consumer';
+import { ToolSynthesisQueue } from './tool-synthesis/tool-synthesis.queue';
 import { EmbedItemsUseCase } from './vectors/embed-items.use-case';
 import { EmbedderFactsConsumer } from './vectors/embedder-facts.consumer';
 import { EmbedderMessagesConsumer } from './vectors/embedder-messages.consumer';
@@ -28,22 +26,14 @@ export class EmbedderModule {
     };
     return {
       module: EmbedderModule,
-      imports: [
-        PlatformModule.forRoot({ service: 'embedder', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(
-          messagingOptionsFrom('embedder', config, {
-            [Consumers.embedderMessages.durable]: vectors,
-            [Consumers.embedderSummaries.durable]: vectors,
-            [Consumers.embedderFacts.durable]: vectors,
-          }),
-        ),
-        StoreModule.forRoot({
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          service: 'embedder',
-        }),
-        OutboxModule.forRoot(outboxOptionsFrom(config)),
-      ],
+      imports: serviceImports('embedder', config, {
+        outbox: true,
+        consumers: {
+          [Consumers.embedderMessages.durable]: vectors,
+          [Consumers.embedderSummaries.durable]: vectors,
+          [Consumers.embedderFacts.durable]: vectors,
+        },
+      }),
       controllers: [
         EmbedderMessagesConsumer,
         EmbedderSummariesConsumer,

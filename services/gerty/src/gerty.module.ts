@@ -1,14 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { DEFAULT_RETRY_SCHEDULE } from '@engram/inference';
-import { MessagingModule, messagingOptionsFrom } from '@engram/messaging';
-import { PlatformModule } from '@engram/platform';
-import { StoreModule } from '@engram/store';
+import { serviceImports } from '@engram/messaging';
 import { CompleteUseCase } from './completion/complete.use-case';
 import { EmbedTextsUseCase } from './embedding/embed-texts.use-case';
 import { GERTY_CONFIG, type GertyConfig } from './gerty.config';
 import { GertyHandlers } from './gerty.handlers';
 import { TenantKeysRepository } from './keys/tenant-keys.repository';
 import { TenantKeysService } from './keys/tenant-keys.service';
+import { PutTenantKeyUseCase } from './keys/put-tenant-key.use-case';
+import { ListModelsUseCase } from './models/list-models.use-case';
 import { ModelRouter, OPENAI_RETRY_SCHEDULE } from './models/model-router';
 
 @Module({})
@@ -16,16 +16,8 @@ export class GertyModule {
   static register(config: GertyConfig): DynamicModule {
     return {
       module: GertyModule,
-      imports: [
-        PlatformModule.forRoot({ service: 'gerty', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(messagingOptionsFrom('gerty', config)),
-        // Tenants' own provider keys live in the store.
-        StoreModule.forRoot({
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          service: 'gerty',
-        }),
-      ],
+      // Tenants' own provider keys live in the store.
+      imports: serviceImports('gerty', config),
       controllers: [GertyHandlers],
       providers: [
         { provide: GERTY_CONFIG, useValue: config },
@@ -35,6 +27,8 @@ export class GertyModule {
         CompleteUseCase,
         TenantKeysRepository,
         TenantKeysService,
+        ListModelsUseCase,
+        PutTenantKeyUseCase,
       ],
     };
   }

@@ -1,10 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
-import { PlatformModule } from '@engram/platform';
-import { StoreModule } from '@engram/store';
+import { serviceImports } from '@engram/messaging';
 import { INGEST_CONFIG, type IngestConfig } from './ingest.config';
 import { TenantSettingsHandler } from './tenants/tenant-settings.handler';
 import { TenantSettingsRepository } from './tenants/tenant-settings.repository';
+import { UpdateTenantSettingsUseCase } from './tenants/update-tenant-settings.use-case';
 import { IngestTurnsUseCase } from './turns/ingest-turns.use-case';
 import { TaggedMemoryRepository } from './turns/tagged-memory.repository';
 import { TranscriptRepository } from './turns/transcript.repository';
@@ -15,16 +14,7 @@ export class IngestModule {
   static register(config: IngestConfig): DynamicModule {
     return {
       module: IngestModule,
-      imports: [
-        PlatformModule.forRoot({ service: 'ingest', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(messagingOptionsFrom('ingest', config)),
-        StoreModule.forRoot({
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          service: 'ingest',
-        }),
-        OutboxModule.forRoot(outboxOptionsFrom(config)),
-      ],
+      imports: serviceImports('ingest', config, { outbox: true }),
       controllers: [IngestTurnsConsumer, TenantSettingsHandler],
       providers: [
         { provide: INGEST_CONFIG, useValue: config },
@@ -32,6 +22,7 @@ export class IngestModule {
         TranscriptRepository,
         TaggedMemoryRepository,
         TenantSettingsRepository,
+        UpdateTenantSettingsUseCase,
       ],
     };
   }

@@ -1,8 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { GertyClient } from '@engram/gerty-client';
-import { MessagingModule, messagingOptionsFrom, OutboxModule, outboxOptionsFrom } from '@engram/messaging';
-import { PlatformModule } from '@engram/platform';
-import { StoreModule } from '@engram/store';
+import { serviceImports } from '@engram/messaging';
 import { BeingNodesHandler } from './being/being-nodes.handler';
 import { BeingNodesRepository } from './being/being-nodes.repository';
 import { BeingNotesHandler } from './being/being-notes.handler';
@@ -11,6 +9,14 @@ import { BeingProfileHandler } from './being/being-profile.handler';
 import { BeingProfileRepository } from './being/being-profile.repository';
 import { BeingViewHandler } from './being/being-view.handler';
 import { BeingViewRepository } from './being/being-view.repository';
+import { PinNodeUseCase } from './being/pin-node.use-case';
+import { AddNoteUseCase } from './being/add-note.use-case';
+import { AddSceneUseCase } from './being/add-scene.use-case';
+import { PutPartnerRuleUseCase } from './being/put-partner-rule.use-case';
+import { PutPreferenceUseCase } from './being/put-preference.use-case';
+import { PutRelationshipUseCase } from './being/put-relationship.use-case';
+import { PutSoulUseCase } from './being/put-soul.use-case';
+import { ReadNotesUseCase } from './being/read-notes.use-case';
 import { PATROL_CONFIG, type PatrolConfig } from './patrol.config';
 import { BeingVoiceRepository } from './patrol/being-voice.repository';
 import { PatrolGertyGateway } from './patrol/patrol-gerty.gateway';
@@ -32,22 +38,14 @@ import { SplitStep } from './patrol/steps/split.step';
 import { ThinkStep } from './patrol/steps/think.step';
 import { BeingRecallHandler } from './recall/being-recall.handler';
 import { BeingRecallRepository } from './recall/being-recall.repository';
+import { RecallScenesUseCase } from './recall/recall-scenes.use-case';
 
 @Module({})
 export class PatrolModule {
   static register(config: PatrolConfig): DynamicModule {
     return {
       module: PatrolModule,
-      imports: [
-        PlatformModule.forRoot({ service: 'patrol', logLevel: config.LOG_LEVEL }),
-        MessagingModule.forRoot(messagingOptionsFrom('patrol', config)),
-        StoreModule.forRoot({
-          url: config.DATABASE_URL,
-          poolSize: config.DATABASE_POOL_SIZE,
-          service: 'patrol',
-        }),
-        OutboxModule.forRoot(outboxOptionsFrom(config)),
-      ],
+      imports: serviceImports('patrol', config, { outbox: true }),
       controllers: [
         BeingNotesHandler,
         BeingProfileHandler,
@@ -77,9 +75,18 @@ export class PatrolModule {
         RunPatrolUseCase,
         PatrolScheduleService,
         BeingRecallRepository,
+        RecallScenesUseCase,
         BeingNotesRepository,
+        AddSceneUseCase,
+        AddNoteUseCase,
+        ReadNotesUseCase,
         BeingProfileRepository,
+        PutPartnerRuleUseCase,
+        PutRelationshipUseCase,
+        PutPreferenceUseCase,
+        PutSoulUseCase,
         BeingNodesRepository,
+        PinNodeUseCase,
         BeingViewRepository,
       ],
     };

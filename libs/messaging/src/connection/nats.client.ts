@@ -18,7 +18,7 @@ export interface NatsHandles {
  */
 @Injectable()
 export class NatsClient implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('NatsClient');
+  private readonly logger = new Logger(NatsClient.name);
   private handles?: Promise<NatsHandles>;
   private connection?: NatsConnection;
   private current?: NatsHandles;

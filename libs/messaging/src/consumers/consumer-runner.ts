@@ -61,7 +61,7 @@ export class ConsumerRunner {
     private readonly invoke: HandlerInvoker,
     private readonly deps: ConsumerRunnerDeps,
   ) {
-    this.logger = new Logger(`Consumer ${spec.durable}`);
+    this.logger = new Logger(`${ConsumerRunner.name} ${spec.durable}`);
   }
 
   private get batchSize(): number {

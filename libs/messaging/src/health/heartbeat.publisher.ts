@@ -7,12 +7,21 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { encodeMessage, ServiceHeartbeatSchema, Subjects, timestampFromDate } from '@engram/contracts';
-import { metricTotal, ReadinessRegistry, SharedMetricNames } from '@engram/platform';
+import {
+  metricTotal,
+  PeriodicTask,
+  ReadinessRegistry,
+  SharedMetricNames,
+  ShutdownBudget,
+} from '@engram/platform';
 import { NatsClient } from '../connection/nats.client';
 import { errorMessage } from '../consumers/error-message';
 import { MESSAGING_OPTIONS, type MessagingOptions } from '../messaging.options';
 
-/** How often a replica says it is there; the api counts one unheard for three of these as gone. */
+/**
+ * How long after its last heartbeat a replica sends the next; the api counts one unheard for three
+ * of these as gone (a heartbeat's readiness report takes at most 2 s: well within them).
+ */
 export const HEARTBEAT_INTERVAL_MS = 5000;
 
 /** The heartbeat's counters, each read from the process's metrics (summed over their labels). */
@@ -23,31 +32,39 @@ export const HEARTBEAT_COUNTERS = {
 } as const;
 
 /**
- * Every replica of every service announces itself on mem.control.heartbeat.{service} every
- * HEARTBEAT_INTERVAL_MS (core NATS: nothing is kept): its readiness, each dependency's verdict,
- * and the counters the health charts are drawn from. Missing one costs nothing but a gap.
+ * Every replica of every service announces itself on mem.control.heartbeat.{service} at start
+ * and every HEARTBEAT_INTERVAL_MS after (core NATS: nothing is kept): its readiness, each
+ * dependency's verdict, and the counters the health charts are drawn from. Missing one costs
+ * nothing but a gap.
  */
 @Injectable()
 export class HeartbeatPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Heartbeat');
+  private readonly logger = new Logger(HeartbeatPublisher.name);
   private readonly instance = `${hostname()}:${process.pid}`;
   private readonly startedAt = new Date(Date.now() - process.uptime() * 1000);
-  private timer?: NodeJS.Timeout;
+  private readonly beats: PeriodicTask<void>;
 
   constructor(
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly nats: NatsClient,
     private readonly readiness: ReadinessRegistry,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    void this.beat();
-    this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS);
-    this.timer.unref();
+    shutdown: ShutdownBudget,
+  ) {
+    this.beats = new PeriodicTask({
+      name: 'the heartbeat',
+      run: () => this.beat(),
+      intervalMs: HEARTBEAT_INTERVAL_MS,
+      immediate: true,
+      shutdown,
+    });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    this.beats.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.beats.stop();
   }
 
   /** One heartbeat, when connected (never throws). */

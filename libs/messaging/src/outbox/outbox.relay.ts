@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { JetStreamClient } from '@nats-io/jetstream';
 import { OUTBOX_DEAD_LETTERS } from '@engram/contracts';
-import { counter, failpoint, gauge, ShutdownBudget } from '@engram/platform';
+import { counter, failpoint, gauge, PeriodicTask, ShutdownBudget } from '@engram/platform';
 import { OutboxStore, TenantTransactions, type OutboxRow } from '@engram/store';
 import { SpanKind, trace } from '@engram/telemetry';
 import { NatsClient } from '../connection/nats.client';
@@ -59,13 +59,12 @@ type Outcome = { readonly row: OutboxRow; readonly error?: unknown };
  */
 @Injectable()
 export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('OutboxRelay');
-  private timer?: NodeJS.Timeout;
-  private cycle?: Promise<void>;
+  private readonly logger = new Logger(OutboxRelay.name);
+  /** The sweeps: the interval, longer while idle (idleSweepDelayMs). */
+  private readonly sweeps: PeriodicTask<void>;
   private published: string[] = [];
   private removal?: NodeJS.Timeout;
   private removing: Promise<void> = Promise.resolve();
-  private stopped = false;
   /** Sweeps since the backlog was last read, while it was empty; undefined before the first read. */
   private quietSweeps?: number;
   /** Sweeps in a row that claimed nothing with no row waiting: the next one waits longer. */
@@ -78,14 +77,25 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     private readonly deadLetters: DeadLetterPublisher,
     private readonly shutdown: ShutdownBudget,
     @Inject(OUTBOX_OPTIONS) private readonly options: OutboxOptions,
-  ) {}
+  ) {
+    this.sweeps = new PeriodicTask({
+      name: 'the outbox sweep',
+      run: () => this.sweepDue(),
+      intervalMs: () => idleSweepDelayMs(this.options.intervalMs, this.idleSweeps),
+      shutdown: this.shutdown,
+      onError: (error) => {
+        const log = isDependencyFailure(error) ? 'debug' : 'warn';
+        this.logger[log](`outbox sweep failed: ${errorMessage(error)}`);
+      },
+    });
+  }
 
   onModuleInit(): void {
     this.transactions.onOutboxCommitted((rows) => this.publishCommitted(rows));
   }
 
   onApplicationBootstrap(): void {
-    this.schedule();
+    this.sweeps.start();
   }
 
   /**
@@ -94,14 +104,10 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
    * not done within the shutdown's budget is left to the next sweep of any replica.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
+    await this.sweeps.stop(this.shutdown.drainReserveMs());
     await this.shutdown.within(
-      'the outbox sweep',
-      (async () => {
-        await this.cycle;
-        await this.removePublished();
-      })(),
+      'removing published outbox events',
+      this.removePublished(),
       this.shutdown.drainReserveMs(),
     );
   }
@@ -162,12 +168,17 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     return this.removing;
   }
 
+  /** One sweep now, or the one in progress (tests; the timer's are the same): sweeps never overlap. */
+  async sweep(): Promise<void> {
+    await this.sweeps.runNow();
+  }
+
   /**
-   * One sweep now (tests, and the timer). The backlog gauges are read after a sweep that claimed
+   * Publishes the due rows of any tenant. The backlog gauges are read after a sweep that claimed
    * rows or found some waiting last time, and otherwise every IDLE_BACKLOG_EVERY sweeps: an idle
    * service asks Postgres one statement a sweep, not two, and sweeps less often (idleSweepDelayMs).
    */
-  async sweep(): Promise<void> {
+  private async sweepDue(): Promise<void> {
     const handles = this.nats.ifConnected();
     let claimed = 0;
     if (handles) {
@@ -176,7 +187,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
         claimed += rows.length;
         if (rows.length === 0) break;
         await this.settle(handles.js, await this.publishAll(handles.js, rows));
-        if (rows.length < SWEEP_BATCH || this.stopped) break;
+        if (rows.length < SWEEP_BATCH || this.sweeps.stopping) break;
       }
     }
     this.idleSweeps = claimed === 0 && this.quietSweeps !== undefined ? this.idleSweeps + 1 : 0;
@@ -185,22 +196,6 @@ export class OutboxRelay implements OnModuleInit, OnApplicationBootstrap, Before
     this.quietSweeps = backlog.pending === 0 ? 0 : undefined;
     pendingGauge.set(backlog.pending);
     oldestGauge.set(backlog.oldest ? Math.max(0, (Date.now() - backlog.oldest.getTime()) / 1000) : 0);
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(
-      () => {
-        this.cycle = this.sweep()
-          .catch((error: unknown) => {
-            const log = isDependencyFailure(error) ? 'debug' : 'warn';
-            this.logger[log](`outbox sweep failed: ${errorMessage(error)}`);
-          })
-          .finally(() => this.schedule());
-      },
-      idleSweepDelayMs(this.options.intervalMs, this.idleSweeps),
-    );
-    this.timer.unref();
   }
 
   private publishAll(js: JetStreamClient, rows: readonly OutboxRow[]): Promise<Outcome[]> {

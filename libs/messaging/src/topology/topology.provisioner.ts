@@ -18,7 +18,7 @@ import { DELIVERY_CEILING_FACTOR, type ConsumerSpec, type StreamSpec } from '@en
 /** Streams and durable consumers are declared in @engram/contracts and created (or updated) from code at start. */
 @Injectable()
 export class TopologyProvisioner {
-  private readonly logger = new Logger('TopologyProvisioner');
+  private readonly logger = new Logger(TopologyProvisioner.name);
 
   async ensureStream(jsm: JetStreamManager, spec: StreamSpec, replicas: number): Promise<void> {
     const wanted: Partial<StreamConfig> & { name: string } = {

@@ -18,7 +18,7 @@ export function drainReserveMs(graceMs: number): number {
  */
 @Injectable()
 export class ShutdownBudget {
-  private readonly logger = new Logger('Shutdown');
+  private readonly logger = new Logger(ShutdownBudget.name);
   private end?: number;
   private graceMs = 0;
 

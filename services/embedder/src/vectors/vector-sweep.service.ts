@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ShutdownBudget } from '@engram/platform';
+import { PeriodicTask, ShutdownBudget } from '@engram/platform';
 import { Consumers } from '@engram/contracts';
 import { nextMark, SettledIds } from '@engram/memory-core';
 import { NatsClient } from '@engram/messaging';
@@ -35,10 +35,8 @@ const LOOK_AGAIN_EVERY = 6;
  */
 @Injectable()
 export class VectorSweepService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('VectorSweep');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
-  private stopping = false;
+  private readonly logger = new Logger(VectorSweepService.name);
+  private readonly passes: PeriodicTask<number>;
   private readonly settledIds = new SettledIds();
   /** Per tenant, the settled ids and model of its last complete pass, and the passes that skipped it since. */
   private readonly lastPass = new Map<string, { key: string; skipped: number }>();
@@ -50,32 +48,31 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
     private readonly vectors: VectorRepository,
     private readonly gateway: EmbedderGertyGateway,
     private readonly embedItems: EmbedItemsUseCase,
-    private readonly shutdown: ShutdownBudget,
     @Inject(EMBEDDER_CONFIG) private readonly config: EmbedderConfig,
-  ) {}
+    shutdown: ShutdownBudget,
+  ) {
+    this.passes = new PeriodicTask({
+      name: 'the vector sweep',
+      run: () => this.sweep(),
+      intervalMs: config.EMBEDDER_SWEEP_INTERVAL_MS,
+      shutdown,
+    });
+  }
 
   onApplicationBootstrap(): void {
     // A first look now: ids settle two passes later, not three.
     void this.observe().catch(() => undefined);
-    this.timer = setInterval(() => void this.sweepOnce(), this.config.EMBEDDER_SWEEP_INTERVAL_MS);
+    this.passes.start();
   }
 
+  /** A sweep waits on Postgres and on Gerty over NATS; it stops at its next page. */
   async onApplicationShutdown(): Promise<void> {
-    this.stopping = true;
-    clearInterval(this.timer);
-    // A sweep waits on Postgres and on Gerty over NATS; it stops at its next page.
-    if (this.running) await this.shutdown.within('the vector sweep', this.running);
+    await this.passes.stop();
   }
 
-  /** One pass over every tenant; a pass never overlaps the previous one. Resolves to the rows embedded. */
-  sweepOnce(): Promise<number> {
-    this.running ??= this.sweep()
-      .catch((error: unknown) => {
-        this.logger.warn(`sweep stopped: ${(error as Error).message}`);
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  /** One pass over every tenant, or the one in progress (passes never overlap). Resolves to the rows embedded. */
+  async sweepOnce(): Promise<number> {
+    return (await this.passes.runNow()) ?? 0;
   }
 
   private async observe(): Promise<Readonly<Record<string, bigint>> | null> {
@@ -93,7 +90,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
     );
     let embedded = 0;
     for (const { tenant_id: tenantId } of tenants) {
-      if (this.stopping) break;
+      if (this.passes.stopping) break;
       // Nothing settled since this tenant's last complete pass, and the same model: nothing new to read.
       const last = this.lastPass.get(tenantId);
       if (last?.key === passKey && ++last.skipped < LOOK_AGAIN_EVERY) continue;
@@ -128,7 +125,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
       const through = settled[kind] ?? 0n;
       let mark = marks.get(kind) ?? 0n;
       while (mark < through) {
-        if (this.stopping) return { embedded, complete: false };
+        if (this.passes.stopping) return { embedded, complete: false };
         const olderThan = new Date(Date.now() - this.config.EMBEDDER_SWEEP_GRACE_MS);
         const page = await this.transactions.run(tenantId, (m) =>
           this.vectors.unswept(m, tenantId, kind, { afterId: mark, throughId: through }, olderThan, PAGE),
@@ -156,7 +153,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
       // Stopped below a row still without a vector: read again next pass.
       if (mark < through) complete = false;
       for (let first = true; ; first = false) {
-        if (this.stopping) return { embedded, complete: false };
+        if (this.passes.stopping) return { embedded, complete: false };
         const ids = first
           ? stale.get(kind)!
           : await this.transactions.run(tenantId, (m) =>
@@ -187,7 +184,7 @@ export class VectorSweepService implements OnApplicationBootstrap, OnApplication
   ): Promise<Set<string>> {
     if (items.length === 0) return new Set();
     const ids = items.map((p) => p.id).sort((a, b) => Number(BigInt(a) - BigInt(b)));
-    await this.embedItems.execute([
+    await this.embedItems.embed([
       { key: `sweep:${tenantId}:${kind}:${ids[0]}-${ids[ids.length - 1]}`, tenantId, kind, ids },
     ]);
     return new Set(

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ShutdownBudget } from '@engram/platform';
+import { PeriodicTask, ShutdownBudget } from '@engram/platform';
 import { TenantTransactions } from '@engram/store';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
 import { RunPatrolUseCase } from './run-patrol.use-case';
@@ -20,35 +20,39 @@ const BEINGS_PER_TICK = 20;
  */
 @Injectable()
 export class PatrolScheduleService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('patrol-schedule');
-  private timer?: NodeJS.Timeout;
-  private ticking?: Promise<number>;
-  private stopped = false;
+  private readonly logger = new Logger(PatrolScheduleService.name);
+  private readonly ticks: PeriodicTask<number>;
 
   constructor(
     private readonly patrol: RunPatrolUseCase,
     private readonly transactions: TenantTransactions,
-    private readonly shutdown: ShutdownBudget,
+    shutdown: ShutdownBudget,
     @Inject(PATROL_CONFIG) private readonly config: PatrolConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.PATROL_EVERY_MS === 0) return;
-    this.timer = setInterval(() => {
-      this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
-    }, this.config.PATROL_TICK_MS);
-    this.timer.unref();
+  ) {
+    this.ticks = new PeriodicTask({
+      name: 'the patrol schedule',
+      run: () => this.patrolDue(),
+      intervalMs: config.PATROL_TICK_MS,
+      shutdown,
+    });
   }
 
+  onApplicationBootstrap(): void {
+    if (this.config.PATROL_EVERY_MS > 0) this.ticks.start();
+  }
+
+  /** A patrol in progress waits on Postgres and on Gerty over NATS; it stops at the next being. */
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    // A patrol in progress waits on Postgres and on Gerty over NATS; it stops at the next being.
-    if (this.ticking) await this.shutdown.within('the patrol in progress', this.ticking);
+    await this.ticks.stop();
+  }
+
+  /** One tick now, or the one in progress (ticks never overlap); answers how many patrols ran. */
+  async tick(): Promise<number> {
+    return (await this.ticks.runNow()) ?? 0;
   }
 
   /** Patrols the beings that are due; answers how many ran. */
-  async tick(): Promise<number> {
+  private async patrolDue(): Promise<number> {
     let ran = 0;
     try {
       const due: Array<{ tenant_id: string; agent: string }> = await this.transactions.runAcrossTenants((m) =>
@@ -58,9 +62,9 @@ export class PatrolScheduleService implements OnApplicationBootstrap, OnApplicat
         ),
       );
       for (const being of due) {
-        if (this.stopped) break;
+        if (this.ticks.stopping) break;
         try {
-          const outcome = await this.patrol.execute({
+          const outcome = await this.patrol.run({
             tenantId: being.tenant_id,
             agent: being.agent,
             trigger: 'schedule',
