@@ -303,7 +303,7 @@ describe('embedder end to end', () => {
         env: { ...process.env, ...env() },
         encoding: 'utf8',
       });
-    const dry = cli('backfill-tool-synth', '--dry-run');
+    const dry = cli('backfill-tool-synthesis', '--dry-run');
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain('would enqueue 3 tool call(s)');
     await new Promise((r) => setTimeout(r, 1500));
@@ -311,8 +311,8 @@ describe('embedder end to end', () => {
       (await sql(`SELECT id FROM messages WHERE turn_id LIKE 'legacy-%' AND content <> ''`)).length,
     ).toBe(0);
 
-    expect(cli('backfill-tool-synth').stdout).toContain('enqueued 3 tool call(s)');
-    expect(cli('backfill-tool-synth').status).toBe(0);
+    expect(cli('backfill-tool-synthesis').stdout).toContain('enqueued 3 tool call(s)');
+    expect(cli('backfill-tool-synth').status).toBe(0); // the command's former name, an alias
     await waitFor(
       'described',
       async () =>

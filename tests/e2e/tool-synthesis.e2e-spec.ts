@@ -22,11 +22,11 @@ import {
 } from '@engram/testing';
 
 /**
- * Tool-call synthesis with a language model (played by a small OpenAI-protocol
+ * Tool synthesis with a language model (played by a small OpenAI-protocol
  * server): repeated work items for one message coalesce into one description, and a
  * model that keeps refusing gets exactly 3 attempts before the item is dead-lettered.
  */
-describe('tool-call synthesis end to end', () => {
+describe('tool synthesis end to end', () => {
   let nats: NatsServerHandle;
   let db: ScratchDatabase;
   let llm: FakeOpenAiServer;
@@ -73,7 +73,7 @@ describe('tool-call synthesis end to end', () => {
   beforeAll(async () => {
     [nats, db, llm] = await Promise.all([
       startNatsServer(),
-      createScratchDatabase('toolsynth'),
+      createScratchDatabase('tool-synthesis'),
       startFakeOpenAiServer(),
     ]);
     nc = await connect({ servers: nats.url });

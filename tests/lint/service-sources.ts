@@ -22,3 +22,18 @@ export function serviceSources(): ServiceSource[] {
     .flatMap((service) => walk(join(services, service, 'src')))
     .map((path) => ({ path: relative(REPOSITORY_ROOT, path), text: readFileSync(path, 'utf8') }));
 }
+
+/** Every .ts file (not a declaration or a spec) under these folders of the repository, build output and installed packages left out. */
+export function sourcesUnder(...roots: string[]): ServiceSource[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return ['dist', 'node_modules'].includes(entry.name) ? [] : walk(path);
+      return entry.name.endsWith('.ts') && !/\.(d|(int-|e2e-|type-)?spec)\.ts$/.test(entry.name)
+        ? [path]
+        : [];
+    });
+  return roots
+    .flatMap((root) => walk(resolve(REPOSITORY_ROOT, root)))
+    .map((path) => ({ path: relative(REPOSITORY_ROOT, path), text: readFileSync(path, 'utf8') }));
+}

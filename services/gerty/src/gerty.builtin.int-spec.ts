@@ -37,7 +37,7 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
   }
 
   it('lists the built-in model as "local", with its model id and 100 dimensions, as both defaults', async () => {
-    const models = await rpc.call(Rpcs.gertyModels, {});
+    const models = await rpc.call(Rpcs.gertyModelsList, {});
     expect(models.defaultEmbeddingModel).toBe('local');
     expect(models.defaultCompletionModel).toBe('local');
     expect(models.models).toHaveLength(1);
@@ -345,7 +345,7 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
         expect(error.code).toBe('FAILED_PRECONDITION');
         expect(error.message).toBe(
           `task ${task} needs a language model, which the built-in model is not: ` +
-            `configure one (see README, "Models"), with the operator's key or a tenant's own (gerty.rpc.keys.set)`,
+            `configure one (see README, "Models"), with the operator's key or a tenant's own (gerty.rpc.keys.put)`,
         );
       }
       // An input that does not fit is named as such first, whichever model would answer.
@@ -368,7 +368,7 @@ describe('gerty with the built-in model (real NATS and Postgres)', () => {
 
   it('refuses to store a key for the built-in model, which needs none', async () => {
     const error = await rpcFailure(
-      rpc.call(Rpcs.gertySetTenantKey, { model: 'local', apiKey: 'sk-x' }, { tenantId: 'acme' }),
+      rpc.call(Rpcs.gertyKeysPut, { model: 'local', apiKey: 'sk-x' }, { tenantId: 'acme' }),
     );
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toBe('model local needs no key');

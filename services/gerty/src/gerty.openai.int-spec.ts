@@ -82,7 +82,7 @@ describe('gerty with an OpenAI-compatible endpoint (real NATS and Postgres, fake
   }
 
   it('lists the remote models beside "local" and makes them the defaults', async () => {
-    const models = await rpc.call(Rpcs.gertyModels, {});
+    const models = await rpc.call(Rpcs.gertyModelsList, {});
     expect(models.defaultEmbeddingModel).toBe('openai-embedding');
     expect(models.defaultCompletionModel).toBe('openai-chat');
     const byName = Object.fromEntries(models.models.map((m) => [m.name, m]));

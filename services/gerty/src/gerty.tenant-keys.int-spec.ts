@@ -115,7 +115,7 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
   });
 
   const setKey = (tenantId: string, model: string, apiKey: string) =>
-    gerty.rpc.call(Rpcs.gertySetTenantKey, { model, apiKey }, { tenantId });
+    gerty.rpc.call(Rpcs.gertyKeysPut, { model, apiKey }, { tenantId });
   const complete = (request: Parameters<RpcClient['call']>[1]) => gerty.rpc.call(Rpcs.gertyComplete, request);
   /** The Authorization header of each request the endpoint received, in order. */
   const authorizations = () => gerty.server.requests.map((r) => r.headers.authorization);
@@ -186,7 +186,7 @@ describe('tenants’ own API keys (real NATS and Postgres, fake OpenAI server)',
     );
     expect(perRequest.code).toBe('FAILED_PRECONDITION');
     expect(perRequest.message).toContain('Incorrect API key provided: [redacted]');
-    const models = await gerty.rpc.call(Rpcs.gertyModels, {});
+    const models = await gerty.rpc.call(Rpcs.gertyModelsList, {});
 
     // The endpoint did get the keys, and Gerty did log (its start, each retry).
     expect(authorizations()).toEqual([
@@ -241,11 +241,7 @@ describe('tenants’ keys without ENGRAM_SECRET_KEY', () => {
 
   it('refuses to store a key with FAILED_PRECONDITION, and still takes a key per request', async () => {
     const error = await rpcFailure(
-      gerty.rpc.call(
-        Rpcs.gertySetTenantKey,
-        { model: 'openai-chat', apiKey: ACME_KEY },
-        { tenantId: 'acme' },
-      ),
+      gerty.rpc.call(Rpcs.gertyKeysPut, { model: 'openai-chat', apiKey: ACME_KEY }, { tenantId: 'acme' }),
     );
     expect(error.code).toBe('FAILED_PRECONDITION');
     expect(error.message).toBe('this Engram cannot store keys: ENGRAM_SECRET_KEY is not set');

@@ -236,7 +236,7 @@ async function main(flags: Flags): Promise<void> {
     const scrapeAll = async () => ({
       ingest: await scrapeConsumerMetrics(ingest.httpPort, Consumers.ingestTurns.durable),
       embedder: await scrapeConsumerMetrics(embedder.httpPort, Consumers.embedderMessages.durable),
-      toolsynth: await scrapeConsumerMetrics(embedder.httpPort, Consumers.embedderToolsynth.durable),
+      toolSynthesis: await scrapeConsumerMetrics(embedder.httpPort, Consumers.embedderToolsynth.durable),
       gerty: await scrapeMetricSums(gerty.httpPort, {
         embedCalls: { name: 'engram_rpc_seconds_count', labels: { rpc: Rpcs.gertyEmbed.subject } },
         embedSeconds: { name: 'engram_rpc_seconds_sum', labels: { rpc: Rpcs.gertyEmbed.subject } },
@@ -322,11 +322,11 @@ async function main(flags: Flags): Promise<void> {
       await admin.query<{
         tenant_id: string;
         turn_id: string;
-        synth: boolean;
+        synthesised: boolean;
         ingested_ms: number;
         embedded_ms: number | null;
       }>(
-        `SELECT m.tenant_id, m.turn_id, m.content_synthesised AS synth,
+        `SELECT m.tenant_id, m.turn_id, m.content_synthesised AS synthesised,
                 extract(epoch FROM m.ingested_at)::float8 * 1000 AS ingested_ms,
                 extract(epoch FROM e.embedded_at)::float8 * 1000 AS embedded_ms
            FROM messages m LEFT JOIN embeddings e ON e.item_kind = 'message' AND e.item_id = m.id
@@ -348,7 +348,7 @@ async function main(flags: Flags): Promise<void> {
       publishToStored.push(row.ingested_ms - sentMs);
       if (row.embedded_ms === null) continue;
       withVector++;
-      if (row.synth) {
+      if (row.synthesised) {
         described.push(row.embedded_ms - row.ingested_ms);
         continue;
       }
@@ -374,7 +374,7 @@ async function main(flags: Flags): Promise<void> {
     const before = await metricsBefore;
     const ingestM = delta(metricsAfter.ingest, before.ingest);
     const embedM = delta(metricsAfter.embedder, before.embedder);
-    const toolM = delta(metricsAfter.toolsynth, before.toolsynth);
+    const toolM = delta(metricsAfter.toolSynthesis, before.toolSynthesis);
     const gertyD = Object.fromEntries(
       Object.entries(metricsAfter.gerty).map(([k, v]) => [k, v - (before.gerty[k] ?? 0)]),
     ) as Record<string, number>;

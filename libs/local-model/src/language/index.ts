@@ -4,7 +4,8 @@
  *
  * - summarizeExtractive: attributed extractive summaries (LexRank + MMR).
  * - extractFacts: rule-based English fact extraction with absolute dates.
- * - describeToolCall: one past-tense sentence per tool call.
+ * - describeToolCall: tool synthesis, one past-tense sentence per tool call (the task
+ *   describe_tool_call).
  * - answerExtractive: a question answered by quoting the memory items that match it.
  * - attribution helpers shared with the LLM prompts.
  */
@@ -41,7 +42,7 @@ export {
   type ResolvedDate,
   type ResolveDatesOptions,
 } from './facts/dates';
-export { describeToolCall, type DescribeToolCallOptions } from './tools/describe-tool-call';
+export { describeToolCall, type DescribeToolCallOptions } from './tool-synthesis/describe-tool-call';
 export {
   answerExtractive,
   NOTHING_IN_MEMORY,

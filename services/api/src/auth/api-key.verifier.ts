@@ -16,7 +16,7 @@ const MAX_CACHED_KEYS = 10_000;
  */
 @Injectable()
 export class ApiKeyVerifier implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('ApiKeyVerifier');
+  private readonly logger = new Logger(ApiKeyVerifier.name);
   private readonly keys: ApiKeyStore;
   private readonly cache = new Map<string, { principal: ApiPrincipal; until: number }>();
   private subscription?: Subscription;

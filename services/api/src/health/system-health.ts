@@ -25,7 +25,7 @@ const QUEUES_TIMEOUT_MS = 1000;
  */
 @Injectable()
 export class SystemHealth implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('SystemHealth');
+  private readonly logger = new Logger(SystemHealth.name);
   private readonly book = new HealthBook();
   private subscription?: Subscription;
 

@@ -11,7 +11,7 @@ import {
   summaryBudget,
   summaryChunks,
   unreadByTurns,
-  type CompactionPolicy,
+  type SummaryTreePolicy,
   type SessionCompactionPolicy,
 } from '@engram/memory-core';
 import { Outbox } from '@engram/messaging';
@@ -25,7 +25,7 @@ import {
   type FactOrigin,
 } from '../facts/extract-facts.use-case';
 import { CompactorGertyGateway, type WrittenSummary } from '../gateway/compactor-gerty.gateway';
-import { COMPACTION_POLICY } from '../summaries/compaction.policy';
+import { SUMMARY_TREE_POLICY } from '../summaries/summary-tree.policy';
 import type { ConversationTrigger } from '../conversation-runs';
 import { SESSION_COMPACTION_POLICY } from './session-compaction.policy';
 import {
@@ -63,10 +63,10 @@ export class CompactSessionUseCase {
     private readonly gateway: CompactorGertyGateway,
     private readonly outbox: Outbox,
     @Inject(SESSION_COMPACTION_POLICY) private readonly policy: SessionCompactionPolicy,
-    @Inject(COMPACTION_POLICY) private readonly summaries: CompactionPolicy,
+    @Inject(SUMMARY_TREE_POLICY) private readonly summaries: SummaryTreePolicy,
   ) {}
 
-  async execute(trigger: ConversationTrigger): Promise<boolean> {
+  async compact(trigger: ConversationTrigger): Promise<boolean> {
     const { tenantId, conversationId } = trigger;
     // A cheap look first: most turns leave a conversation under its threshold, and take no lock.
     const state = await this.transactions.run(tenantId, (m) => this.compactions.state(m, conversationId));
@@ -164,7 +164,7 @@ export class CompactSessionUseCase {
     const out: ExtractedWindow[] = [];
     for (let i = 0; i < windows.length; i += AT_ONCE) {
       const answers = await Promise.all(
-        windows.slice(i, i + AT_ONCE).map((w) => this.facts.extract(tenantId, w)),
+        windows.slice(i, i + AT_ONCE).map((w) => this.facts.extractWindow(tenantId, w)),
       );
       for (const a of answers) if (a) out.push(a);
     }

@@ -20,7 +20,7 @@ export class CompactorSessionsConsumer {
         d.reject(`conversation_id is not a row id`, { conversationId: d.message.conversationId });
         return false;
       },
-      (trigger) => this.compactSession.execute(trigger),
+      (trigger) => this.compactSession.compact(trigger),
     );
   }
 }

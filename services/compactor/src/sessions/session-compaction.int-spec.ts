@@ -15,7 +15,7 @@ import { CompactorModule } from '../compactor.module';
 import { CompactorGertyGateway } from '../gateway/compactor-gerty.gateway';
 import { Outbox, OutboxRelay } from '@engram/messaging';
 import { ExtractFactsUseCase } from '../facts/extract-facts.use-case';
-import { COMPACTION_POLICY } from '../summaries/compaction.policy';
+import { SUMMARY_TREE_POLICY } from '../summaries/summary-tree.policy';
 import { CompactSessionUseCase } from './compact-session.use-case';
 import { SessionCompactionRepository } from './session-compaction.repository';
 
@@ -220,7 +220,7 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
     for (let round = 0; round < 2; round++) {
       await Promise.all(
         replicas.map((app) =>
-          app.get(CompactSessionUseCase).execute({ tenantId: 'acme', conversationId: id }),
+          app.get(CompactSessionUseCase).compact({ tenantId: 'acme', conversationId: id }),
         ),
       );
     }
@@ -365,9 +365,9 @@ describe('compactor: session compaction (real Postgres, NATS, ingest and Gerty; 
       app.get(CompactorGertyGateway),
       app.get(Outbox),
       { ...DEFAULT_SESSION_COMPACTION_POLICY, triggerShare: 0.5, stepMessages: 12 },
-      app.get(COMPACTION_POLICY),
+      app.get(SUMMARY_TREE_POLICY),
     );
-    const run = () => stepwise.execute({ tenantId: 'acme', conversationId: id });
+    const run = () => stepwise.compact({ tenantId: 'acme', conversationId: id });
     for (let i = 0; i < 5; i++) await run(); // the way down takes 3 steps; the runs after find nothing due
 
     const steps = await compactions(id);

@@ -15,7 +15,7 @@ export class CompactorSummariesConsumer {
       deliveries,
       // Derived memory is off for the tenant: the transcript is kept, nothing is summarised.
       (d) => d.message.memoryEnabled && d.message.conversationId !== '',
-      (trigger) => this.growTree.execute(trigger),
+      (trigger) => this.growTree.grow(trigger),
     );
   }
 }

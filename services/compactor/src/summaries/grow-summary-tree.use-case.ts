@@ -8,13 +8,13 @@ import {
   spanOf,
   spanOfMessages,
   summaryBudget,
-  type CompactionPolicy,
+  type SummaryTreePolicy,
 } from '@engram/memory-core';
 import type { SummarizeRequest } from '@engram/prompts';
 import { DataSource, TenantTransactions, withAdvisoryLocks } from '@engram/store';
 import { CompactorGertyGateway, type WrittenSummary } from '../gateway/compactor-gerty.gateway';
 import { type ConversationTrigger } from '../conversation-runs';
-import { COMPACTION_POLICY } from './compaction.policy';
+import { SUMMARY_TREE_POLICY } from './summary-tree.policy';
 import {
   SummaryRepository,
   type ConversationHeader,
@@ -46,10 +46,10 @@ export class GrowSummaryTreeUseCase {
     private readonly summaries: SummaryRepository,
     private readonly gateway: CompactorGertyGateway,
     private readonly outbox: Outbox,
-    @Inject(COMPACTION_POLICY) private readonly policy: CompactionPolicy,
+    @Inject(SUMMARY_TREE_POLICY) private readonly policy: SummaryTreePolicy,
   ) {}
 
-  execute(trigger: ConversationTrigger): Promise<boolean> {
+  grow(trigger: ConversationTrigger): Promise<boolean> {
     return withAdvisoryLocks(
       this.dataSource,
       [`summaries/${trigger.tenantId}/${trigger.conversationId}`],

@@ -88,7 +88,7 @@ describe('compactor: the summary tree (real Postgres, NATS, ingest and Gerty; 3 
   it('grows a 2,000-message conversation into leaves, branches and roots, each once, linked in order', async () => {
     // Counted at the gateway: Gerty's own counter also has each turn's fact extraction.
     const summarizeCalls = replicas.map((app) => jest.spyOn(app.get(CompactorGertyGateway), 'summarize'));
-    const runs = replicas.map((app) => jest.spyOn(app.get(GrowSummaryTreeUseCase), 'execute'));
+    const runs = replicas.map((app) => jest.spyOn(app.get(GrowSummaryTreeUseCase), 'grow'));
     await publishConversation('long', MESSAGES / 2, (t, k) =>
       k === 0
         ? `Turn ${t}: how is the quarterly report on coffee exports from Brazil going?`

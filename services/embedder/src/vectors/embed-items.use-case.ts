@@ -32,7 +32,7 @@ export class EmbedItemsUseCase {
     private readonly outbox: Outbox,
   ) {}
 
-  async execute(sources: readonly EmbeddingSource[]): Promise<void> {
+  async embed(sources: readonly EmbeddingSource[]): Promise<void> {
     const wanted = sources.filter((s) => s.ids.length > 0);
     if (wanted.length === 0) return;
     const model = await this.gateway.embeddingModel();

@@ -10,7 +10,7 @@ export class EmbedderFactsConsumer {
 
   @ConsumeEventBatches(Consumers.embedderFacts)
   handle(deliveries: Delivery<FactUpserted>[]): Promise<void> {
-    return this.embedItems.execute(
+    return this.embedItems.embed(
       deliveries
         // A closed fact keeps its vector; created or rewritten ones need one.
         .filter((d) => d.message.operation === 'created' || d.message.operation === 'updated')

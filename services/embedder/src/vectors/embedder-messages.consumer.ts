@@ -2,10 +2,10 @@ import { Controller } from '@nestjs/common';
 import { Consumers, tenantOfSubject, timestampDate, type MessageStored } from '@engram/contracts';
 import { histogram, SharedMetricNames } from '@engram/platform';
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
-import { ToolSynthesisQueue } from '../tool-calls/tool-synthesis.queue';
+import { ToolSynthesisQueue } from '../tool-synthesis/tool-synthesis.queue';
 import { EmbedItemsUseCase } from './embed-items.use-case';
 
-/** embedder-messages (mem.message.stored): vectors for what was said; tool calls without content go to be described first. */
+/** embedder-messages (mem.message.stored): vectors for what was said; tool calls without content go to tool synthesis first. */
 @Controller()
 export class EmbedderMessagesConsumer {
   constructor(
@@ -29,7 +29,7 @@ export class EmbedderMessagesConsumer {
       ids: d.message.messages.filter((m) => !m.contentEmpty).map((m) => m.id),
       traceContext: d.traceContext,
     }));
-    await this.embedItems.execute(embedded);
+    await this.embedItems.embed(embedded);
     // Stored → vector, for the health page (heartbeat counters vectors_made, vector_lag_seconds).
     const now = Date.now();
     deliveries.forEach((d, i) => {

@@ -10,7 +10,7 @@ export class EmbedderSummariesConsumer {
 
   @ConsumeEventBatches(Consumers.embedderSummaries)
   handle(deliveries: Delivery<SummaryCreated>[]): Promise<void> {
-    return this.embedItems.execute(
+    return this.embedItems.embed(
       deliveries.map((d) => ({
         key: `${Consumers.embedderSummaries.stream.name}:${d.streamSequence}`,
         tenantId: tenantOfSubject(d.subject),

@@ -35,7 +35,7 @@ export class CompleteUseCase {
     private readonly keys: TenantKeysService,
   ) {}
 
-  async execute(
+  async complete(
     request: CompleteRequest,
     signal: AbortSignal,
   ): Promise<MessageInitShape<typeof CompleteResponseSchema>> {

@@ -16,7 +16,7 @@ export class EmbedTextsUseCase {
     private readonly keys: TenantKeysService,
   ) {}
 
-  async execute(
+  async embed(
     request: EmbedRequest,
     signal: AbortSignal,
   ): Promise<MessageInitShape<typeof EmbedResponseSchema>> {

@@ -65,7 +65,7 @@ describe('patrol with a language model (fake OpenAI server, real Gerty, Postgres
 
   /** A scene note, as a being adds it: the next patrol's ❶ makes a node of it. */
   const addScene = (agent: string, scene: object) =>
-    patrol.rpc.call(Rpcs.beingSceneAdd, { agent, scene: JSON.stringify(scene) }, { tenantId: 'acme' });
+    patrol.rpc.call(Rpcs.beingScenesAdd, { agent, scene: JSON.stringify(scene) }, { tenantId: 'acme' });
 
   /** A node as ❶ would have made it (its vector is made by the next patrol's ❶). */
   async function node(agent: string, clusterId: string, action: string, fresh = true): Promise<string> {
@@ -213,7 +213,7 @@ describe('patrol with a language model (fake OpenAI server, real Gerty, Postgres
 
   it('offers a scene note that did not parse for repair once: a repaired one is a node in the same run, a failed one stays marked', async () => {
     const add = (scene: string) =>
-      patrol.rpc.call(Rpcs.beingSceneAdd, { agent: 'eve', scene }, { tenantId: 'acme' });
+      patrol.rpc.call(Rpcs.beingScenesAdd, { agent: 'eve', scene }, { tenantId: 'acme' });
     const mended = 'baked bread with Mia in the kitchen on 2026-11-02, "smells like home"';
     const a = await add(mended);
     const b = await add('{"action": "???"}');

@@ -35,7 +35,7 @@ export class PatrolRunHandler {
 
   @HandleRpc(Rpcs.patrolRun)
   async run(request: RunPatrolRequest, ctx: RpcCallContext): Promise<PatrolReportInit> {
-    const outcome = await this.patrol.execute({
+    const outcome = await this.patrol.run({
       tenantId: ctx.tenantId,
       agent: request.agent,
       trigger: 'demand',

@@ -270,7 +270,7 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
           [tenant],
         );
         await patrol.rpc.call(
-          Rpcs.beingNodePin,
+          Rpcs.beingNodesPin,
           { agent: 'eve', nodeId: first!.id, pinned: true },
           { tenantId: tenant, timeoutMs: 10_000 },
         );
@@ -285,7 +285,7 @@ describe('patrol, mechanical (real Postgres, NATS, Gerty on the built-in model)'
       if (cycle === 30) {
         // The being looks for it (search_memory): a dead scene found counts twice.
         const found = await patrol.rpc.call(
-          Rpcs.beingSearchMemory,
+          Rpcs.beingNodesSearch,
           { agent: 'eve', keywords: ['moment 005'] },
           { tenantId: tenant, timeoutMs: 10_000 },
         );

@@ -51,7 +51,7 @@ export interface PatrolOutcome {
  */
 @Injectable()
 export class RunPatrolUseCase {
-  private readonly logger = new Logger('patrol');
+  private readonly logger = new Logger(RunPatrolUseCase.name);
   private readonly steps: ReadonlyArray<PatrolStepUseCase<unknown>>;
 
   constructor(
@@ -77,7 +77,7 @@ export class RunPatrolUseCase {
     if (order !== PATROL_STEPS.join()) throw new Error(`patrol steps out of order: ${order}`);
   }
 
-  async execute(request: PatrolRequest): Promise<PatrolOutcome | null> {
+  async run(request: PatrolRequest): Promise<PatrolOutcome | null> {
     const { tenantId, agent } = request;
     const outcome = await tryWithAdvisoryLock(this.dataSource, `patrol:${tenantId}:${agent}`, () =>
       this.patrol(request),

@@ -7,17 +7,13 @@ import {
   storedScene,
   type Scene,
 } from '@engram/being';
-import type { EntityManager } from '@engram/store';
+import type { ClusterRow, EntityManager } from '@engram/store';
 
-/** A cluster of a being as the patrol's steps see it. */
-export interface ClusterRow {
-  readonly id: string;
-  readonly name: string;
-  readonly root: 'business' | 'private' | null;
-  readonly parentId: string;
-  readonly centroid: number[] | null;
-  readonly centroidModel: string | null;
-  readonly createdAt: Date;
+/** A cluster of a being as the patrol's steps see it: the row, and how many nodes it holds (active, all). */
+export interface ClusterTally extends Pick<
+  ClusterRow,
+  'id' | 'name' | 'root' | 'parentId' | 'centroid' | 'centroidModel' | 'createdAt'
+> {
   readonly active: number;
   readonly nodes: number;
 }
@@ -45,7 +41,7 @@ export interface PatrolNode {
 @Injectable()
 export class SceneNodesRepository {
   /** Every cluster of the being, with its active and total node counts. */
-  async clusters(manager: EntityManager, agent: string): Promise<ClusterRow[]> {
+  async clusters(manager: EntityManager, agent: string): Promise<ClusterTally[]> {
     const rows: Array<{
       id: string;
       name: string;

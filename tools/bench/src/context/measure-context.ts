@@ -23,11 +23,11 @@ export async function seedWorkspaces(
   let skills = 0;
   const run = await runClosedLoop(workspaces, clients, async (w) => {
     const options = { tenantId: w.tenantId, timeoutMs: TIMEOUT_MS };
-    await callRpc(nc, Rpcs.agentPut, w.profile, options);
+    await callRpc(nc, Rpcs.agentsPut, w.profile, options);
     const put = await callRpc(nc, Rpcs.workspacePut, { agent: w.agent, documents: w.documents }, options);
     if (put.skipped.length)
       throw new Error(`workspace of ${w.tenantId}/${w.agent}: skipped ${JSON.stringify(put.skipped)}`);
-    const stored = await callRpc(nc, Rpcs.skillPut, { agent: w.agent, files: w.skills }, options);
+    const stored = await callRpc(nc, Rpcs.skillsPut, { agent: w.agent, files: w.skills }, options);
     if (stored.rejected.length)
       throw new Error(`skills of ${w.tenantId}/${w.agent}: rejected ${JSON.stringify(stored.rejected)}`);
     documents += put.stored.length;

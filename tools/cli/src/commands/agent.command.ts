@@ -17,7 +17,7 @@ export async function putAgent(
 ): Promise<AgentProfile> {
   const nc = await connectCli(natsUrl);
   try {
-    return await callRpc(nc, Rpcs.agentPut, profile, { tenantId });
+    return await callRpc(nc, Rpcs.agentsPut, profile, { tenantId });
   } finally {
     await nc.close();
   }
@@ -26,7 +26,7 @@ export async function putAgent(
 export async function getAgent(natsUrl: string, tenantId: string, agent: string): Promise<AgentProfile> {
   const nc = await connectCli(natsUrl);
   try {
-    return await callRpc(nc, Rpcs.agentGet, { agent }, { tenantId });
+    return await callRpc(nc, Rpcs.agentsGet, { agent }, { tenantId });
   } finally {
     await nc.close();
   }

@@ -27,7 +27,7 @@ export interface SceneImportOptions {
 }
 
 /**
- * Sends each line of a JSONL file of scene notes to mem.rpc.being.scene.add, one request per
+ * Sends each line of a JSONL file of scene notes to mem.rpc.being.scenes.add, one request per
  * line, in order (see `sceneLine` for what a line may be). Stops, throwing SceneImportStopped,
  * when the service is unreachable or fails; a line it refuses is counted and the rest go on.
  */
@@ -39,7 +39,7 @@ export async function importSceneFile(options: SceneImportOptions): Promise<Scen
     const lines = file.readLines({ encoding: 'utf8' });
     try {
       return await importSceneLines(options.agent, lines, (request) =>
-        callRpc(nc, Rpcs.beingSceneAdd, request, {
+        callRpc(nc, Rpcs.beingScenesAdd, request, {
           tenantId: options.tenantId,
           timeoutMs: options.timeoutMs ?? 30_000,
         }),

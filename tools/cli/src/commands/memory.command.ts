@@ -73,7 +73,8 @@ export function memoryCommand(): Command {
       else console.table(rows);
     });
   memory
-    .command('backfill-tool-synth')
+    .command('backfill-tool-synthesis')
+    .alias('backfill-tool-synth')
     .description('enqueue every stored tool call without content for a one-sentence description')
     .option('--dry-run', 'only count what would be enqueued')
     .action(async (options: { dryRun?: boolean }) => {

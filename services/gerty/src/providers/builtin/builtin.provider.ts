@@ -74,7 +74,7 @@ export class BuiltinProvider implements ModelProvider {
     const name: TaskName = task;
     if (needsLanguageModel(name))
       throw RpcError.failedPrecondition(
-        `task ${name} needs a language model, which the built-in model is not: configure one (see README, "Models"), with the operator's key or a tenant's own (gerty.rpc.keys.set)`,
+        `task ${name} needs a language model, which the built-in model is not: configure one (see README, "Models"), with the operator's key or a tenant's own (gerty.rpc.keys.put)`,
       );
     switch (name) {
       case 'summarize':

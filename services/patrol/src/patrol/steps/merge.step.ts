@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { MERGE_AT_MOST, MERGE_THRESHOLD, cosine } from '@engram/being';
 import type { EntityManager } from '@engram/store';
 import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
-import { SceneNodesRepository, type ClusterRow } from '../scene-nodes.repository';
+import { SceneNodesRepository, type ClusterTally } from '../scene-nodes.repository';
 
 /** A cluster while merges move nodes between them. */
-type Tally = Omit<ClusterRow, 'active' | 'nodes'> & { active: number; nodes: number };
+type Tally = Omit<ClusterTally, 'active' | 'nodes'> & { active: number; nodes: number };
 
 /**
  * ❼ Small sub-clusters go: one with no active node hands what it still holds (dying, dead)

@@ -1,5 +1,5 @@
 /**
- * One past-tense sentence for a tool call, from its name and arguments alone:
+ * Tool synthesis, built in: one past-tense sentence for a tool call, from its name and arguments alone:
  * `search_web({query: "pgvector hnsw", limit: 5})` → `Searched the web for "pgvector hnsw" (limit 5).`
  * Deterministic, never longer than `maxChars` (default 200), never dumps JSON.
  */

@@ -9,7 +9,7 @@ export interface ToolCallToDescribe {
 }
 
 /**
- * The tool-synthesis work queue: one subject per message, at most one pending item
+ * The tool synthesis work queue: one subject per message, at most one pending item
  * per subject, and a msg id per message, so however often a message is enqueued
  * (redeliveries, backfills) it is described once. Items go out through the outbox,
  * like every event.

@@ -3,7 +3,7 @@ import { Consumers, isRowId, parseToolSynthesisSubject, type ToolSynthesisWork }
 import { ConsumeEventBatches, type Delivery } from '@engram/messaging';
 import { DescribeToolCallsUseCase, type ToolCallRef } from './describe-tool-calls.use-case';
 
-/** embedder-toolsynth (mem.work.toolsynth.{tenant}.{message}): each item at most 3 attempts, then a dead letter. */
+/** Tool synthesis (durable embedder-toolsynth, on mem.work.toolsynth.{tenant}.{message}): each item at most 3 attempts, then a dead letter. */
 @Controller()
 export class EmbedderToolsynthConsumer {
   constructor(private readonly describeToolCalls: DescribeToolCallsUseCase) {}
@@ -17,7 +17,7 @@ export class EmbedderToolsynthConsumer {
       else delivery.reject(`${delivery.subject} names no message`);
     }
     if (work.length === 0) return;
-    const outcomes = await this.describeToolCalls.execute(
+    const outcomes = await this.describeToolCalls.describe(
       work.map((w) => w.ref),
       work[0]!.delivery.traceContext,
     );

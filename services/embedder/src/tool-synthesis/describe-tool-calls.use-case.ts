@@ -20,8 +20,8 @@ export type DescribeOutcome =
 const AT_ONCE = 16;
 
 /**
- * Tool calls stored without content get a one-sentence, past-tense description as
- * their searchable content (Gerty writes it), then their vectors. A batch at a time:
+ * Tool synthesis: tool calls stored without content get a one-sentence, past-tense
+ * description as their searchable content (Gerty writes it), then their vectors. A batch at a time:
  * one lock statement, one read and one write per tenant, one embedding pass. Safe to
  * run again: a described call is only embedded (if it is not yet). Two work items for
  * the same call (a duplicate replaces an item in flight) run one after the other, so
@@ -37,7 +37,8 @@ export class DescribeToolCallsUseCase {
     private readonly embedItems: EmbedItemsUseCase,
   ) {}
 
-  execute(refs: readonly ToolCallRef[], traceContext?: Context): Promise<DescribeOutcome[]> {
+  describe(refs: readonly ToolCallRef[], traceContext?: Context): Promise<DescribeOutcome[]> {
+    // Lock and request keys shared with running replicas keep the wire spelling "toolsynth".
     const key = (r: ToolCallRef) => `toolsynth/${r.tenantId}/${r.messageId}`;
     return withAdvisoryLocks(this.dataSource, refs.map(key), async () => {
       const failures = new Map<string, DescribeOutcome>();
@@ -65,7 +66,7 @@ export class DescribeToolCallsUseCase {
         }
         await this.transactions.run(tenantId, (m) => this.toolCalls.writeDescriptions(m, described));
         const embeddable = ids.filter((id) => !failures.has(key({ tenantId, messageId: id })));
-        await this.embedItems.execute([
+        await this.embedItems.embed([
           {
             key: `toolsynth:${tenantId}:${createHash('sha1').update(embeddable.join(',')).digest('hex')}`,
             tenantId,
