@@ -119,29 +119,54 @@ export function headline(result: IngestBenchResult): {
   };
 }
 
-/** Writes a benchmark's full result (any benchmark's) as pretty JSON. */
+/** The commit a result was measured at, and whether the code matched it. */
+export interface CommitStamp {
+  /** `git rev-parse --short=12 HEAD`; null outside a git checkout. */
+  readonly commit: string | null;
+  /**
+   * True when no tracked file differed from that commit (bench-results/ aside: a run that only
+   * updates earlier results is still the commit's code); false when one did; null outside git.
+   */
+  readonly clean: boolean | null;
+}
+
+/** Runs git with these arguments and answers its trimmed stdout; throws when git fails. */
+export type GitRunner = (...args: string[]) => string;
+
+/** Stamps a result with the checkout `git` runs in: its commit and whether the tree was clean. */
+export function commitStamp(git: GitRunner): CommitStamp {
+  try {
+    const commit = git('rev-parse', '--short=12', 'HEAD');
+    const changes = git(
+      'status',
+      '--porcelain',
+      '--untracked-files=no',
+      '--',
+      ':/',
+      ':(top,exclude)bench-results',
+    );
+    return { commit, clean: changes === '' };
+  } catch {
+    return { commit: null, clean: null };
+  }
+}
+
 /**
- * Writes a bench's result as JSON, stamped with the commit it ran at (`-dirty` when the code had
- * uncommitted changes, results aside; null outside a git checkout), so a figure can be traced to its code.
+ * Writes a bench's full result as pretty JSON, stamped first with the commit it ran at and
+ * whether the tree was clean (`commitStamp`), so a figure can be traced to its code. Every
+ * bench writes its result here.
  */
 export function writeResult(file: string, result: object): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ commit: currentCommit(), ...result }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ ...commitStamp(runGit), ...result }, null, 2)}\n`);
 }
 
-function currentCommit(): string | null {
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: __dirname,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  try {
-    return `${git('rev-parse', '--short=12', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no', '--', ':/', ':(top,exclude)bench-results') ? '-dirty' : ''}`;
-  } catch {
-    return null;
-  }
-}
+const runGit: GitRunner = (...args) =>
+  execFileSync('git', args, {
+    cwd: __dirname,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en-US');
 const s2 = (x: number) => `${x.toFixed(2)} s`;

@@ -14,7 +14,10 @@ import { renderEndpointPatches, renderScaledObjects, withScalingResources } from
 import { renderTopologyTables } from '../topology/topology-table';
 import { renderTurnFlow } from '../topology/turn-flow';
 
+/** The flow diagram of a turn, in the design. */
 export const ARCHITECTURE = 'docs/ARCHITECTURE.md';
+/** The streams, subjects, consumers and RPCs, as tables. */
+export const TOPOLOGY_TABLES = 'docs/reference/topology.md';
 export const SCALING = 'deploy/k8s/base/scaling';
 export const KUSTOMIZATION = 'deploy/k8s/base/kustomization.yaml';
 
@@ -56,14 +59,8 @@ export function topologyArtifacts(root: string): Map<string, string | null> {
   const read = (path: string) => readFileSync(join(root, path), 'utf8');
   const scaledObjects = renderScaledObjects();
   const artifacts = new Map<string, string | null>();
-  artifacts.set(
-    ARCHITECTURE,
-    withBlock(
-      withBlock(read(ARCHITECTURE), 'topology-flow', renderTurnFlow()),
-      'topology-table',
-      renderTopologyTables(),
-    ),
-  );
+  artifacts.set(ARCHITECTURE, withBlock(read(ARCHITECTURE), 'topology-flow', renderTurnFlow()));
+  artifacts.set(TOPOLOGY_TABLES, withBlock(read(TOPOLOGY_TABLES), 'topology-table', renderTopologyTables()));
   for (const file of readdirSync(join(root, SCALING))) artifacts.set(`${SCALING}/${file}`, null);
   for (const [file, yaml] of scaledObjects) artifacts.set(`${SCALING}/${file}`, yaml);
   artifacts.set(KUSTOMIZATION, withScalingResources(read(KUSTOMIZATION), [...scaledObjects.keys()]));

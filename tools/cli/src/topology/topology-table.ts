@@ -109,7 +109,7 @@ function rpcsTable(): string {
   );
 }
 
-/** The streams, subjects, consumers and RPCs of libs/contracts, as the markdown tables of ARCHITECTURE.md. */
+/** The streams, subjects, consumers and RPCs of libs/contracts, as the markdown tables of docs/reference/topology.md. */
 export function renderTopologyTables(): string {
   return [
     '**Streams**',
