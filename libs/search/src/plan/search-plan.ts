@@ -288,7 +288,7 @@ export function neighboursStatement(
 
 /**
  * What is returned: content, provenance and last access of each item, by kind and id; an
- * id the tenant does not hold has no row. memory_search and memory_recall both read items here;
+ * id the tenant does not hold has no row. memory_search and mem.rpc.expand both read items here;
  * search asks for facts in force only (`liveFactsOnly`: now, or at `asOf`), so a fact forgotten
  * after it was ranked — by an index that had not heard yet — is never returned.
  */
