@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { actAsTenant } from '../tenancy/tenant-transactions';
 import { ensureTenant } from '../tenancy/tenant-registry';
+import type { ApiKeyRow } from '../rows/api-key.row';
 import { apiKeyHash, looksLikeApiKey, newApiKey } from './api-key';
 
 /** A key as listed: never the key itself. */
@@ -20,17 +21,13 @@ export interface ApiPrincipal {
   readonly tenantId: string;
 }
 
-interface KeyRow {
-  id: string;
-  tenant_id: string;
-  name: string;
-  prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-}
+/** A key as its reads select it: every column but the hash. */
+type ListedKey = Pick<
+  ApiKeyRow,
+  'id' | 'tenant_id' | 'name' | 'prefix' | 'created_at' | 'last_used_at' | 'revoked_at'
+>;
 
-const infoOf = (row: KeyRow): ApiKeyInfo => ({
+const infoOf = (row: ListedKey): ApiKeyInfo => ({
   id: row.id,
   tenantId: row.tenant_id,
   name: row.name,
@@ -54,7 +51,7 @@ export class ApiKeyStore {
         `INSERT INTO api_keys (id, tenant_id, name, prefix, sha256) VALUES ($1, $2, $3, $4, $5)
          RETURNING id, tenant_id, name, prefix, created_at, last_used_at, revoked_at`,
         [made.id, tenantId, name, made.prefix, made.sha256],
-      ) as Promise<KeyRow[]>;
+      ) as Promise<ListedKey[]>;
     });
     return { ...infoOf(row!), key: made.key };
   }
@@ -66,24 +63,23 @@ export class ApiKeyStore {
       return manager.query(
         `SELECT id, tenant_id, name, prefix, created_at, last_used_at, revoked_at
            FROM api_keys ORDER BY created_at, id`,
-      ) as Promise<KeyRow[]>;
+      ) as Promise<ListedKey[]>;
     });
     return rows.map(infoOf);
   }
 
   /** Revokes a key by id; its tenant and when, or undefined for an unknown id. Revoking twice keeps the first time. */
   async revoke(keyId: string): Promise<{ tenantId: string; revokedAt: Date } | undefined> {
-    const rows: Array<{ tenant_id: string; revoked_at: Date }> = await this.dataSource.query(
-      'SELECT * FROM engram_api_key_revoke($1)',
-      [keyId],
-    );
+    // The key is revoked once answered: revoked_at is set.
+    const rows: Array<Pick<ApiKeyRow, 'tenant_id' | 'revoked_at'> & { readonly revoked_at: Date }> =
+      await this.dataSource.query('SELECT * FROM engram_api_key_revoke($1)', [keyId]);
     return rows[0] && { tenantId: rows[0].tenant_id, revokedAt: rows[0].revoked_at };
   }
 
   /** The live key's id and tenant; undefined for anything else (malformed, unknown, revoked). */
   async verify(key: string): Promise<ApiPrincipal | undefined> {
     if (!looksLikeApiKey(key)) return undefined;
-    const rows: Array<{ id: string; tenant_id: string }> = await this.dataSource.query(
+    const rows: Array<Pick<ApiKeyRow, 'id' | 'tenant_id'>> = await this.dataSource.query(
       'SELECT * FROM engram_api_key_verify($1)',
       [apiKeyHash(key)],
     );

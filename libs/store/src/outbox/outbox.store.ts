@@ -1,23 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-
-/** An event as the outbox keeps it: encoded, with its subject, msg id and the trace it continues. */
-export interface OutboxEntry {
-  readonly subject: string;
-  /** Nats-Msg-Id; unique in the outbox, so the same change announced again adds no row. */
-  readonly msgId: string;
-  readonly payload: Uint8Array;
-  readonly traceparent?: string;
-  readonly tracestate?: string;
-}
-
-/** A row to publish. */
-export interface OutboxRow extends OutboxEntry {
-  readonly id: string;
-  readonly tenantId: string;
-  /** Attempts so far, this one included (0 for a writer's own after-commit publish). */
-  readonly attempts: number;
-}
+import type { OutboxEntry, OutboxRow } from '../rows/outbox.row';
 
 /** Rows appended in a transaction, by its EntityManager: handed to the publisher once it commits. */
 const appendedIn = new WeakMap<EntityManager, OutboxRow[]>();

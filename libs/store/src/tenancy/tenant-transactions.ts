@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { escapeLiteral, type Pool, type QueryResult } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { collectOutboxRows, type OutboxRow } from '../outbox/outbox.store';
+import { collectOutboxRows } from '../outbox/outbox.store';
+import type { OutboxRow } from '../rows/outbox.row';
 
 /** The tenant a statement acts for; row-level security shows and accepts only its rows. */
 export async function actAsTenant(manager: EntityManager, tenantId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageRole } from '@engram/memory-core';
-import type { EntityManager } from '@engram/store';
+import type { CompactionRow, EntityManager } from '@engram/store';
 
 /** What a cheap look (without the lock) tells about a conversation. */
 export interface CompactionState {
@@ -84,7 +84,12 @@ export class MessagesTakenError extends Error {
 @Injectable()
 export class SessionCompactionRepository {
   async state(m: EntityManager, conversationId: string): Promise<CompactionState | null> {
-    const rows: Array<{ model: string | null; tokens: string; continuing: boolean | null }> = await m.query(
+    // continuing: the latest compaction's cut_short, null without one.
+    const rows: Array<{
+      model: string | null;
+      tokens: string;
+      continuing: CompactionRow['cut_short'] | null;
+    }> = await m.query(
       `SELECT c.model,
               (SELECT coalesce(sum(token_estimate), 0) FROM messages WHERE conversation_id = c.id AND compacted_at IS NULL)::text AS tokens,
               (SELECT cut_short FROM compactions WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS continuing
@@ -159,14 +164,14 @@ export class SessionCompactionRepository {
 
   /** The contract the context builder reads too: the latest compaction is the one with the highest id. */
   async latest(m: EntityManager, conversationId: string): Promise<PreviousCompaction | null> {
-    const rows: Array<{
-      id: string;
-      content: string;
-      earliest_at: Date;
-      latest_at: Date;
-      so_far: string;
-      cut_short: boolean;
-    }> = await m.query(
+    // The span is set: `insert` below always writes it (the columns allow null).
+    const rows: Array<
+      Pick<CompactionRow, 'id' | 'content' | 'earliest_at' | 'latest_at' | 'cut_short'> & {
+        readonly earliest_at: Date;
+        readonly latest_at: Date;
+        readonly so_far: string;
+      }
+    > = await m.query(
       `SELECT c.id::text, c.content, c.earliest_at, c.latest_at, c.cut_short,
               (SELECT coalesce(sum(message_count), 0) FROM compactions WHERE conversation_id = $1)::text AS so_far
          FROM compactions c WHERE c.conversation_id = $1 ORDER BY c.id DESC LIMIT 1`,
@@ -192,16 +197,20 @@ export class SessionCompactionRepository {
    * (conversation, last message) refuses a second record of the same step.
    */
   async insert(m: EntityManager, c: NewCompaction): Promise<StoredCompaction> {
-    const rows: Array<{
-      id: string;
-      first_message_id: string | null;
-      last_message_id: string;
-      message_count: number | null;
-      compacted_tokens: number | null;
-      token_estimate: number | null;
-      earliest_at: Date;
-      latest_at: Date;
-    }> = await m.query(
+    // The span is set: the step has at least one message.
+    const rows: Array<
+      Pick<
+        CompactionRow,
+        | 'id'
+        | 'first_message_id'
+        | 'last_message_id'
+        | 'message_count'
+        | 'compacted_tokens'
+        | 'token_estimate'
+        | 'earliest_at'
+        | 'latest_at'
+      > & { readonly earliest_at: Date; readonly latest_at: Date }
+    > = await m.query(
       `WITH span AS (
          SELECT min(created_at) AS earliest_at, max(created_at) AS latest_at FROM messages WHERE id = ANY($6::bigint[])
        ), previous AS (

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonObject } from '@bufbuild/protobuf';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import { TenantTransactions, type AgentRow, type EntityManager } from '@engram/store';
 import type { AgentProfileRecord } from './agent-profile';
 
 export interface StoredAgentProfile extends AgentProfileRecord {
@@ -8,25 +8,26 @@ export interface StoredAgentProfile extends AgentProfileRecord {
   readonly updatedAt: Date;
 }
 
-/** A row of table agents, as Postgres returns it. */
-export interface AgentRow {
-  agent: string;
-  name: string | null;
-  personality: string | null;
-  job: string | null;
-  user_name: string | null;
-  tools: string[];
-  scene_memory: boolean;
-  model: string | null;
-  settings: JsonObject;
-  created_at: Date;
-  updated_at: Date;
-}
+/** An agent as COLUMNS reads it; its settings are the JSON object a put stored. */
+type AgentProfileColumns = Pick<
+  AgentRow,
+  | 'agent'
+  | 'name'
+  | 'personality'
+  | 'job'
+  | 'user_name'
+  | 'tools'
+  | 'scene_memory'
+  | 'model'
+  | 'settings'
+  | 'created_at'
+  | 'updated_at'
+> & { readonly settings: JsonObject };
 
 const COLUMNS =
   'agent, name, personality, job, user_name, tools, scene_memory, model, settings, created_at, updated_at';
 
-const profileOf = (r: AgentRow): StoredAgentProfile => ({
+const profileOf = (r: AgentProfileColumns): StoredAgentProfile => ({
   agent: r.agent,
   name: r.name,
   personality: r.personality,
@@ -67,7 +68,7 @@ export class AgentProfileRepository {
       JSON.stringify(profile.settings),
     ];
     // A SELECT around the upsert, so the driver answers rows; the unchanged profile is read back.
-    const rows: AgentRow[] = await manager.query(
+    const rows: AgentProfileColumns[] = await manager.query(
       `WITH put AS (
          INSERT INTO agents AS a (tenant_id, agent, name, personality, job, user_name, tools, scene_memory, model, settings)
          VALUES ($1, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb)
@@ -92,7 +93,10 @@ export class AgentProfileRepository {
   /** A plain read, in a tenant transaction of its own (the handler's read-only shortcut). */
   get(tenantId: string, agent: string): Promise<StoredAgentProfile | null> {
     return this.transactions.run(tenantId, async (manager) => {
-      const rows: AgentRow[] = await manager.query(`SELECT ${COLUMNS} FROM agents WHERE agent = $1`, [agent]);
+      const rows: AgentProfileColumns[] = await manager.query(
+        `SELECT ${COLUMNS} FROM agents WHERE agent = $1`,
+        [agent],
+      );
       return rows[0] ? profileOf(rows[0]) : null;
     });
   }

@@ -12,9 +12,22 @@ import type {
   WorkspaceDocumentInput,
 } from '@engram/context';
 import { throughMillisecond } from '@engram/contracts';
-import { factInForce, factInForceAsOf, type EntityManager } from '@engram/store';
+import {
+  factInForce,
+  factInForceAsOf,
+  type AgentRow,
+  type CompactionRow,
+  type DiaryRow,
+  type EntityManager,
+  type MemoryNodeRow,
+  type NoteRow,
+  type PartnerRuleRow,
+  type RelationshipRow,
+  type SoulRow,
+  type ThinkNoteRow,
+  type UserPreferenceRow,
+} from '@engram/store';
 import type { ConversationRef } from './context-request';
-import type { AgentRow } from '../agents/agent-profile.repository';
 
 export interface AgentAndConversation {
   /** Null when the agent has neither a profile nor a conversation: unknown. */
@@ -161,18 +174,14 @@ export class ContextSourcesRepository {
     );
     // Compactions roll up: each covers every message compacted before it, and its step marks
     // its messages compacted in its own transaction (compacted_at = its created_at).
-    const compactions: Array<{
-      id: string;
-      content: string;
-      earliest_at: Date | null;
-      latest_at: Date | null;
-    }> = conversationId
-      ? await manager.query(
-          `SELECT id::text, content, earliest_at, latest_at FROM compactions
+    const compactions: Array<Pick<CompactionRow, 'id' | 'content' | 'earliest_at' | 'latest_at'>> =
+      conversationId
+        ? await manager.query(
+            `SELECT id::text, content, earliest_at, latest_at FROM compactions
             WHERE conversation_id = $1 ${asOf ? 'AND latest_at <= $2' : ''} ORDER BY id DESC LIMIT 1`,
-          asOf ? [conversationId, asOf] : [conversationId],
-        )
-      : [];
+            asOf ? [conversationId, asOf] : [conversationId],
+          )
+        : [];
     const compaction = compactions[0];
     // Newest first along the conversation-order index, then turned around. As of a past moment,
     // a message compacted by a later step than the compaction shown is still recent then.
@@ -234,32 +243,27 @@ export class ContextSourcesRepository {
    */
   async scene(manager: EntityManager, agent: string, today: string, asOf: Date | null): Promise<SceneInput> {
     const at = asOf ? throughMillisecond(asOf) : null;
-    const [soul]: Array<{
-      personality: string;
-      voice: string;
-      values: string[];
-      backstory: string;
-      inner_world: string;
-      examples: string[];
-    }> = await manager.query(
+    const [soul]: Array<
+      Pick<SoulRow, 'personality' | 'voice' | 'values' | 'backstory' | 'inner_world' | 'examples'>
+    > = await manager.query(
       `SELECT personality, voice, "values", backstory, inner_world, examples FROM souls WHERE agent = $1`,
       [agent],
     );
-    const thinkNotes: Array<{ id: string; content: string }> = await manager.query(
+    const thinkNotes: Array<Pick<ThinkNoteRow, 'id' | 'content'>> = await manager.query(
       `SELECT id::text, content FROM think_notes WHERE agent = $1 AND superseded_at IS NULL
         ORDER BY created_at, id LIMIT ${MAX_PERSONA_ITEMS}`,
       [agent],
     );
-    const partnerRules: Array<{ id: string; rule: string }> = await manager.query(
+    const partnerRules: Array<Pick<PartnerRuleRow, 'id' | 'rule'>> = await manager.query(
       `SELECT id::text, rule FROM partner_rules WHERE agent = $1 AND enabled
         ORDER BY created_at, id LIMIT ${MAX_PERSONA_ITEMS}`,
       [agent],
     );
-    const preferences: Array<{ key: string; value: string }> = await manager.query(
+    const preferences: Array<Pick<UserPreferenceRow, 'key' | 'value'>> = await manager.query(
       `SELECT key, value FROM user_preferences WHERE agent = $1 ORDER BY key LIMIT ${MAX_PERSONA_ITEMS}`,
       [agent],
     );
-    const relationships: Array<{ person: string; relation: string; notes: string }> = await manager.query(
+    const relationships: Array<Pick<RelationshipRow, 'person' | 'relation' | 'notes'>> = await manager.query(
       `SELECT person, relation, notes FROM relationships WHERE agent = $1 ORDER BY person LIMIT ${MAX_PERSONA_ITEMS}`,
       [agent],
     );
@@ -277,12 +281,10 @@ export class ContextSourcesRepository {
       [agent],
     );
     // The newest of each kind, shown oldest first.
-    const notes: Array<{
-      id: string;
-      kind: BeingNoteInput['kind'];
-      content: string;
-      due_at: Date | null;
-    }> = await manager.query(
+    // Of the kinds it selects: no scene notes.
+    const notes: Array<
+      Pick<NoteRow, 'id' | 'kind' | 'content' | 'due_at'> & { readonly kind: BeingNoteInput['kind'] }
+    > = await manager.query(
       `SELECT * FROM (
          (SELECT id::text, kind, content, due_at, created_at, id AS n FROM notes
            WHERE agent = $1 AND kind IN ('note', 'todo', 'reminder')
@@ -295,13 +297,15 @@ export class ContextSourcesRepository {
        ) t ORDER BY created_at, n`,
       at ? [agent, at] : [agent],
     );
-    const diary: Array<{ day: string; content: string }> = await manager.query(
+    const diary: Array<Pick<DiaryRow, 'day' | 'content'>> = await manager.query(
       `SELECT day::text AS day, content FROM diary
         WHERE agent = $1 AND day > $2::date - 7 AND day <= $2::date ORDER BY day`,
       [agent, today],
     );
     // A node activated again after asOf cannot be placed then (only its last activation is kept).
-    const nodes: Array<{ id: string; scene: StoredSceneInput; feeling: string | null }> = await manager.query(
+    const nodes: Array<
+      Pick<MemoryNodeRow, 'id' | 'scene' | 'feeling'> & { readonly scene: StoredSceneInput }
+    > = await manager.query(
       `SELECT id::text, scene, feeling FROM memory_nodes m
         WHERE agent = $1 AND last_activated IS NOT NULL AND status <> 'dead' AND absorbed_into IS NULL
           ${at ? `AND last_activated <= $2 AND ${SCENE_DATED_BY_3}` : ''}

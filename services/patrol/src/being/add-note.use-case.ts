@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { timestampDate, type AddNoteRequest, type NoteKind } from '@engram/contracts';
 import { ensureBeing, TenantTransactions } from '@engram/store';
-import type { NoteRow } from './being-note';
+import type { StoredNote } from './being-note';
 import { BeingNotesRepository } from './being-notes.repository';
 
 /**
@@ -15,7 +15,7 @@ export class AddNoteUseCase {
     private readonly notes: BeingNotesRepository,
   ) {}
 
-  add(tenantId: string, request: AddNoteRequest): Promise<NoteRow> {
+  add(tenantId: string, request: AddNoteRequest): Promise<StoredNote> {
     return this.transactions.run(tenantId, async (m) => {
       await ensureBeing(m, tenantId, request.agent);
       return this.notes.add(m, tenantId, request.agent, {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from '@engram/store';
-import { nodeColumns, type NodeRow } from './scene-node';
+import { nodeColumns, type StoredNode } from './scene-node';
 
 /** A being's scene nodes (table memory_nodes), as the being itself changes them, in the caller's tenant transaction. */
 @Injectable()
@@ -10,8 +10,13 @@ export class BeingNodesRepository {
    * one makes it active again; unpinning leaves its status to the next patrol. Null when the
    * being has no such node (nodes merged into another included).
    */
-  async pin(manager: EntityManager, agent: string, nodeId: string, pinned: boolean): Promise<NodeRow | null> {
-    const rows: NodeRow[] = await manager.query(
+  async pin(
+    manager: EntityManager,
+    agent: string,
+    nodeId: string,
+    pinned: boolean,
+  ): Promise<StoredNode | null> {
+    const rows: StoredNode[] = await manager.query(
       // A SELECT around the UPDATE, so the driver answers rows (an UPDATE alone answers [rows, count]).
       `WITH pinned AS (
          UPDATE memory_nodes m

@@ -1,23 +1,18 @@
 import { timestampFromDate, type BeingNoteSchema, type MessageInitShape } from '@engram/contracts';
+import type { NoteRow } from '@engram/store';
 
 export type BeingNoteInit = MessageInitShape<typeof BeingNoteSchema>;
 
-/** A row of notes as NOTE_COLUMNS reads it. */
-export interface NoteRow {
-  id: string;
-  kind: string;
-  content: string;
-  parse_failed: boolean;
-  due_at: Date | null;
-  read_at: Date | null;
-  created_at: Date;
-  processed_at: Date | null;
-}
+/** A note as NOTE_COLUMNS reads it. */
+export type StoredNote = Pick<
+  NoteRow,
+  'id' | 'kind' | 'content' | 'parse_failed' | 'due_at' | 'read_at' | 'created_at' | 'processed_at'
+>;
 
 export const NOTE_COLUMNS =
   'id::text AS id, kind, content, parse_failed, due_at, read_at, created_at, processed_at';
 
-export const toBeingNote = (r: NoteRow): BeingNoteInit => ({
+export const toBeingNote = (r: StoredNote): BeingNoteInit => ({
   id: r.id,
   kind: r.kind,
   content: r.content,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NoteKind } from '@engram/contracts';
-import { TenantTransactions, type EntityManager } from '@engram/store';
-import { NOTE_COLUMNS, type NoteRow } from './being-note';
+import { TenantTransactions, type EntityManager, type NoteRow } from '@engram/store';
+import { NOTE_COLUMNS, type StoredNote } from './being-note';
 import type { SceneNoteRecord } from './scene-notes';
 
 export interface NewNote {
@@ -33,7 +33,7 @@ export class BeingNotesRepository {
     agent: string,
     note: SceneNoteRecord,
   ): Promise<string> {
-    const rows: Array<{ id: string }> = await manager.query(
+    const rows: Array<Pick<NoteRow, 'id'>> = await manager.query(
       `INSERT INTO notes (tenant_id, agent, kind, content, scene, importance, themes, emotion, parse_failed)
        VALUES ($1, $2, 'scene', $3, $4::jsonb, $5, $6::text[], $7::jsonb, $8)
        RETURNING id::text AS id`,
@@ -51,8 +51,8 @@ export class BeingNotesRepository {
     return rows[0]!.id;
   }
 
-  async add(manager: EntityManager, tenantId: string, agent: string, note: NewNote): Promise<NoteRow> {
-    const rows: NoteRow[] = await manager.query(
+  async add(manager: EntityManager, tenantId: string, agent: string, note: NewNote): Promise<StoredNote> {
+    const rows: StoredNote[] = await manager.query(
       `INSERT INTO notes (tenant_id, agent, kind, content, due_at) VALUES ($1, $2, $3, $4, $5)
        RETURNING ${NOTE_COLUMNS}`,
       [tenantId, agent, note.kind, note.content, note.dueAt],
@@ -61,7 +61,7 @@ export class BeingNotesRepository {
   }
 
   /** Newest first. */
-  list(tenantId: string, agent: string, query: NotesQuery): Promise<NoteRow[]> {
+  list(tenantId: string, agent: string, query: NotesQuery): Promise<StoredNote[]> {
     return this.transactions.run(tenantId, (manager) =>
       manager.query(
         `SELECT ${NOTE_COLUMNS} FROM notes

@@ -14,7 +14,7 @@ import {
   type SoulSchema,
 } from '@engram/contracts';
 import { HandleRpc, RpcError, type RpcCallContext } from '@engram/messaging';
-import { BeingProfileRepository, type SoulRow } from './being-profile.repository';
+import { BeingProfileRepository, type Soul } from './being-profile.repository';
 import { PutPartnerRuleUseCase } from './put-partner-rule.use-case';
 import { PutPreferenceUseCase } from './put-preference.use-case';
 import { PutRelationshipUseCase } from './put-relationship.use-case';
@@ -22,7 +22,7 @@ import { PutSoulUseCase } from './put-soul.use-case';
 
 type SoulInit = MessageInitShape<typeof SoulSchema>;
 
-const toSoul = (s: SoulRow): SoulInit => ({
+const toSoul = (s: Soul): SoulInit => ({
   personality: s.personality,
   voice: s.voice,
   values: s.values,

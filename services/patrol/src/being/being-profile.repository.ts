@@ -1,31 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { TenantTransactions, type ClusterRow, type EntityManager } from '@engram/store';
+import {
+  TenantTransactions,
+  type ClusterRow,
+  type EntityManager,
+  type PartnerRuleRow,
+  type RelationshipRow,
+  type SoulRow,
+  type UserPreferenceRow,
+} from '@engram/store';
 
-export interface RuleRow {
-  id: string;
-  rule: string;
-  enabled: boolean;
-}
+/** A partner rule as the profile reads and answers it. */
+export type PartnerRule = Pick<PartnerRuleRow, 'id' | 'rule' | 'enabled'>;
 
-export interface RelationshipRow {
-  person: string;
-  relation: string;
-  notes: string;
-}
+/** A relationship as the profile reads and writes it. */
+export type Relationship = Pick<RelationshipRow, 'person' | 'relation' | 'notes'>;
 
-export interface PreferenceRow {
-  key: string;
-  value: string;
-}
+/** A user preference as the profile reads and writes it. */
+export type UserPreference = Pick<UserPreferenceRow, 'key' | 'value'>;
 
-export interface SoulRow {
-  personality: string;
-  voice: string;
-  values: string[];
-  backstory: string;
-  inner_world: string;
-  examples: string[];
-}
+/** The soul as the profile reads and writes it (SOUL_COLUMNS). */
+export type Soul = Pick<
+  SoulRow,
+  'personality' | 'voice' | 'values' | 'backstory' | 'inner_world' | 'examples'
+>;
 
 /** A cluster of the being with how many of its nodes are active, dying and dead. */
 export interface ClusterState extends Pick<ClusterRow, 'id' | 'name' | 'root' | 'parentId'> {
@@ -36,10 +33,10 @@ export interface ClusterState extends Pick<ClusterRow, 'id' | 'name' | 'root' | 
 
 /** Everything mem.rpc.being.get answers, read in one transaction. */
 export interface BeingRecord {
-  readonly soul: SoulRow | null;
-  readonly rules: RuleRow[];
-  readonly relationships: RelationshipRow[];
-  readonly preferences: PreferenceRow[];
+  readonly soul: Soul | null;
+  readonly rules: PartnerRule[];
+  readonly relationships: Relationship[];
+  readonly preferences: UserPreference[];
   readonly clusters: ClusterState[];
   readonly unreadNotes: number;
   readonly pendingScenes: number;
@@ -63,8 +60,8 @@ export class BeingProfileRepository {
     agent: string,
     rule: string,
     enabled: boolean,
-  ): Promise<RuleRow> {
-    return this.upsert<RuleRow>(
+  ): Promise<PartnerRule> {
+    return this.upsert<PartnerRule>(
       manager,
       tenantId,
       agent,
@@ -81,9 +78,9 @@ export class BeingProfileRepository {
     manager: EntityManager,
     tenantId: string,
     agent: string,
-    r: RelationshipRow,
-  ): Promise<RelationshipRow> {
-    return this.upsert<RelationshipRow>(
+    r: Relationship,
+  ): Promise<Relationship> {
+    return this.upsert<Relationship>(
       manager,
       tenantId,
       agent,
@@ -101,9 +98,9 @@ export class BeingProfileRepository {
     manager: EntityManager,
     tenantId: string,
     agent: string,
-    p: PreferenceRow,
-  ): Promise<PreferenceRow> {
-    return this.upsert<PreferenceRow>(
+    p: UserPreference,
+  ): Promise<UserPreference> {
+    return this.upsert<UserPreference>(
       manager,
       tenantId,
       agent,
@@ -116,8 +113,8 @@ export class BeingProfileRepository {
     );
   }
 
-  putSoul(manager: EntityManager, tenantId: string, agent: string, s: SoulRow): Promise<SoulRow> {
-    return this.upsert<SoulRow>(
+  putSoul(manager: EntityManager, tenantId: string, agent: string, s: Soul): Promise<Soul> {
+    return this.upsert<Soul>(
       manager,
       tenantId,
       agent,
@@ -142,14 +139,14 @@ export class BeingProfileRepository {
       const being: unknown[] = await manager.query(`SELECT 1 FROM beings WHERE agent = $1`, [agent]);
       if (being.length === 0) return null;
       const rows = <T>(sql: string): Promise<T[]> => manager.query(sql, [agent]);
-      const [soul] = await rows<SoulRow>(`SELECT ${SOUL_COLUMNS} FROM souls WHERE agent = $1`);
-      const rules = await rows<RuleRow>(
+      const [soul] = await rows<Soul>(`SELECT ${SOUL_COLUMNS} FROM souls WHERE agent = $1`);
+      const rules = await rows<PartnerRule>(
         `SELECT id::text AS id, rule, enabled FROM partner_rules WHERE agent = $1 ORDER BY id`,
       );
-      const relationships = await rows<RelationshipRow>(
+      const relationships = await rows<Relationship>(
         `SELECT person, relation, notes FROM relationships WHERE agent = $1 ORDER BY person`,
       );
-      const preferences = await rows<PreferenceRow>(
+      const preferences = await rows<UserPreference>(
         `SELECT key, value FROM user_preferences WHERE agent = $1 ORDER BY key`,
       );
       // Nodes merged into another are part of it, not nodes of their own.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TenantTransactions } from '@engram/store';
-import { nodeColumns, type NodeRow } from './scene-node';
+import { TenantTransactions, type DiaryRow, type NodeHistoryRow, type ThinkNoteRow } from '@engram/store';
+import { nodeColumns, type StoredNode } from './scene-node';
 
 export interface NodesQuery {
   /** Null: every cluster of the being. */
@@ -12,27 +12,11 @@ export interface NodesQuery {
   readonly nodeIds: readonly string[];
 }
 
-export interface HistoryRow {
-  run_id: string;
-  step: string;
-  importance: number;
-  effective_importance: number;
-  status: string;
-  recorded_at: Date;
-}
-
-export interface DiaryRow {
-  day: string;
-  content: string;
-  updated_at: Date;
-}
-
-export interface ThinkNoteRow {
-  id: string;
-  content: string;
-  run_id: string | null;
-  created_at: Date;
-}
+/** A point of a node's importance curve, as `history` reads it. */
+export type NodeHistoryPoint = Pick<
+  NodeHistoryRow,
+  'run_id' | 'step' | 'importance' | 'effective_importance' | 'status' | 'recorded_at'
+>;
 
 /**
  * A being's memory as the dashboard looks at it: reads only. Unlike recall, reading a node
@@ -43,7 +27,7 @@ export class BeingViewRepository {
   constructor(private readonly transactions: TenantTransactions) {}
 
   /** Nodes of the being (merged-away ones excluded), most important first, then newest. */
-  nodes(tenantId: string, agent: string, query: NodesQuery): Promise<NodeRow[]> {
+  nodes(tenantId: string, agent: string, query: NodesQuery): Promise<StoredNode[]> {
     return this.transactions.run(tenantId, (manager) =>
       manager.query(
         `SELECT ${nodeColumns('m')} FROM memory_nodes m
@@ -59,7 +43,7 @@ export class BeingViewRepository {
   }
 
   /** The node's points, oldest first; null when the being has no such node. */
-  history(tenantId: string, agent: string, nodeId: string): Promise<HistoryRow[] | null> {
+  history(tenantId: string, agent: string, nodeId: string): Promise<NodeHistoryPoint[] | null> {
     return this.transactions.run(tenantId, async (manager) => {
       const node: unknown[] = await manager.query(
         `SELECT 1 FROM memory_nodes WHERE agent = $1 AND id = $2 AND absorbed_into IS NULL`,
@@ -80,7 +64,10 @@ export class BeingViewRepository {
     tenantId: string,
     agent: string,
     limit: number,
-  ): Promise<{ diary: DiaryRow[]; thinkNotes: ThinkNoteRow[] }> {
+  ): Promise<{
+    diary: Array<Pick<DiaryRow, 'day' | 'content' | 'updated_at'>>;
+    thinkNotes: Array<Pick<ThinkNoteRow, 'id' | 'content' | 'run_id' | 'created_at'>>;
+  }> {
     return this.transactions.run(tenantId, async (manager) => ({
       diary: await manager.query(
         `SELECT day::text AS day, content, updated_at FROM diary WHERE agent = $1 ORDER BY day DESC LIMIT $2`,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { PinNodeRequest } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
 import { BeingNodesRepository } from './being-nodes.repository';
-import type { NodeRow } from './scene-node';
+import type { StoredNode } from './scene-node';
 
 /**
  * mem.rpc.being.nodes.pin: pins or unpins a scene node of the being (a pinned node never dies, so
@@ -15,7 +15,7 @@ export class PinNodeUseCase {
     private readonly nodes: BeingNodesRepository,
   ) {}
 
-  pin(tenantId: string, request: PinNodeRequest): Promise<NodeRow | null> {
+  pin(tenantId: string, request: PinNodeRequest): Promise<StoredNode | null> {
     return this.transactions.run(tenantId, (m) =>
       this.nodes.pin(m, request.agent, request.nodeId, request.pinned),
     );

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PutSoulRequest } from '@engram/contracts';
 import { ensureBeing, TenantTransactions } from '@engram/store';
-import { BeingProfileRepository, type SoulRow } from './being-profile.repository';
+import { BeingProfileRepository, type Soul } from './being-profile.repository';
 
 /** mem.rpc.being.soul.put: the being's soul, replaced whole, in a tenant transaction that first makes the agent a being; answers it as stored. */
 @Injectable()
@@ -11,7 +11,7 @@ export class PutSoulUseCase {
     private readonly profile: BeingProfileRepository,
   ) {}
 
-  put(tenantId: string, request: PutSoulRequest): Promise<SoulRow> {
+  put(tenantId: string, request: PutSoulRequest): Promise<Soul> {
     return this.transactions.run(tenantId, async (m) => {
       await ensureBeing(m, tenantId, request.agent);
       return this.profile.putSoul(m, tenantId, request.agent, {

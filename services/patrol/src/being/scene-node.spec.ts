@@ -1,6 +1,6 @@
-import { toSceneNode, type NodeRow } from './scene-node';
+import { toSceneNode, type StoredNode } from './scene-node';
 
-const row = (over: Partial<NodeRow> = {}): NodeRow => ({
+const row = (over: Partial<StoredNode> = {}): StoredNode => ({
   id: '7',
   cluster_id: '2',
   scene: {

@@ -1,24 +1,26 @@
 import { sceneToText, storedScene } from '@engram/being';
 import { timestampFromDate, type MessageInitShape, type SceneNodeSchema } from '@engram/contracts';
+import type { MemoryNodeRow } from '@engram/store';
 
 export type SceneNodeInit = MessageInitShape<typeof SceneNodeSchema>;
 
-/** A row of memory_nodes as NODE_COLUMNS reads it. */
-export interface NodeRow {
-  id: string;
-  cluster_id: string;
-  scene: unknown;
-  feeling: string | null;
-  importance: number;
-  themes: string[];
-  emotion: Record<string, unknown> | null;
-  status: string;
-  fresh: boolean;
-  pinned: boolean;
-  session_count: number;
-  reactivation_count: number;
-  last_activated: Date | null;
-}
+/** A node of memory_nodes as nodeColumns reads it. */
+export type StoredNode = Pick<
+  MemoryNodeRow,
+  | 'id'
+  | 'cluster_id'
+  | 'scene'
+  | 'feeling'
+  | 'importance'
+  | 'themes'
+  | 'emotion'
+  | 'status'
+  | 'fresh'
+  | 'pinned'
+  | 'session_count'
+  | 'reactivation_count'
+  | 'last_activated'
+>;
 
 /** The columns of a node for toSceneNode, of memory_nodes under `alias` (in a RETURNING too). */
 export const nodeColumns = (alias: string) =>
@@ -49,7 +51,7 @@ const EMOTION_KEYS = ['valence', 'arousal', 'dominance', 'safety', 'novelty', 't
  * column, else the scene's own. Read leniently: rows kept from migration 010 have a scene
  * without actors, dates or dialogue.
  */
-export function toSceneNode(row: NodeRow): SceneNodeInit {
+export function toSceneNode(row: StoredNode): SceneNodeInit {
   const scene = storedScene(row.scene);
   const feeling = row.feeling ?? scene.feeling ?? null;
   return {

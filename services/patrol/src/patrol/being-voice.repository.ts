@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SCENE_TASK_LIMITS } from '@engram/prompts';
-import type { EntityManager } from '@engram/store';
+import type { AgentRow, EntityManager } from '@engram/store';
 import type { BeingVoice } from './model-answers';
 
 const clip = (text: string, max: number) => text.slice(0, max);
@@ -9,12 +9,13 @@ const clip = (text: string, max: number) => text.slice(0, max);
 @Injectable()
 export class BeingVoiceRepository {
   async voiceOf(manager: EntityManager, agent: string): Promise<BeingVoice & { model: string | null }> {
-    const [row]: Array<{
-      name: string | null;
-      personality: string | null;
-      voice: string | null;
-      model: string | null;
-    }> = await manager.query(
+    // agents and souls LEFT JOINed: the soul's personality or the profile's, and its voice, or null.
+    const [row]: Array<
+      Pick<AgentRow, 'name' | 'model'> & {
+        readonly personality: string | null;
+        readonly voice: string | null;
+      }
+    > = await manager.query(
       `SELECT a.name, coalesce(nullif(s.personality, ''), a.personality) AS personality, nullif(s.voice, '') AS voice, a.model
          FROM (SELECT $1::text AS agent) b
          LEFT JOIN agents a ON a.agent = b.agent

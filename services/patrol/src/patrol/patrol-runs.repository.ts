@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PatrolStep } from '@engram/contracts';
-import type { EntityManager } from '@engram/store';
+import type { EntityManager, PatrolRunRow } from '@engram/store';
 import type { StepCounts } from './patrol-step';
 
 /** What one step did, as a run's report keeps it. */
@@ -10,7 +10,8 @@ export interface StepReport {
   readonly counts: StepCounts;
 }
 
-export interface RunRow {
+/** A run of patrol_runs, as the patrol works with it. */
+export interface StoredPatrolRun {
   readonly id: string;
   readonly trigger: 'schedule' | 'demand';
   readonly stepsDone: PatrolStep[];
@@ -19,17 +20,17 @@ export interface RunRow {
   readonly finishedAt: Date | null;
 }
 
-interface Row {
-  id: string;
-  trigger: 'schedule' | 'demand';
-  steps_done: PatrolStep[];
-  report: Partial<Record<PatrolStep, StepReport>>;
-  started_at: Date;
-  finished_at: Date | null;
-}
+/** A run as COLUMNS reads it; its steps and report are the patrol's own (markStepDone). */
+type RunColumns = Pick<
+  PatrolRunRow,
+  'id' | 'trigger' | 'steps_done' | 'report' | 'started_at' | 'finished_at'
+> & {
+  readonly steps_done: PatrolStep[];
+  readonly report: Partial<Record<PatrolStep, StepReport>>;
+};
 
 const COLUMNS = 'id::text, trigger, steps_done, report, started_at, finished_at';
-const runOf = (r: Row): RunRow => ({
+const runOf = (r: RunColumns): StoredPatrolRun => ({
   id: r.id,
   trigger: r.trigger,
   stepsDone: r.steps_done,
@@ -47,13 +48,13 @@ export class PatrolRunsRepository {
     tenantId: string,
     agent: string,
     trigger: 'schedule' | 'demand',
-  ): Promise<{ run: RunRow; resumed: boolean }> {
-    const [open]: Row[] = await manager.query(
+  ): Promise<{ run: StoredPatrolRun; resumed: boolean }> {
+    const [open]: RunColumns[] = await manager.query(
       `SELECT ${COLUMNS} FROM patrol_runs WHERE agent = $1 AND finished_at IS NULL`,
       [agent],
     );
     if (open) return { run: runOf(open), resumed: true };
-    const [created]: Row[] = await manager.query(
+    const [created]: RunColumns[] = await manager.query(
       `INSERT INTO patrol_runs (tenant_id, agent, trigger) VALUES ($1, $2, $3) RETURNING ${COLUMNS}`,
       [tenantId, agent, trigger],
     );
@@ -84,8 +85,8 @@ export class PatrolRunsRepository {
   }
 
   /** Finishes the run; answers it as finished. */
-  async finish(manager: EntityManager, runId: string): Promise<RunRow> {
-    const [row]: Row[] = await manager.query(
+  async finish(manager: EntityManager, runId: string): Promise<StoredPatrolRun> {
+    const [row]: RunColumns[] = await manager.query(
       `WITH finished AS (UPDATE patrol_runs SET finished_at = now() WHERE id = $1 RETURNING *)
        SELECT ${COLUMNS} FROM finished`,
       [runId],

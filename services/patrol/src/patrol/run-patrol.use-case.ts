@@ -5,7 +5,7 @@ import { failpoint } from '@engram/platform';
 import { DataSource, ensureBeing, TenantTransactions, tryWithAdvisoryLock } from '@engram/store';
 import { BeingVoiceRepository } from './being-voice.repository';
 import { PatrolGertyGateway } from './patrol-gerty.gateway';
-import { PatrolRunsRepository, type RunRow, type StepReport } from './patrol-runs.repository';
+import { PatrolRunsRepository, type StoredPatrolRun, type StepReport } from './patrol-runs.repository';
 import {
   NO_MODEL_MESSAGE,
   NO_MODEL_REASON,
@@ -34,7 +34,7 @@ export interface PatrolRequest {
 
 /** A finished run: what each step changed, and whether it finished one cut short before. */
 export interface PatrolOutcome {
-  readonly run: RunRow;
+  readonly run: StoredPatrolRun;
   readonly resumed: boolean;
   readonly steps: ReadonlyArray<{ readonly step: PatrolStep } & StepReport>;
 }

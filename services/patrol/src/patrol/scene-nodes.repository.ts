@@ -7,7 +7,7 @@ import {
   storedScene,
   type Scene,
 } from '@engram/being';
-import type { ClusterRow, EntityManager } from '@engram/store';
+import type { ClusterRow, EntityManager, MemoryNodeRow } from '@engram/store';
 
 /** A cluster of a being as the patrol's steps see it: the row, and how many nodes it holds (active, all). */
 export interface ClusterTally extends Pick<
@@ -88,19 +88,21 @@ export class SceneNodesRepository {
     where: string,
     params: unknown[] = [],
   ): Promise<PatrolNode[]> {
-    const rows: Array<{
-      id: string;
-      cluster_id: string;
-      scene: unknown;
-      feeling: string | null;
-      importance: number;
-      status: PatrolNode['status'];
-      fresh: boolean;
-      pinned: boolean;
-      session_count: number;
-      reactivation_count: number;
-      made_on: string;
-    }> = await manager.query(
+    const rows: Array<
+      Pick<
+        MemoryNodeRow,
+        | 'id'
+        | 'cluster_id'
+        | 'scene'
+        | 'feeling'
+        | 'importance'
+        | 'status'
+        | 'fresh'
+        | 'pinned'
+        | 'session_count'
+        | 'reactivation_count'
+      > & { readonly made_on: string }
+    > = await manager.query(
       `SELECT id::text, cluster_id::text, scene, feeling, importance, status, fresh, pinned, session_count,
               reactivation_count, created_at::date::text AS made_on
          FROM memory_nodes WHERE agent = $1 AND (${where}) ORDER BY id`,

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Scene } from '@engram/being';
-import type { EntityManager } from '@engram/store';
+import type { EntityManager, NoteRow } from '@engram/store';
 
-/** A scene note that did not parse and was never offered for repair. */
-export interface BrokenSceneNote {
-  readonly id: string;
-  /** As stored: the being's text behind the PARSE_FAILED mark. */
-  readonly content: string;
-}
+/**
+ * A scene note that did not parse and was never offered for repair; its content as stored (the
+ * being's text behind the PARSE_FAILED mark).
+ */
+export type BrokenSceneNote = Pick<NoteRow, 'id' | 'content'>;
 
 /**
  * The repair step's reads and writes of a being's scene notes, in the caller's tenant

@@ -3,7 +3,7 @@ import { RECALL_LIMIT, RECALL_THRESHOLD, vectorLiteral } from '@engram/being';
 import type { SearchMatch } from '@engram/contracts';
 import { keywordSearch } from './keyword-patterns';
 import type { EntityManager } from '@engram/store';
-import { nodeColumns, type NodeRow } from '../being/scene-node';
+import { nodeColumns, type StoredNode } from '../being/scene-node';
 
 /** What a recall tool adds to a node it brings back: active (and dying) +1, dead +2. */
 const BUMP = `CASE WHEN m.status = 'dead' THEN 2 ELSE 1 END`;
@@ -33,7 +33,7 @@ export class BeingRecallRepository {
     agent: string,
     vector: readonly number[],
     model: string,
-  ): Promise<NodeRow[]> {
+  ): Promise<StoredNode[]> {
     return manager.query(
       // The distance once per node (ordered by its alias), an exact scan of the being's vectors.
       `WITH hits AS (
@@ -50,7 +50,11 @@ export class BeingRecallRepository {
   }
 
   /** Every node of the cluster, oldest first, bumped; null when the being has no such cluster. */
-  async recallCluster(manager: EntityManager, agent: string, clusterId: string): Promise<NodeRow[] | null> {
+  async recallCluster(
+    manager: EntityManager,
+    agent: string,
+    clusterId: string,
+  ): Promise<StoredNode[] | null> {
     const [cluster] = await manager.query(`SELECT 1 FROM clusters WHERE agent = $1 AND id = $2`, [
       agent,
       clusterId,
@@ -77,7 +81,7 @@ export class BeingRecallRepository {
     keywords: readonly string[],
     match: SearchMatch,
     limit: number,
-  ): Promise<NodeRow[]> {
+  ): Promise<StoredNode[]> {
     const search = keywordSearch(keywords, match);
     return manager.query(
       `WITH searchable AS (

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { BeingRecallRequest, RecallMemoryRequest, SearchMemoryRequest } from '@engram/contracts';
 import { GertyClient } from '@engram/gerty-client';
 import { TenantTransactions, type EntityManager } from '@engram/store';
-import type { NodeRow } from '../being/scene-node';
+import type { StoredNode } from '../being/scene-node';
 import { PATROL_CONFIG, type PatrolConfig } from '../patrol.config';
 import { DEFAULT_SEARCH_LIMIT } from './keyword-patterns';
 import { BeingRecallRepository } from './being-recall.repository';
@@ -23,7 +23,7 @@ export class RecallScenesUseCase {
   ) {}
 
   /** The scenes the message brings back, most similar first. */
-  async recall(tenantId: string, request: BeingRecallRequest): Promise<NodeRow[]> {
+  async recall(tenantId: string, request: BeingRecallRequest): Promise<StoredNode[]> {
     const { vectors, model } = await this.gerty.embed([request.message], {
       tenantId,
       timeoutMs: this.config.PATROL_RECALL_TIMEOUT_MS,
@@ -32,12 +32,12 @@ export class RecallScenesUseCase {
   }
 
   /** Every scene of the cluster; null when the being has no such cluster. */
-  recallCluster(tenantId: string, request: RecallMemoryRequest): Promise<NodeRow[] | null> {
+  recallCluster(tenantId: string, request: RecallMemoryRequest): Promise<StoredNode[] | null> {
     return this.run(tenantId, (m) => this.recalls.recallCluster(m, request.agent, request.clusterId));
   }
 
   /** The scenes holding any (or every) keyword. */
-  search(tenantId: string, request: SearchMemoryRequest): Promise<NodeRow[]> {
+  search(tenantId: string, request: SearchMemoryRequest): Promise<StoredNode[]> {
     return this.run(tenantId, (m) =>
       this.recalls.search(
         m,

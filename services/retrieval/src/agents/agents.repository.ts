@@ -1,20 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { factInForce, type EntityManager } from '@engram/store';
+import { factInForce, type AgentRow, type EntityManager } from '@engram/store';
+
+/** The profile's columns AGENTS reads: agents is LEFT JOINed, so each is null without a profile. */
+type ProfileColumns = {
+  readonly [
+    C in 'name' | 'personality' | 'job' | 'user_name' | 'tools' | 'scene_memory' | 'model' | 'settings'
+  ]: AgentRow[C] | null;
+};
 
 /** One agent of the tenant with its stored profile (columns null without one) and its counts. */
-export interface AgentSummaryRow {
-  readonly agent: string;
+export interface AgentSummaryRow extends Pick<AgentRow, 'agent'>, ProfileColumns {
   readonly has_profile: boolean;
-  readonly name: string | null;
-  readonly personality: string | null;
-  readonly job: string | null;
-  readonly user_name: string | null;
-  readonly tools: string[] | null;
-  readonly scene_memory: boolean | null;
-  readonly model: string | null;
-  readonly settings: Record<string, unknown> | null;
-  readonly profile_created_at: Date | null;
-  readonly profile_updated_at: Date | null;
+  readonly profile_created_at: AgentRow['created_at'] | null;
+  readonly profile_updated_at: AgentRow['updated_at'] | null;
   readonly conversations: string;
   readonly messages: string;
   /** Its facts in force (the RPC's openFacts), as search serves them. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EraseScope } from '@engram/contracts';
 import type { StreamsErased } from '@engram/messaging';
-import type { EntityManager } from '@engram/store';
+import type { EntityManager, ErasureRow } from '@engram/store';
 
 /** Rows erased per kind, as `engram_erase` counts them. */
 export type ErasedRows = Partial<
@@ -42,13 +42,8 @@ interface ErasedRow {
   erased_at: Date;
 }
 
-interface EntryRow {
-  id: string;
-  scope: EraseScope;
-  agent: string | null;
-  conversation_id: string | null;
-  session_key: string | null;
-}
+/** An entry as `unfinished` reads it. */
+type UnfinishedEntry = Pick<ErasureRow, 'id' | 'scope' | 'agent' | 'conversation_id' | 'session_key'>;
 
 /** The erasures of a tenant and `engram_erase`, in the caller's tenant transaction. */
 @Injectable()
@@ -90,7 +85,7 @@ export class ErasureRepository {
 
   /** Entries whose streams are not erased yet (a crash came between the two), oldest first. */
   async unfinished(manager: EntityManager): Promise<Array<Omit<Erasure, 'counts' | 'erasedAt'>>> {
-    const rows: EntryRow[] = await manager.query(
+    const rows: UnfinishedEntry[] = await manager.query(
       `SELECT id::text, scope, agent, conversation_id::text, session_key
          FROM erasures WHERE streams_erased_at IS NULL ORDER BY id`,
     );

@@ -7,7 +7,7 @@ import {
   type MessageInitShape,
 } from '@engram/contracts';
 import { TenantTransactions } from '@engram/store';
-import { CompactionsRepository, type CompactionRow } from './compactions.repository';
+import { CompactionsRepository, type ListedCompaction } from './compactions.repository';
 import { readOfConversation } from './conversation-read';
 
 /**
@@ -34,7 +34,7 @@ export class ListCompactionsUseCase {
   }
 }
 
-function compactionMessage(c: CompactionRow) {
+function compactionMessage(c: ListedCompaction) {
   return {
     id: c.id,
     content: c.content,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { checkDiary, SCENE_TASK_LIMITS, type TaskRequest } from '@engram/prompts';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import { TenantTransactions, type DiaryRow, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
 import { sceneLine } from '../model-answers';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
@@ -70,7 +70,7 @@ export async function diaryInput(
     `status <> 'dead' AND (created_at::date = $2::date OR last_activated::date = $2::date)`,
     [run.today],
   );
-  const [previous]: Array<{ content: string }> = await manager.query(
+  const [previous]: Array<Pick<DiaryRow, 'content'>> = await manager.query(
     `SELECT content FROM diary WHERE agent = $1 AND day = $2::date - 1`,
     [run.agent, run.today],
   );

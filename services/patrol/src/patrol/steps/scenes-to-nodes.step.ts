@@ -12,7 +12,7 @@ import {
   vectorLiteral,
   type Scene,
 } from '@engram/being';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import { TenantTransactions, type EntityManager, type MemoryNodeRow, type NoteRow } from '@engram/store';
 import { PATROL_CONFIG, type PatrolConfig } from '../../patrol.config';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import type { Planned, PatrolRun, MechanicalStep, StepCounts } from '../patrol-step';
@@ -174,14 +174,9 @@ export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
     manager: EntityManager,
     agent: string,
   ): Promise<
-    Array<{
-      id: string;
-      scene: unknown;
-      importance: number | null;
-      themes: string[];
-      emotion: unknown;
-      written_on: string;
-    }>
+    Array<
+      Pick<NoteRow, 'id' | 'scene' | 'importance' | 'themes' | 'emotion'> & { readonly written_on: string }
+    >
   > {
     return manager.query(
       `SELECT id::text, scene, importance, themes, emotion, created_at::date::text AS written_on FROM notes
@@ -196,7 +191,7 @@ export class ScenesToNodesStep implements MechanicalStep<ScenesPlan> {
     manager: EntityManager,
     agent: string,
     model: string,
-  ): Promise<Array<{ id: string; scene: unknown; feeling: string | null }>> {
+  ): Promise<Array<Pick<MemoryNodeRow, 'id' | 'scene' | 'feeling'>>> {
     return manager.query(
       `SELECT id::text, scene, feeling FROM memory_nodes
         WHERE agent = $1 AND (embedding IS NULL OR embedding_model <> $2) ORDER BY id LIMIT $3`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { checkThinkNotes } from '@engram/prompts';
-import { TenantTransactions, type EntityManager } from '@engram/store';
+import { TenantTransactions, type DiaryRow, type EntityManager } from '@engram/store';
 import { BeingVoiceRepository } from '../being-voice.repository';
 import { PatrolGertyGateway } from '../patrol-gerty.gateway';
 import type { ModelRun, ModelStep, Planned, PatrolRun, StepCounts } from '../patrol-step';
@@ -32,7 +32,7 @@ export class ThinkStep implements ModelStep<ThinkPlan> {
     const read = await this.transactions.run(run.tenantId, async (m) => {
       if (!(await this.nodes.madeNodesIn(m, run.runId))) return null;
       const input = await diaryInput(m, this.nodes, this.voices, run);
-      const [entry]: Array<{ content: string }> = await m.query(
+      const [entry]: Array<Pick<DiaryRow, 'content'>> = await m.query(
         `SELECT content FROM diary WHERE agent = $1 AND day = $2::date`,
         [run.agent, run.today],
       );
