@@ -41,6 +41,23 @@ export const DUAL_EXPORTS = {
 /** What a package's code imports by name (not relative paths). */
 const IMPORTS = /(?:from |require\(|import\()['"]([^'"./][^'"]*)['"]/g;
 
+/** What publishing a library rests on, as one value a spec compares whole (PackedPackage.publication). */
+export interface Publication {
+  readonly name: string;
+  /** Its exports of '.' (DUAL_EXPORTS for a library published for import and require). */
+  readonly mainExport: unknown;
+  /** Undefined for a public package. */
+  readonly private: unknown;
+  /** Sorted names. */
+  readonly peerDependencies: string[];
+  /** Sorted names. */
+  readonly dependencies: string[];
+  /** The builds (PACKED_BUILDS), README.md and package.json the tarball lacks. */
+  readonly missingFiles: string[];
+  readonly strayFiles: readonly string[];
+  readonly undeclaredImports: string[];
+}
+
 /** A workspace package packed and installed into an application outside the repository. */
 export interface PackedPackage {
   /** The tarball's files, sorted. */
@@ -54,6 +71,8 @@ export interface PackedPackage {
   readonly strayFiles: readonly string[];
   /** Packages the builds import that are neither Node's nor declared (dependencies, peers), e.g. workspace code left unbundled. */
   undeclaredImports(): string[];
+  /** Its name, main export, privacy, dependencies and peers, and what it lacks, holds or imports that it should not. */
+  publication(): Publication;
   /** Writes a file of the application. */
   write(file: string, text: string): void;
   /** Runs node in the application's directory; its stdout. */
@@ -97,11 +116,21 @@ export function installPacked(libDir: string): PackedPackage {
   const node = (args: readonly string[]) =>
     execFileSync(process.execPath, args, { cwd: appDir, encoding: 'utf8', timeout: 60_000 });
   const files = result!.files.map((f) => f.path).sort();
-  return {
+  const packed: PackedPackage = {
     files,
     strayFiles: files.filter(
       (f) => !/^(dist\/index\.(mjs|js|d\.ts|d\.mts)(\.map)?|README\.md|package\.json)$/.test(f),
     ),
+    publication: () => ({
+      name: installed.name,
+      mainExport: installed.exports['.'],
+      private: installed.private,
+      peerDependencies: Object.keys(installed.peerDependencies ?? {}).sort(),
+      dependencies: Object.keys(installed.dependencies ?? {}).sort(),
+      missingFiles: [...PACKED_BUILDS, 'README.md', 'package.json'].filter((f) => !files.includes(f)),
+      strayFiles: packed.strayFiles,
+      undeclaredImports: packed.undeclaredImports(),
+    }),
     undeclaredImports() {
       const declared = Object.keys({ ...installed.dependencies, ...installed.peerDependencies });
       const imported = PACKED_BUILDS.flatMap((build) =>
@@ -144,4 +173,5 @@ export function installPacked(libDir: string): PackedPackage {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+  return packed;
 }
